@@ -72,12 +72,12 @@ export function createClaimUseCases(ctx: InstantContext) {
     const amount = tier > 0 ? t.design.design.tiers[tier - 1].amountCents : 0
     const face = ticketFace(t.design, ctx.keysOf(t.batch).symbolsKey, t.index, tier)
     const base = {
-      gameNo: t.batch.game_no,
+      gameNo: t.batch.gameNo,
       gameName: t.batch.name,
       serial: t.serial,
       tier,
       amountCents: amount,
-      priceCents: t.batch.price_cents,
+      priceCents: t.batch.priceCents,
       currency: t.batch.currency,
       face,
       symbolAmountsCents: t.design.symbolAmountsCents,
@@ -204,7 +204,7 @@ export function createClaimUseCases(ctx: InstantContext) {
         id,
         ticketId: t.ticketId,
         batchId: t.batch.id,
-        gameNo: t.batch.game_no,
+        gameNo: t.batch.gameNo,
         serial: t.serial,
         tier: v.tier,
         amountCents: v.amountCents,
@@ -225,7 +225,7 @@ export function createClaimUseCases(ctx: InstantContext) {
         // A paid prize is public record (INS-5): its tier and amount are written once the ticket is settled.
         payload: {
           payoutId: id,
-          gameNo: t.batch.game_no,
+          gameNo: t.batch.gameNo,
           serial: t.serial,
           tier: v.tier,
           amountCents: v.amountCents,
@@ -246,7 +246,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       return {
         payoutId: id,
         serial: t.serial,
-        gameNo: t.batch.game_no,
+        gameNo: t.batch.gameNo,
         tier: v.tier,
         amountCents: v.amountCents,
         currency: t.batch.currency,
@@ -355,10 +355,10 @@ export function createClaimUseCases(ctx: InstantContext) {
         id,
         ticketId: t.ticketId,
         batchId: t.batch.id,
-        gameNo: t.batch.game_no,
+        gameNo: t.batch.gameNo,
         serial: t.serial,
         tier: v.tier,
-        amountCents: t.batch.price_cents,
+        amountCents: t.batch.priceCents,
         currency: t.batch.currency,
         reason,
         stationId: input.stationId,
@@ -371,9 +371,9 @@ export function createClaimUseCases(ctx: InstantContext) {
         scope: scopeOf(t.batch),
         payload: {
           payoutId: id,
-          gameNo: t.batch.game_no,
+          gameNo: t.batch.gameNo,
           serial: t.serial,
-          amountCents: t.batch.price_cents,
+          amountCents: t.batch.priceCents,
           reason,
           stationId: input.stationId,
           cashierId: input.cashierId,
@@ -383,7 +383,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       })
       // The price leaves the drawer of the till that refunds it, in the same transaction.
       await input.onPaid(tx, {
-        amountCents: t.batch.price_cents,
+        amountCents: t.batch.priceCents,
         currency: t.batch.currency,
         refId: id,
         at,
@@ -392,7 +392,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       return {
         payoutId: id,
         serial: t.serial,
-        amountCents: t.batch.price_cents,
+        amountCents: t.batch.priceCents,
         currency: t.batch.currency,
         reason,
         journalSeq: rec.seq,
@@ -442,7 +442,7 @@ export function createClaimUseCases(ctx: InstantContext) {
         type: 'instant.ticket_voided',
         scope: scopeOf(t.batch),
         payload: {
-          gameNo: t.batch.game_no,
+          gameNo: t.batch.gameNo,
           serial: t.serial,
           cause: 'player-damage',
           damage,
@@ -455,7 +455,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       })
       return {
         serial: t.serial,
-        gameNo: t.batch.game_no,
+        gameNo: t.batch.gameNo,
         outcome: 'VOID' as const,
         paidCents: 0,
         refundCents: 0,
@@ -491,9 +491,9 @@ export function createClaimUseCases(ctx: InstantContext) {
       claimUntil: v.expiresAt ?? '',
       expiredAt: v.expiresAt ?? '',
       refundCents: v.outcome === 'REFUND_ONLY' ? v.priceCents : 0,
-      paidAt: paid?.paid_at ?? '',
-      stationId: paid?.station_id ?? null,
-      cashierId: paid?.cashier_id ?? null,
+      paidAt: paid?.paidAt ?? '',
+      stationId: paid?.stationId ?? null,
+      cashierId: paid?.cashierId ?? null,
       payoutId: paid?.id ?? null,
     }
   }

@@ -23,7 +23,7 @@ import type { OperatorKeys } from '../shared/keys.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
 import type { PrinterPool } from '../../../printer/src/printers.ts'
 import { SealingError, type Sealer } from '../shared/sealing.ts'
-import { batchOfGame, packOf, reportCovering, ticketCodeTag, ticketPrizeTagAndStatus, type BatchRow } from './store.ts'
+import { batchOfGame, packOf, reportCovering, ticketCodeTag, ticketPrizeTagAndStatus, type Batch } from './store.ts'
 
 export interface InstantDeps {
   db: Database
@@ -48,7 +48,7 @@ export interface InstantDeps {
 }
 
 export interface ResolvedTicket {
-  batch: BatchRow
+  batch: Batch
   design: CheckedDesign
   index: number
   ticketId: number
@@ -72,7 +72,7 @@ export function createInstantContext(deps: InstantDeps) {
     return recordId(prefix, (deps.idEntropy ?? deps.entropy).randomBytes(RECORD_ID_BYTES))
   }
 
-  function checkedOf(batch: BatchRow): CheckedDesign {
+  function checkedOf(batch: Batch): CheckedDesign {
     let c = designs.get(batch.id)
     if (!c) {
       c = checkDesign(JSON.parse(batch.design) as InstantDesign)
@@ -82,17 +82,17 @@ export function createInstantContext(deps: InstantDeps) {
   }
 
   /** Opens one of a batch's sealed values; a wrong or missing sealing key is the server's fault, not the ticket's. */
-  function openSealed(batch: BatchRow, what: 'seed' | 'keys' | 'pack-prizes', sealed: string | null): Buffer {
+  function openSealed(batch: Batch, what: 'seed' | 'keys' | 'pack-prizes', sealed: string | null): Buffer {
     if (!sealed)
-      throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed ${what}`, {
-        gameNo: batch.game_no,
+      throw new DomainError('CONFLICT', `instant game ${batch.gameNo} has no sealed ${what}`, {
+        gameNo: batch.gameNo,
       })
     try {
-      return deps.sealer.open(sealed, sealContext(what, batch.game_no, batch.seed_commitment))
+      return deps.sealer.open(sealed, sealContext(what, batch.gameNo, batch.seedCommitment))
     } catch (err) {
       if (!(err instanceof SealingError)) throw err
-      throw new DomainError('DEVICE_UNAVAILABLE', `instant game ${batch.game_no}: ${err.message}`, {
-        gameNo: batch.game_no,
+      throw new DomainError('DEVICE_UNAVAILABLE', `instant game ${batch.gameNo}: ${err.message}`, {
+        gameNo: batch.gameNo,
         sealingKeyId: deps.sealer.keyId,
       })
     }
@@ -102,12 +102,12 @@ export function createInstantContext(deps: InstantDeps) {
    * The batch's prize and symbols keys, opened from their sealed form on first use and kept in this process's
    * memory only (validation stays fast); never written anywhere in clear.
    */
-  function keysOf(batch: BatchRow): BatchKeys {
+  function keysOf(batch: Batch): BatchKeys {
     let k = batchKeys.get(batch.id)
     if (!k) {
-      if (!batch.keys_sealed)
-        throw new DomainError('CONFLICT', `instant game ${batch.game_no} has no sealed keys`, { gameNo: batch.game_no })
-      const bytes = openSealed(batch, 'keys', batch.keys_sealed)
+      if (!batch.keysSealed)
+        throw new DomainError('CONFLICT', `instant game ${batch.gameNo} has no sealed keys`, { gameNo: batch.gameNo })
+      const bytes = openSealed(batch, 'keys', batch.keysSealed)
       k = { prizeKey: bytes.subarray(0, 32), symbolsKey: bytes.subarray(32, 64) }
       batchKeys.set(batch.id, k)
     }
@@ -115,10 +115,10 @@ export function createInstantContext(deps: InstantDeps) {
   }
 
   /** The prize tier of a ticket, opened from its tag; an altered tag is refused, never read as a loser. */
-  function tierOf(t: { batch: BatchRow; design: CheckedDesign; index: number; prizeTag: number }): number {
+  function tierOf(t: { batch: Batch; design: CheckedDesign; index: number; prizeTag: number }): number {
     const tier = openPrizeTags(
       keysOf(t.batch).prizeKey,
-      t.batch.game_no,
+      t.batch.gameNo,
       [t.index],
       [t.prizeTag],
       t.design.design.tiers.length,
@@ -126,13 +126,13 @@ export function createInstantContext(deps: InstantDeps) {
     if (tier < 0)
       throw new DomainError(
         'INVALID_SIGNATURE',
-        `the stored prize tag of a ticket of game ${t.batch.game_no} does not open: the ticket row was altered`,
-        { gameNo: t.batch.game_no },
+        `the stored prize tag of a ticket of game ${t.batch.gameNo} does not open: the ticket row was altered`,
+        { gameNo: t.batch.gameNo },
       )
     return tier
   }
 
-  async function batchByGame(tx: Sql, gameNo: number): Promise<BatchRow> {
+  async function batchByGame(tx: Sql, gameNo: number): Promise<Batch> {
     const row = await batchOfGame(tx, gameNo)
     if (!row) throw new DomainError('NOT_FOUND', `instant game ${gameNo} not found`, { gameNo })
     if (row.status === 'generating')
@@ -140,13 +140,13 @@ export function createInstantContext(deps: InstantDeps) {
     return row
   }
 
-  const scopeOf = (b: { game_no: number }) => `instant:${b.game_no}`
+  const scopeOf = (b: { gameNo: number }) => `instant:${b.gameNo}`
 
-  function serialOfIndex(b: BatchRow, index: number): string {
+  function serialOfIndex(b: Batch, index: number): string {
     return formatSerial({
-      gameNo: b.game_no,
-      packNo: Math.floor(index / b.pack_size) + 1,
-      position: index % b.pack_size,
+      gameNo: b.gameNo,
+      packNo: Math.floor(index / b.packSize) + 1,
+      position: index % b.packSize,
     })
   }
 
@@ -164,12 +164,12 @@ export function createInstantContext(deps: InstantDeps) {
 
   async function locate(tx: Sql, gameNo: number, index: number): Promise<ResolvedTicket> {
     const batch = await batchByGame(tx, gameNo)
-    if (index < 0 || index >= batch.ticket_count)
+    if (index < 0 || index >= batch.ticketCount)
       throw new DomainError('TICKET_NOT_FOUND', `game ${gameNo} has no ticket ${index}`)
-    const ticketId = batch.first_id + index
+    const ticketId = batch.firstId + index
     const row = await ticketPrizeTagAndStatus(tx, ticketId)
     if (!row) throw new DomainError('TICKET_NOT_FOUND', `ticket ${index} of game ${gameNo} is not stored`)
-    const packNo = Math.floor(index / batch.pack_size) + 1
+    const packNo = Math.floor(index / batch.packSize) + 1
     const pack = await packOf(tx, batch.id, packNo)
     return {
       batch,
@@ -179,7 +179,7 @@ export function createInstantContext(deps: InstantDeps) {
       prizeTag: row.prizeTag,
       status: row.status,
       packNo,
-      serial: formatSerial({ gameNo, packNo, position: index % batch.pack_size }),
+      serial: formatSerial({ gameNo, packNo, position: index % batch.packSize }),
       packStatus: pack?.status ?? 'warehouse',
       packLocation: pack?.location ?? null,
     }
@@ -198,9 +198,9 @@ export function createInstantContext(deps: InstantDeps) {
     }
     const s = parseSerial(id)
     const batch = await batchByGame(tx, s.gameNo)
-    if (s.packNo < 1 || s.packNo > batch.pack_count || s.position >= batch.pack_size)
+    if (s.packNo < 1 || s.packNo > batch.packCount || s.position >= batch.packSize)
       throw new DomainError('TICKET_NOT_FOUND', `game ${s.gameNo} has no ticket ${id}`)
-    return locate(tx, s.gameNo, (s.packNo - 1) * batch.pack_size + s.position)
+    return locate(tx, s.gameNo, (s.packNo - 1) * batch.packSize + s.position)
   }
 
   /** The ticket behind a hidden validation code (typed, or its signed QR); a code that is not the ticket's is refused. */
@@ -213,10 +213,10 @@ export function createInstantContext(deps: InstantDeps) {
       )
     const parsed = parseValidationCode(id)
     const t = await locate(tx, parsed.gameNo, parsed.index)
-    if (t.batch.pepper_id !== pepperId) {
+    if (t.batch.pepperId !== pepperId) {
       throw new DomainError(
         'DEVICE_UNAVAILABLE',
-        `game ${parsed.gameNo} was generated with instant-code key ${t.batch.pepper_id}; this server holds ${pepperId}`,
+        `game ${parsed.gameNo} was generated with instant-code key ${t.batch.pepperId}; this server holds ${pepperId}`,
       )
     }
     if ((await ticketCodeTag(tx, t.ticketId)) !== codeTag(deps.pepper, parsed.code)) {
@@ -235,8 +235,8 @@ export function createInstantContext(deps: InstantDeps) {
   }
 
   /** End of the claim period (INS-10): claimDays after the close, or after the design's end of sales if sooner. */
-  function claimExpiresAt(b: BatchRow): string | null {
-    return claimDeadlineOf(b.closed_at, checkedOf(b).design)
+  function claimExpiresAt(b: Batch): string | null {
+    return claimDeadlineOf(b.closedAt, checkedOf(b).design)
   }
 
   return {

@@ -33,7 +33,7 @@ import {
   packWriter,
   ticketIdsEnd,
   ticketWriter,
-  type BatchRow,
+  type Batch,
 } from './store.ts'
 
 /** What the print files need of each pack (computed only when asked for). */
@@ -127,7 +127,7 @@ export function createGameUseCases(ctx: InstantContext) {
       const existing = await batchOfGame(tx, d.gameNo)
       if (existing && existing.status !== 'generating')
         throw new DomainError('CONFLICT', `instant game ${d.gameNo} already exists`, { gameNo: d.gameNo })
-      const seed = existing?.seed_sealed ? ctx.openSealed(existing, 'seed', existing.seed_sealed) : freshSeed()
+      const seed = existing?.seedSealed ? ctx.openSealed(existing, 'seed', existing.seedSealed) : freshSeed()
       if (existing) await deleteBatch(tx, existing)
       const firstId = Math.max(1, Number((await ticketIdsEnd(tx)) ?? 1))
       if (firstId + d.ticketCount - 1 > MAX_TICKET_ID)
@@ -160,7 +160,7 @@ export function createGameUseCases(ctx: InstantContext) {
       })
       return { batch: (await batchById(tx, id))!, seed }
     })
-    const commitment = batch.seed_commitment
+    const commitment = batch.seedCommitment
     await opts.onSeed?.(seed, commitment)
     const { prizeKey, symbolsKey } = ctx.keysOf(batch)
 
@@ -195,7 +195,7 @@ export function createGameUseCases(ctx: InstantContext) {
           placement.update(pack.tiers)
           const { codes: packCodes, tags } = codes.codesAndTags(pack.firstIndex, S, deps.pepper)
           const prizes = prizeTags(prizeKey, d.gameNo, pack.firstIndex, pack.tiers)
-          const base = batch.first_id + pack.firstIndex
+          const base = batch.firstId + pack.firstIndex
           const countsAt = (pack.packNo - 1) * T * 2 - 2
           for (let i = 0; i < S; i++) {
             const t = pack.tiers[i]
@@ -312,28 +312,28 @@ export function createGameUseCases(ctx: InstantContext) {
     return (await listedBatches(db)).map(gameInfo)
   }
 
-  function gameInfo(b: BatchRow) {
+  function gameInfo(b: Batch) {
     const c = checkedOf(b)
     return {
-      gameNo: b.game_no,
+      gameNo: b.gameNo,
       name: b.name,
       channel: b.channel,
       status: b.status,
       currency: b.currency,
-      priceCents: b.price_cents,
-      ticketCount: b.ticket_count,
-      packSize: b.pack_size,
-      packCount: b.pack_count,
+      priceCents: b.priceCents,
+      ticketCount: b.ticketCount,
+      packSize: b.packSize,
+      packCount: b.packCount,
       playStyle: c.design.playStyle.type,
       symbolAmountsCents: c.symbolAmountsCents,
       tiers: c.design.tiers.map((t, i) => ({ tier: i + 1, amountCents: t.amountCents, count: t.count })),
       payoutShareBp: c.payoutShareBp,
       claimDays: c.design.claimDays,
-      seedCommitment: b.seed_commitment,
-      designSha256: b.design_sha256,
-      generatedAt: b.generated_at,
-      closedAt: b.closed_at,
-      soldElectronic: b.channel === 'electronic' ? b.next_sale_index : undefined,
+      seedCommitment: b.seedCommitment,
+      designSha256: b.designSha256,
+      generatedAt: b.generatedAt,
+      closedAt: b.closedAt,
+      soldElectronic: b.channel === 'electronic' ? b.nextSaleIndex : undefined,
     }
   }
 
@@ -346,16 +346,16 @@ export function createGameUseCases(ctx: InstantContext) {
     return db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
       if (b.status === 'closed')
-        throw new DomainError('ILLEGAL_TRANSITION', `instant game ${b.game_no} is already closed`)
+        throw new DomainError('ILLEGAL_TRANSITION', `instant game ${b.gameNo} is already closed`)
       const at = now()
       await markBatchClosed(tx, b.id, at)
       const rec = await appendJournal(tx, {
         at,
         type: 'instant.game_closed',
         scope: scopeOf(b),
-        payload: { gameNo: b.game_no, by: input.by, claimDays: checkedOf(b).design.claimDays },
+        payload: { gameNo: b.gameNo, by: input.by, claimDays: checkedOf(b).design.claimDays },
       })
-      return { gameNo: b.game_no, closedAt: at, journalSeq: rec.seq }
+      return { gameNo: b.gameNo, closedAt: at, journalSeq: rec.seq }
     })
   }
 
@@ -401,23 +401,23 @@ export function createGameUseCases(ctx: InstantContext) {
           at,
           type: 'instant.seed_export_refused',
           scope: scopeOf(b),
-          payload: { gameNo: b.game_no, status: b.status, why, opensAt, reason, by: input.by, rule: 'INS-10' },
+          payload: { gameNo: b.gameNo, status: b.status, why, opensAt, reason, by: input.by, rule: 'INS-10' },
         })
-        return { ok: false as const, refused: { gameNo: b.game_no, why, opensAt } }
+        return { ok: false as const, refused: { gameNo: b.gameNo, why, opensAt } }
       }
-      const seed = ctx.openSealed(b, 'seed', b.seed_sealed)
+      const seed = ctx.openSealed(b, 'seed', b.seedSealed)
       const rec = await appendJournal(tx, {
         at,
         type: 'instant.seed_exported',
         scope: scopeOf(b),
-        payload: { gameNo: b.game_no, seedCommitment: b.seed_commitment, reason, by: input.by, rule: 'INS-3' },
+        payload: { gameNo: b.gameNo, seedCommitment: b.seedCommitment, reason, by: input.by, rule: 'INS-3' },
       })
       return {
         ok: true as const,
         opened: {
-          gameNo: b.game_no,
+          gameNo: b.gameNo,
           algorithm: INSTANT_STREAM_VERSION,
-          seedCommitment: b.seed_commitment,
+          seedCommitment: b.seedCommitment,
           seedHex: seed.toString('hex'),
           exportedAt: at,
           journalSeq: rec.seq,

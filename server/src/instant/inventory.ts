@@ -15,18 +15,18 @@ import {
   reportsOfBatch,
   setPackRangeStatus,
   shipPackRange,
-  type BatchRow,
+  type Batch,
 } from './store.ts'
 
-function packRange(b: BatchRow, fromPack: number, toPack: number) {
+function packRange(b: Batch, fromPack: number, toPack: number) {
   if (
     !Number.isInteger(fromPack) ||
     !Number.isInteger(toPack) ||
     fromPack < 1 ||
     toPack < fromPack ||
-    toPack > b.pack_count
+    toPack > b.packCount
   ) {
-    throw new DomainError('VALIDATION_FAILED', `packs must be a range within 1..${b.pack_count}`)
+    throw new DomainError('VALIDATION_FAILED', `packs must be a range within 1..${b.packCount}`)
   }
 }
 
@@ -47,8 +47,8 @@ export function createInventoryUseCases(ctx: InstantContext) {
       packRange(b, input.fromPack, input.toPack)
       const notHere = await firstPackOutOfWarehouse(tx, b.id, input.fromPack, input.toPack)
       if (notHere)
-        throw new DomainError('CONFLICT', `pack ${notHere.pack_no} is ${notHere.status}, not in the warehouse`, {
-          packNo: notHere.pack_no,
+        throw new DomainError('CONFLICT', `pack ${notHere.packNo} is ${notHere.status}, not in the warehouse`, {
+          packNo: notHere.packNo,
         })
       const at = now()
       const shipped = await shipPackRange(tx, b.id, input.fromPack, input.toPack, input.destination, at)
@@ -57,7 +57,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         type: 'instant.packs_shipped',
         scope: scopeOf(b),
         payload: {
-          gameNo: b.game_no,
+          gameNo: b.gameNo,
           fromPack: input.fromPack,
           toPack: input.toPack,
           packs: shipped,
@@ -78,7 +78,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
     by: string
   }) {
     return db.transaction(async (tx) => {
-      let b: BatchRow
+      let b: Batch
       let packNo: number
       if (input.code) {
         const t = await ctx.byInventoryCode(tx, input.code)
@@ -90,7 +90,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         packRange(b, packNo, packNo)
       }
       const pack = await packOf(tx, b.id, packNo)
-      if (!pack) throw new DomainError('NOT_FOUND', `pack ${packNo} of game ${b.game_no} not found`)
+      if (!pack) throw new DomainError('NOT_FOUND', `pack ${packNo} of game ${b.gameNo} not found`)
       if (pack.status === 'lost' || pack.status === 'stolen')
         throw new DomainError('TICKET_BLOCKED', `pack ${packNo} was reported ${pack.status} (LST-7)`)
       if (pack.status !== 'shipped')
@@ -100,7 +100,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         )
       if (pack.location !== input.location)
         throw new DomainError('CONFLICT', `pack ${packNo} was shipped to ${pack.location}, not to ${input.location}`)
-      if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed`)
+      if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.gameNo} is closed`)
       const at = now()
       if ((await markPackActivated(tx, b.id, packNo, at, input.by)) !== 1)
         throw new DomainError('CONFLICT', `pack ${packNo} changed meanwhile`)
@@ -108,9 +108,9 @@ export function createInventoryUseCases(ctx: InstantContext) {
         at,
         type: 'instant.pack_activated',
         scope: scopeOf(b),
-        payload: { gameNo: b.game_no, packNo, location: input.location, by: input.by },
+        payload: { gameNo: b.gameNo, packNo, location: input.location, by: input.by },
       })
-      return { gameNo: b.game_no, packNo, location: input.location, activatedAt: at, journalSeq: rec.seq }
+      return { gameNo: b.gameNo, packNo, location: input.location, activatedAt: at, journalSeq: rec.seq }
     })
   }
 
@@ -145,24 +145,24 @@ export function createInventoryUseCases(ctx: InstantContext) {
       if (input.fromSerial && input.toSerial) {
         const a = parseSerial(input.fromSerial)
         const z = parseSerial(input.toSerial)
-        if (a.gameNo !== b.game_no || z.gameNo !== b.game_no)
-          throw new DomainError('VALIDATION_FAILED', `serials must belong to game ${b.game_no}`)
-        first = (a.packNo - 1) * b.pack_size + a.position
-        last = (z.packNo - 1) * b.pack_size + z.position
+        if (a.gameNo !== b.gameNo || z.gameNo !== b.gameNo)
+          throw new DomainError('VALIDATION_FAILED', `serials must belong to game ${b.gameNo}`)
+        first = (a.packNo - 1) * b.packSize + a.position
+        last = (z.packNo - 1) * b.packSize + z.position
       } else if (input.fromPack !== undefined && input.toPack !== undefined) {
         packRange(b, input.fromPack, input.toPack)
-        first = (input.fromPack - 1) * b.pack_size
-        last = input.toPack * b.pack_size - 1
+        first = (input.fromPack - 1) * b.packSize
+        last = input.toPack * b.packSize - 1
       } else {
         throw new DomainError('VALIDATION_FAILED', 'give fromSerial and toSerial, or fromPack and toPack')
       }
-      if (first > last || first < 0 || last >= b.ticket_count)
+      if (first > last || first < 0 || last >= b.ticketCount)
         throw new DomainError('VALIDATION_FAILED', 'the range is empty or outside the game')
       const distributed = await countPacksOutOfWarehouse(
         tx,
         b.id,
-        Math.floor(first / b.pack_size) + 1,
-        Math.floor(last / b.pack_size) + 1,
+        Math.floor(first / b.packSize) + 1,
+        Math.floor(last / b.packSize) + 1,
       )
       const stage = distributed > 0 ? 'after-distribution' : 'before-distribution'
       const at = now()
@@ -183,8 +183,8 @@ export function createInventoryUseCases(ctx: InstantContext) {
         createdAt: at,
       })
       // Packs wholly inside the range take the report's status.
-      const firstWhole = Math.ceil(first / b.pack_size) + 1
-      const lastWhole = Math.floor((last + 1) / b.pack_size)
+      const firstWhole = Math.ceil(first / b.packSize) + 1
+      const lastWhole = Math.floor((last + 1) / b.packSize)
       if (lastWhole >= firstWhole) await setPackRangeStatus(tx, b.id, firstWhole, lastWhole, input.kind)
       const range = { fromSerial: serialOfIndex(b, first), toSerial: serialOfIndex(b, last), tickets: last - first + 1 }
       const rec = await appendJournal(tx, {
@@ -193,7 +193,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         scope: scopeOf(b),
         payload: {
           reportId: id,
-          gameNo: b.game_no,
+          gameNo: b.gameNo,
           kind: input.kind,
           stage,
           ...range,
@@ -214,22 +214,22 @@ export function createInventoryUseCases(ctx: InstantContext) {
     const rows = await reportsOfBatch(db, b.id)
     const ranges = rows.map((r) => ({
       kind: r.kind,
-      fromSerial: serialOfIndex(b, Number(r.first_index)),
-      toSerial: serialOfIndex(b, Number(r.last_index)),
-      tickets: Number(r.ticket_count),
-      reportedAt: r.created_at,
+      fromSerial: serialOfIndex(b, r.firstIndex),
+      toSerial: serialOfIndex(b, r.lastIndex),
+      tickets: r.ticketCount,
+      reportedAt: r.createdAt,
     }))
     const text =
       ranges.length === 0
-        ? `Juego ${b.game_no} "${b.name}": no hay boletos denunciados como extraviados o robados.`
-        : `Juego ${b.game_no} "${b.name}": los boletos de los rangos siguientes fueron denunciados como extraviados o robados; no se pagan, reembolsan ni canjean (LST-4, LST-5). ` +
+        ? `Juego ${b.gameNo} "${b.name}": no hay boletos denunciados como extraviados o robados.`
+        : `Juego ${b.gameNo} "${b.name}": los boletos de los rangos siguientes fueron denunciados como extraviados o robados; no se pagan, reembolsan ni canjean (LST-4, LST-5). ` +
           ranges
             .map(
               (r) => `${r.fromSerial} a ${r.toSerial} (${r.tickets}, ${r.kind === 'lost' ? 'extraviados' : 'robados'})`,
             )
             .join('; ') +
           '.'
-    return { gameNo: b.game_no, name: b.name, ranges, text }
+    return { gameNo: b.gameNo, name: b.name, ranges, text }
   }
 
   return { shipPacks, activatePack, reportLostOrStolen, publicNotice }

@@ -12,7 +12,7 @@ import {
   reportedTicketsByKind,
   salesTotal,
   soldPrizeTags,
-  type BatchRow,
+  type Batch,
 } from './store.ts'
 
 export function createReconciliationUseCases(ctx: InstantContext) {
@@ -22,11 +22,11 @@ export function createReconciliationUseCases(ctx: InstantContext) {
    * Prizes in play by tier, opened inside this use case only: for pre-printed stock the sealed pack prize counts of
    * the activated packs; for an electronic pool the prize tags of the tickets sold.
    */
-  async function prizesInPlay(tx: Sql, b: BatchRow, activatedPacks: number[]): Promise<number[]> {
+  async function prizesInPlay(tx: Sql, b: Batch, activatedPacks: number[]): Promise<number[]> {
     const T = checkedOf(b).design.tiers.length
     const inPlay = new Array<number>(T).fill(0)
     if (b.channel === 'printed') {
-      const counts = inflateSync(ctx.openSealed(b, 'pack-prizes', b.pack_prizes_sealed))
+      const counts = inflateSync(ctx.openSealed(b, 'pack-prizes', b.packPrizesSealed))
       for (const p of activatedPacks)
         for (let k = 0; k < T; k++) inPlay[k] += counts.readUInt16BE(((p - 1) * T + k) * 2)
       return inPlay
@@ -34,8 +34,8 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const sold = await soldPrizeTags(tx, b)
     const tiers = openPrizeTags(
       ctx.keysOf(b).prizeKey,
-      b.game_no,
-      sold.map((r) => r.id - b.first_id),
+      b.gameNo,
+      sold.map((r) => r.id - b.firstId),
       sold.map((r) => r.prizeTag),
       T,
     )
@@ -43,8 +43,8 @@ export function createReconciliationUseCases(ctx: InstantContext) {
       if (t < 0)
         throw new DomainError(
           'INVALID_SIGNATURE',
-          `a stored prize tag of game ${b.game_no} does not open: a ticket row was altered`,
-          { gameNo: b.game_no },
+          `a stored prize tag of game ${b.gameNo} does not open: a ticket row was altered`,
+          { gameNo: b.gameNo },
         )
       if (t > 0) inPlay[t - 1]++
     }
@@ -56,28 +56,28 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const b = await batchByGame(db, gameNo)
     const rows = await payoutsOfBatch(db, b.id)
     return {
-      gameNo: b.game_no,
+      gameNo: b.gameNo,
       name: b.name,
       currency: b.currency,
       entries: rows.map((r) => ({
         payoutId: r.id,
         kind: r.kind,
         serial: r.serial,
-        tier: Number(r.tier),
-        amountCents: Number(r.amount_cents),
-        reason: r.reason ?? null,
+        tier: r.tier,
+        amountCents: r.amountCents,
+        reason: r.reason,
         payee:
           r.kind === 'prize'
             ? {
-                name: r.payee_name,
+                name: r.payeeName,
                 // Issue 24 point 2: opened for the register's readers.
-                document: openDocumentAtRest(ctx.deps.sealer, r.payee_document as string | null),
-                signatureRef: r.signature_ref,
+                document: openDocumentAtRest(ctx.deps.sealer, r.payeeDocument),
+                signatureRef: r.signatureRef,
               }
             : null,
-        stationId: r.station_id,
-        cashierId: r.cashier_id,
-        paidAt: r.paid_at,
+        stationId: r.stationId,
+        cashierId: r.cashierId,
+        paidAt: r.paidAt,
       })),
     }
   }
@@ -106,7 +106,7 @@ export function createReconciliationUseCases(ctx: InstantContext) {
       : await prizesInPlay(
           db,
           b,
-          packs.filter((p) => p.status === 'activated').map((p) => p.pack_no),
+          packs.filter((p) => p.status === 'activated').map((p) => p.packNo),
         )
     const paidRows = await payoutTotals(db, b.id)
     const paid = new Array<number>(T).fill(0)
@@ -129,35 +129,35 @@ export function createReconciliationUseCases(ctx: InstantContext) {
     const expiry = ctx.claimExpiresAt(b)
     const expired = expiry !== null && now() > expiry
     const packsOf = (s: string) => packStatus[s] ?? 0
-    const activatedPacks = b.channel === 'electronic' ? b.pack_count : packsOf('activated')
-    const distributedPacks = b.channel === 'electronic' ? b.pack_count : b.pack_count - packsOf('warehouse')
+    const activatedPacks = b.channel === 'electronic' ? b.packCount : packsOf('activated')
+    const distributedPacks = b.channel === 'electronic' ? b.packCount : b.packCount - packsOf('warehouse')
     const soldTickets = sold.tickets
     const soldCents = sold.cents
     // Value of the stock in play: activated pre-printed packs, or electronic tickets sold.
-    const inPlayTickets = b.channel === 'electronic' ? soldTickets : activatedPacks * b.pack_size
+    const inPlayTickets = b.channel === 'electronic' ? soldTickets : activatedPacks * b.packSize
     const inPlayFund = inPlay ? inPlay.reduce((s, n, k) => s + n * d.tiers[k].amountCents, 0) : null
     const totalPaid = paidCents.reduce((a, x) => a + x, 0)
-    const salesBase = Math.max(soldCents, b.channel === 'printed' ? inPlayTickets * b.price_cents : 0)
+    const salesBase = Math.max(soldCents, b.channel === 'printed' ? inPlayTickets * b.priceCents : 0)
     return {
-      gameNo: b.game_no,
+      gameNo: b.gameNo,
       name: b.name,
       channel: b.channel,
       status: b.status,
       currency: b.currency,
-      priceCents: b.price_cents,
-      generatedAt: b.generated_at,
-      closedAt: b.closed_at,
+      priceCents: b.priceCents,
+      generatedAt: b.generatedAt,
+      closedAt: b.closedAt,
       claimExpiresAt: expiry,
       asOf: now(),
       generated: {
-        tickets: b.ticket_count,
-        packs: b.pack_count,
-        packSize: b.pack_size,
+        tickets: b.ticketCount,
+        packs: b.packCount,
+        packSize: b.packSize,
         prizeFundCents: c.prizeFundCents,
         salesValueCents: c.salesCents,
       },
-      distributed: { packs: distributedPacks, tickets: distributedPacks * b.pack_size },
-      activated: { packs: activatedPacks, tickets: activatedPacks * b.pack_size },
+      distributed: { packs: distributedPacks, tickets: distributedPacks * b.packSize },
+      activated: { packs: activatedPacks, tickets: activatedPacks * b.packSize },
       packsByStatus: packStatus,
       lostOrStolen: {
         lostTickets: Number(reported.find((r) => r.kind === 'lost')?.n ?? 0),
@@ -212,7 +212,7 @@ export function createReconciliationUseCases(ctx: InstantContext) {
         designBp: c.payoutShareBp,
         inPlayBp:
           inPlayFund !== null && inPlayTickets > 0
-            ? Math.floor((inPlayFund * 10_000) / (inPlayTickets * b.price_cents))
+            ? Math.floor((inPlayFund * 10_000) / (inPlayTickets * b.priceCents))
             : null,
         paidOfSalesBp: salesBase > 0 ? Math.floor((totalPaid * 10_000) / salesBase) : null,
         salesBaseCents: salesBase,

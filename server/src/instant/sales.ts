@@ -21,7 +21,7 @@ import {
   markTicketSold,
   setHallSettings,
   ticketPrizeTagAndStatus,
-  type BatchRow,
+  type Batch,
 } from './store.ts'
 
 interface InstantHallSettings {
@@ -36,14 +36,14 @@ export function createSaleUseCases(ctx: InstantContext) {
    * Issue 24 point 4: a server without the demo sells nothing of a game designed or generated under a demo reference
    * (a data directory that ran the demo), nor on screen in a hall switched on with one.
    */
-  function refuseDemoReferences(b: BatchRow, hallRef?: string | null) {
+  function refuseDemoReferences(b: Batch, hallRef?: string | null) {
     if (!deps.demoReferencesRefused) return
     const generator = b.generator ? (JSON.parse(b.generator) as { certificationRef?: string | null }) : null
     for (const ref of [checkedOf(b).design.authorisationRef, generator?.certificationRef, hallRef]) {
       if (isDemoReference(ref))
         throw new DomainError(
           'RULE_DISABLED',
-          `instant game ${b.game_no} is under a demo reference ("${ref}"): a server without the demo sells only under real authorisations`,
+          `instant game ${b.gameNo} is under a demo reference ("${ref}"): a server without the demo sells only under real authorisations`,
           { rule: 'INS-3' },
         )
     }
@@ -51,9 +51,9 @@ export function createSaleUseCases(ctx: InstantContext) {
 
   /** A pre-printed ticket sold by scanning its inventory code at a kiosk or cashier; its pack must be activated. */
   /** Closed, or past the design's last moment of sale (INS-10): no ticket of the game is sold any more. */
-  function assertOnSale(b: BatchRow) {
-    if (b.status === 'closed' || salesOver(b.closed_at, checkedOf(b).design.salesEndAt, now()))
-      throw new DomainError('SALES_CLOSED', `instant game ${b.game_no} is closed (sales ended; INS-10)`, {
+  function assertOnSale(b: Batch) {
+    if (b.status === 'closed' || salesOver(b.closedAt, checkedOf(b).design.salesEndAt, now()))
+      throw new DomainError('SALES_CLOSED', `instant game ${b.gameNo} is closed (sales ended; INS-10)`, {
         rule: 'INS-10',
       })
   }
@@ -79,7 +79,7 @@ export function createSaleUseCases(ctx: InstantContext) {
     if (t.packStatus !== 'activated')
       throw new DomainError(
         'PACK_NOT_ACTIVATED',
-        `pack ${t.packNo} of game ${t.batch.game_no} is ${t.packStatus}: activate it on arrival before selling`,
+        `pack ${t.packNo} of game ${t.batch.gameNo} is ${t.packStatus}: activate it on arrival before selling`,
         { packNo: t.packNo },
       )
     if ((await markTicketSold(tx, t.ticketId)) !== 1)
@@ -91,7 +91,7 @@ export function createSaleUseCases(ctx: InstantContext) {
       channel: 'printed',
       hallId: input.hallId ?? null,
       stationId: input.stationId,
-      priceCents: t.batch.price_cents,
+      priceCents: t.batch.priceCents,
       soldAt: at,
     })
     const rec = await appendJournal(tx, {
@@ -99,19 +99,19 @@ export function createSaleUseCases(ctx: InstantContext) {
       type: 'instant.ticket_sold',
       scope: scopeOf(t.batch),
       payload: {
-        gameNo: t.batch.game_no,
+        gameNo: t.batch.gameNo,
         serial: t.serial,
         channel: 'printed',
         stationId: input.stationId,
         hallId: input.hallId ?? null,
-        priceCents: t.batch.price_cents,
+        priceCents: t.batch.priceCents,
       },
     })
     return {
       serial: t.serial,
-      gameNo: t.batch.game_no,
+      gameNo: t.batch.gameNo,
       name: t.batch.name,
-      priceCents: t.batch.price_cents,
+      priceCents: t.batch.priceCents,
       currency: t.batch.currency,
       soldAt: at,
       journalSeq: rec.seq,
@@ -121,8 +121,8 @@ export function createSaleUseCases(ctx: InstantContext) {
   async function hallSettings(tx: Sql, hallId: string) {
     const hall = await hallById(tx, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
-    const profile = getProfile(hall.profile_id)
-    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profile_id}`)
+    const profile = getProfile(hall.profileId)
+    if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
     const settings = JSON.parse(hall.settings || '{}') as Record<string, unknown> & { instant?: InstantHallSettings }
     return {
       hall,
@@ -191,20 +191,20 @@ export function createSaleUseCases(ctx: InstantContext) {
     if (b.channel !== 'electronic')
       throw new DomainError(
         'VALIDATION_FAILED',
-        `game ${b.game_no} is pre-printed: sell it by scanning its inventory code`,
+        `game ${b.gameNo} is pre-printed: sell it by scanning its inventory code`,
       )
     assertOnSale(b)
     refuseDemoReferences(b, hs.settings.instant?.authorisationRef)
-    const index = b.next_sale_index
-    if (index >= b.ticket_count)
-      throw new DomainError('SERIES_EXHAUSTED', `every ticket of game ${b.game_no} has been sold`)
+    const index = b.nextSaleIndex
+    if (index >= b.ticketCount)
+      throw new DomainError('SERIES_EXHAUSTED', `every ticket of game ${b.gameNo} has been sold`)
     if ((await advanceSaleIndex(tx, b.id, index)) !== 1)
       throw new DomainError('CONFLICT', 'another sale took this ticket; try again')
     const secret = Buffer.from(deps.entropy.randomBytes(8))
-    const code = formatValidationCode(b.game_no, index, secret.readUInt32BE(0) >>> 2, secret.readUInt32BE(4) >>> 2)
-    const ticketId = b.first_id + index
+    const code = formatValidationCode(b.gameNo, index, secret.readUInt32BE(0) >>> 2, secret.readUInt32BE(4) >>> 2)
+    const ticketId = b.firstId + index
     if ((await markElectronicTicketSold(tx, ticketId, codeTag(deps.pepper, code))) !== 1)
-      throw new DomainError('CONFLICT', `ticket ${index} of game ${b.game_no} is not in stock`)
+      throw new DomainError('CONFLICT', `ticket ${index} of game ${b.gameNo} is not in stock`)
     const at = now()
     await insertSale(tx, {
       ticketId,
@@ -212,7 +212,7 @@ export function createSaleUseCases(ctx: InstantContext) {
       channel: 'electronic',
       hallId: input.hallId,
       stationId: input.stationId,
-      priceCents: b.price_cents,
+      priceCents: b.priceCents,
       soldAt: at,
     })
     const c = checkedOf(b)
@@ -229,20 +229,20 @@ export function createSaleUseCases(ctx: InstantContext) {
       type: 'instant.ticket_sold',
       scope: scopeOf(b),
       payload: {
-        gameNo: b.game_no,
+        gameNo: b.gameNo,
         serial,
         channel: 'electronic',
         stationId: input.stationId,
         hallId: input.hallId,
-        priceCents: b.price_cents,
+        priceCents: b.priceCents,
       },
     })
     const face = ticketFace(c, ctx.keysOf(b).symbolsKey, index, tier)
     return {
-      gameNo: b.game_no,
+      gameNo: b.gameNo,
       name: b.name,
       serial,
-      priceCents: b.price_cents,
+      priceCents: b.priceCents,
       currency: b.currency,
       soldAt: at,
       playStyle: c.design.playStyle.type,

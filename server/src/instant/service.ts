@@ -25,7 +25,7 @@ export type { InstantDeps, ResolvedTicket } from './context.ts'
 export type { BatchSummary, GenerateOptions, PackPrintData } from './games.ts'
 export { typedSeedRefused } from './games.ts'
 export type { ValidationOutcome, ValidationResult } from './claims.ts'
-export { TicketState, type BatchRow } from './store.ts'
+export { TicketState, type Batch } from './store.ts'
 
 export function createInstantService(deps: InstantDeps) {
   const ctx = createInstantContext(deps)

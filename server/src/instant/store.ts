@@ -10,89 +10,268 @@ import { touchRows } from '../shared/row-seals.ts'
 /** Voided (INS-8): declared not valid for prizes because of the player's marks or crossings-out; nothing is paid. */
 export const TicketState = { InStock: 0, Sold: 1, Paid: 2, Refunded: 3, Voided: 4 } as const
 
+/** An `instant_batches` row as stored (PostgreSQL returns its BIGINT and some INTEGER columns as text). */
 export interface BatchRow {
   id: string
-  game_no: number
+  game_no: number | string
   name: string
   channel: 'printed' | 'electronic'
   currency: string
-  price_cents: number
-  ticket_count: number
-  pack_size: number
-  pack_count: number
-  first_id: number
+  price_cents: number | string
+  ticket_count: number | string
+  pack_size: number | string
+  pack_count: number | string
+  first_id: number | string
   design: string
   design_sha256: string
   seed_commitment: string
   pepper_id: string
   status: 'generating' | 'ready' | 'closed'
-  next_sale_index: number
+  next_sale_index: number | string
   created_at: string
   generated_at: string | null
   closed_at: string | null
-  /** INS-3: JSON GeneratorRecord; null for batches generated before it was recorded. */
   generator?: string | null
-  /** Sealed (shared/sealing.ts): the seed (audit only), the prize and symbols keys, the pack prize counts. */
   seed_sealed: string | null
   keys_sealed: string | null
   pack_prizes_sealed: string | null
 }
 
+/** A batch (one instant game) as the use cases read it. */
+export interface Batch {
+  id: string
+  gameNo: number
+  name: string
+  channel: 'printed' | 'electronic'
+  currency: string
+  priceCents: number
+  ticketCount: number
+  packSize: number
+  packCount: number
+  /** The id of its first ticket in instant_tickets; its tickets are firstId .. firstId + ticketCount - 1. */
+  firstId: number
+  /** The design's JSON text. */
+  design: string
+  designSha256: string
+  seedCommitment: string
+  pepperId: string
+  status: 'generating' | 'ready' | 'closed'
+  /** The electronic pool's cursor: the index of the next ticket to sell. */
+  nextSaleIndex: number
+  createdAt: string
+  generatedAt: string | null
+  closedAt: string | null
+  /** INS-3: JSON GeneratorRecord; null for batches generated before it was recorded. */
+  generator: string | null
+  /** Sealed (shared/sealing.ts): the seed (audit only), the prize and symbols keys, the pack prize counts. */
+  seedSealed: string | null
+  keysSealed: string | null
+  packPrizesSealed: string | null
+}
+
+export function toBatch(r: BatchRow): Batch {
+  return {
+    id: r.id,
+    gameNo: Number(r.game_no),
+    name: r.name,
+    channel: r.channel,
+    currency: r.currency,
+    priceCents: Number(r.price_cents),
+    ticketCount: Number(r.ticket_count),
+    packSize: Number(r.pack_size),
+    packCount: Number(r.pack_count),
+    firstId: Number(r.first_id),
+    design: r.design,
+    designSha256: r.design_sha256,
+    seedCommitment: r.seed_commitment,
+    pepperId: r.pepper_id,
+    status: r.status,
+    nextSaleIndex: Number(r.next_sale_index),
+    createdAt: r.created_at,
+    generatedAt: r.generated_at ?? null,
+    closedAt: r.closed_at ?? null,
+    generator: r.generator ?? null,
+    seedSealed: r.seed_sealed ?? null,
+    keysSealed: r.keys_sealed ?? null,
+    packPrizesSealed: r.pack_prizes_sealed ?? null,
+  }
+}
+
+/** The columns of an `instant_packs` row the use cases read, as stored. */
 export interface PackRow {
+  pack_no: number | string
   status: string
   location: string | null
 }
 
+/** A pack of a pre-printed batch: where it is in its life (warehouse, shipped, activated...) and where it went. */
+export interface Pack {
+  packNo: number
+  status: string
+  location: string | null
+}
+
+export function toPack(r: PackRow): Pack {
+  return { packNo: Number(r.pack_no), status: r.status, location: r.location ?? null }
+}
+
+/** An `instant_reports` row as stored. */
 export interface ReportRow {
+  id: string
+  batch_id: string
   kind: string
-  first_index: number
-  last_index: number
-  ticket_count: number
+  first_index: number | string
+  last_index: number | string
+  ticket_count: number | string
+  stage: string
   discovered_at: string
+  regulator_reported_at: string | null
+  police_report_ref: string | null
+  remedy: string | null
+  note: string
+  reported_by: string
   created_at: string
 }
 
+/** A range of tickets reported lost or stolen (LST-): ticket indexes firstIndex..lastIndex of the batch. */
+export interface Report {
+  id: string
+  batchId: string
+  kind: string
+  firstIndex: number
+  lastIndex: number
+  ticketCount: number
+  stage: string
+  discoveredAt: string
+  regulatorReportedAt: string | null
+  policeReportRef: string | null
+  remedy: string | null
+  note: string
+  reportedBy: string
+  createdAt: string
+}
+
+export function toReport(r: ReportRow): Report {
+  return {
+    id: r.id,
+    batchId: r.batch_id,
+    kind: r.kind,
+    firstIndex: Number(r.first_index),
+    lastIndex: Number(r.last_index),
+    ticketCount: Number(r.ticket_count),
+    stage: r.stage,
+    discoveredAt: r.discovered_at,
+    regulatorReportedAt: r.regulator_reported_at ?? null,
+    policeReportRef: r.police_report_ref ?? null,
+    remedy: r.remedy ?? null,
+    note: r.note,
+    reportedBy: r.reported_by,
+    createdAt: r.created_at,
+  }
+}
+
+/** An `instant_payouts` row as stored (PostgreSQL returns amount_cents, a BIGINT, as text). */
+export interface PayoutRow {
+  id: string
+  ticket_id: number | string
+  batch_id: string
+  game_no: number | string
+  serial: string
+  kind: 'prize' | 'refund'
+  tier: number | string
+  amount_cents: number | string
+  currency: string
+  reason: string | null
+  station_id: string
+  cashier_id: string
+  payee_name: string | null
+  /** Sealed at rest (shared/document-at-rest.ts). */
+  payee_document: string | null
+  signature_ref: string | null
+  paid_at: string
+}
+
+/** A prize paid or a price refunded for one ticket: an entry of the prize register (INS-5). */
+export interface Payout {
+  id: string
+  ticketId: number
+  batchId: string
+  gameNo: number
+  serial: string
+  kind: 'prize' | 'refund'
+  tier: number
+  amountCents: number
+  currency: string
+  reason: string | null
+  stationId: string
+  cashierId: string
+  payeeName: string | null
+  /** Sealed at rest (shared/document-at-rest.ts); opened only where a reader is entitled to it. */
+  payeeDocument: string | null
+  signatureRef: string | null
+  paidAt: string
+}
+
+export function toPayout(r: PayoutRow): Payout {
+  return {
+    id: r.id,
+    ticketId: Number(r.ticket_id),
+    batchId: r.batch_id,
+    gameNo: Number(r.game_no),
+    serial: r.serial,
+    kind: r.kind,
+    tier: Number(r.tier),
+    amountCents: Number(r.amount_cents),
+    currency: r.currency,
+    reason: r.reason ?? null,
+    stationId: r.station_id,
+    cashierId: r.cashier_id,
+    payeeName: r.payee_name ?? null,
+    payeeDocument: r.payee_document ?? null,
+    signatureRef: r.signature_ref ?? null,
+    paidAt: r.paid_at,
+  }
+}
+
+/** The columns of a `halls` row the instant line reads, as stored. */
 export interface HallRow {
   id: string
   profile_id: string
   settings: string
 }
 
-/** PostgreSQL returns BIGINT and some INTEGER columns as strings. */
-function toBatchRow(row: BatchRow): BatchRow {
-  return {
-    ...row,
-    game_no: Number(row.game_no),
-    price_cents: Number(row.price_cents),
-    ticket_count: Number(row.ticket_count),
-    pack_size: Number(row.pack_size),
-    pack_count: Number(row.pack_count),
-    first_id: Number(row.first_id),
-    next_sale_index: Number(row.next_sale_index),
-  }
+/** A hall as the instant line reads it: its profile and its settings' JSON text. */
+export interface InstantHall {
+  id: string
+  profileId: string
+  settings: string
+}
+
+export function toInstantHall(r: HallRow): InstantHall {
+  return { id: r.id, profileId: r.profile_id, settings: r.settings }
 }
 
 // ------------------------------------------------------------------------------------------------ batches
 
-export async function batchOfGame(tx: Sql, gameNo: number): Promise<BatchRow | undefined> {
+export async function batchOfGame(tx: Sql, gameNo: number): Promise<Batch | undefined> {
   const row = await tx.get<BatchRow>('SELECT * FROM instant_batches WHERE game_no = ?', [gameNo])
-  return row && toBatchRow(row)
+  return row && toBatch(row)
 }
 
-export async function batchById(tx: Sql, id: string): Promise<BatchRow | undefined> {
+export async function batchById(tx: Sql, id: string): Promise<Batch | undefined> {
   const row = await tx.get<BatchRow>('SELECT * FROM instant_batches WHERE id = ?', [id])
-  return row && toBatchRow(row)
+  return row && toBatch(row)
 }
 
 /** Every batch but those still being generated, by game number. */
-export async function listedBatches(tx: Sql): Promise<BatchRow[]> {
+export async function listedBatches(tx: Sql): Promise<Batch[]> {
   const rows = await tx.all<BatchRow>("SELECT * FROM instant_batches WHERE status <> 'generating' ORDER BY game_no")
-  return rows.map(toBatchRow)
+  return rows.map(toBatch)
 }
 
 /** Removes a batch with its tickets and packs (a generation left half-written). */
-export async function deleteBatch(tx: Sql, b: BatchRow): Promise<void> {
-  await tx.run('DELETE FROM instant_tickets WHERE id >= ? AND id < ?', [b.first_id, b.first_id + b.ticket_count])
+export async function deleteBatch(tx: Sql, b: Batch): Promise<void> {
+  await tx.run('DELETE FROM instant_tickets WHERE id >= ? AND id < ?', [b.firstId, b.firstId + b.ticketCount])
   await tx.run('DELETE FROM instant_packs WHERE batch_id = ?', [b.id])
   await tx.run('DELETE FROM instant_batches WHERE id = ?', [b.id])
 }
@@ -311,29 +490,29 @@ export async function settleTicket(
 }
 
 /** The ids and prize tags of the batch's tickets that left stock (sold, paid or refunded). */
-export async function soldPrizeTags(tx: Sql, b: BatchRow): Promise<Array<{ id: number; prizeTag: number }>> {
+export async function soldPrizeTags(tx: Sql, b: Batch): Promise<Array<{ id: number; prizeTag: number }>> {
   const rows = await tx.all<{ id: number; prize_tag: number }>(
     'SELECT id, prize_tag FROM instant_tickets WHERE id >= ? AND id < ? AND status > 0',
-    [b.first_id, b.first_id + b.ticket_count],
+    [b.firstId, b.firstId + b.ticketCount],
   )
   return rows.map((r) => ({ id: Number(r.id), prizeTag: Number(r.prize_tag) }))
 }
 
 // ------------------------------------------------------------------------------------------------ packs
 
-export async function packOf(tx: Sql, batchId: string, packNo: number): Promise<PackRow | undefined> {
-  return tx.get<PackRow>('SELECT status, location FROM instant_packs WHERE batch_id = ? AND pack_no = ?', [
-    batchId,
-    packNo,
-  ])
+export async function packOf(tx: Sql, batchId: string, packNo: number): Promise<Pack | undefined> {
+  const row = await tx.get<PackRow>(
+    'SELECT pack_no, status, location FROM instant_packs WHERE batch_id = ? AND pack_no = ?',
+    [batchId, packNo],
+  )
+  return row && toPack(row)
 }
 
-export async function packsOfBatch(tx: Sql, batchId: string): Promise<Array<{ pack_no: number; status: string }>> {
-  const rows = await tx.all<{ pack_no: number; status: string }>(
-    'SELECT pack_no, status FROM instant_packs WHERE batch_id = ?',
-    [batchId],
-  )
-  return rows.map((r) => ({ pack_no: Number(r.pack_no), status: r.status }))
+export async function packsOfBatch(tx: Sql, batchId: string): Promise<Pack[]> {
+  const rows = await tx.all<PackRow>('SELECT pack_no, status, location FROM instant_packs WHERE batch_id = ?', [
+    batchId,
+  ])
+  return rows.map(toPack)
 }
 
 /** The first pack of the range that is not in the warehouse. */
@@ -341,12 +520,13 @@ export async function firstPackOutOfWarehouse(
   tx: Sql,
   batchId: string,
   fromPack: number,
-  toPack: number,
-): Promise<{ pack_no: number; status: string } | undefined> {
-  return tx.get<{ pack_no: number; status: string }>(
-    "SELECT pack_no, status FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse' ORDER BY pack_no LIMIT 1",
-    [batchId, fromPack, toPack],
+  lastPack: number,
+): Promise<Pack | undefined> {
+  const row = await tx.get<PackRow>(
+    "SELECT pack_no, status, location FROM instant_packs WHERE batch_id = ? AND pack_no BETWEEN ? AND ? AND status <> 'warehouse' ORDER BY pack_no LIMIT 1",
+    [batchId, fromPack, lastPack],
   )
+  return row && toPack(row)
 }
 
 /** Warehouse packs of the range to shipped; the number shipped. */
@@ -464,11 +644,11 @@ export async function insertReport(
   )
 }
 
-export async function reportsOfBatch(tx: Sql, batchId: string): Promise<ReportRow[]> {
-  return tx.all<ReportRow>(
-    'SELECT kind, first_index, last_index, ticket_count, discovered_at, created_at FROM instant_reports WHERE batch_id = ? ORDER BY first_index',
-    [batchId],
-  )
+export async function reportsOfBatch(tx: Sql, batchId: string): Promise<Report[]> {
+  const rows = await tx.all<ReportRow>('SELECT * FROM instant_reports WHERE batch_id = ? ORDER BY first_index', [
+    batchId,
+  ])
+  return rows.map(toReport)
 }
 
 /** Tickets reported, by kind (lost, stolen). */
@@ -590,21 +770,19 @@ export async function insertRefundPayout(
   )
 }
 
-export async function payoutsOfBatch(tx: Sql, batchId: string): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>('SELECT * FROM instant_payouts WHERE batch_id = ? ORDER BY paid_at, id', [
+export async function payoutsOfBatch(tx: Sql, batchId: string): Promise<Payout[]> {
+  const rows = await tx.all<PayoutRow>('SELECT * FROM instant_payouts WHERE batch_id = ? ORDER BY paid_at, id', [
     batchId,
   ])
+  return rows.map(toPayout)
 }
 
-export async function payoutOfSerial(
-  tx: Sql,
-  serial: string,
-  gameNo: number,
-): Promise<{ id: string; paid_at: string; station_id: string; cashier_id: string } | undefined> {
-  return tx.get<{ id: string; paid_at: string; station_id: string; cashier_id: string }>(
-    'SELECT id, paid_at, station_id, cashier_id FROM instant_payouts WHERE serial = ? AND game_no = ?',
-    [serial, gameNo],
-  )
+export async function payoutOfSerial(tx: Sql, serial: string, gameNo: number): Promise<Payout | undefined> {
+  const row = await tx.get<PayoutRow>('SELECT * FROM instant_payouts WHERE serial = ? AND game_no = ?', [
+    serial,
+    gameNo,
+  ])
+  return row && toPayout(row)
 }
 
 /** Payouts counted and summed by kind (prize, refund) and tier. */
@@ -621,8 +799,9 @@ export async function payoutTotals(
 
 // ------------------------------------------------------------------------------------------------ halls
 
-export async function hallById(tx: Sql, hallId: string): Promise<HallRow | undefined> {
-  return tx.get<HallRow>('SELECT id, profile_id, settings FROM halls WHERE id = ?', [hallId])
+export async function hallById(tx: Sql, hallId: string): Promise<InstantHall | undefined> {
+  const row = await tx.get<HallRow>('SELECT id, profile_id, settings FROM halls WHERE id = ?', [hallId])
+  return row && toInstantHall(row)
 }
 
 export async function setHallSettings(tx: Sql, hallId: string, settingsJson: string): Promise<void> {
