@@ -13,7 +13,7 @@ import { loadSessionMinutes } from './bingo/minutes.ts'
 import { gameScope } from './bingo/context.ts'
 import { gameById } from './bingo/store/games.ts'
 import { createCheckpointer } from './shared/checkpoint-service.ts'
-import { createAuthService } from './access/service.ts'
+import { createAuthService, type PasswordHashing } from './access/service.ts'
 import { createRefusalLog } from './access/refusals.ts'
 import { createPlayerAdmission } from './access/players.ts'
 import { sealIdentitiesAtRest } from './access/identity-at-rest.ts'
@@ -90,6 +90,8 @@ export interface ServiceOverrides {
   printers?: PrinterPool
   sealer?: Sealer
   beacon?: BeaconSource
+  /** The scrypt cost of new password hashes; tests lower it (test/helpers/server.ts), the shipped server never does. */
+  passwordHashing?: PasswordHashing
 }
 
 /** Composition of storage, domain services and adapters; shared by the HTTP server, the CLI and the demo. */
@@ -185,7 +187,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const auth = createAuthService({
     db,
     clock: overrides.clock ?? systemClock,
-    options: { demoAccountsDisabled: config.production ?? false },
+    options: { demoAccountsDisabled: config.production ?? false, passwordHashing: overrides.passwordHashing },
   })
   // Issue 24 point 4: the demo's enrolled devices (credentials published in DATA_DIR) are revoked outside the demo.
   if (config.production) {

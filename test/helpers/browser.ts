@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { describe } from 'vitest'
 
 /**
@@ -32,8 +32,57 @@ if (!haveBrowser)
 /** `describe` when a browser is there, `describe.skip` otherwise. */
 export const browserSuite = haveBrowser ? describe : describe.skip
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
+let shared: Promise<Browser> | null = null
+
+/**
+ * Chromium for one test file. Issue 25 point 3: a test worker runs many files one after the other (vitest.config.ts,
+ * `isolate: false`), and starting Chromium for each cost one to two seconds of this 2-core machine; the worker now
+ * starts it once, and each file gets its own handle on it. Every page and context a file opens is a context of its
+ * own (cookies, storage, cache and clock apart, as in a browser of its own); the handle's close() closes those
+ * contexts and leaves the browser to the worker's next file (Playwright ends it when the worker exits). A browser
+ * that crashed or was disconnected is started again for the next file.
+ */
+export async function launchChromium(): Promise<Browser> {
+  shared ??= chromium
+    .launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true })
+    .then((browser) => {
+      browser.on('disconnected', () => {
+        shared = null
+      })
+      return browser
+    })
+    .catch((e: unknown) => {
+      shared = null
+      throw e
+    })
+  const browser = await shared
+  const contexts = new Set<BrowserContext>()
+  const own = (context: BrowserContext) => {
+    contexts.add(context)
+    context.once('close', () => contexts.delete(context))
+    return context
+  }
+  const handle: Pick<Browser, 'newContext' | 'newPage' | 'contexts' | 'close'> = {
+    newContext: async (options) => own(await browser.newContext(options)),
+    // Browser.newPage makes a context that the page owns (closing the page closes it), as before.
+    newPage: async (options) => {
+      const page = await browser.newPage(options)
+      own(page.context())
+      return page
+    },
+    contexts: () => [...contexts],
+    close: async () => {
+      await Promise.all([...contexts].map((c) => c.close().catch(() => undefined)))
+      contexts.clear()
+    },
+  }
+  return new Proxy(browser, {
+    get: (target, prop) => {
+      if (prop in handle) return handle[prop as keyof typeof handle]
+      const value: unknown = Reflect.get(target, prop, target)
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
+    },
+  })
 }
 
 /**

@@ -44,6 +44,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   }
 }
 
+/**
+ * Issue 25 point 3: the scrypt cost of the passwords the test servers hash (N = 2^10 instead of the shipped 2^14).
+ * Every login, second-person confirmation and person created hashes once at the shipped cost, about 100 ms of CPU on
+ * this 2-core machine; a rule file logs its people in again each time it moves the clock. The rules on passwords do
+ * not depend on the cost. The shipped cost is checked by server/src/access/password-hashing.test.ts (a server without
+ * this override stores N = 16384) and is what every test of the CLI and of a spawned server runs with.
+ */
+export const TEST_PASSWORD_HASHING = { N: 1024, r: 8, p: 1 } as const
+
 /** A real server on a free loopback port with a fresh data directory. */
 export async function startTestServer(
   overrides: Partial<Config> = {},
@@ -51,7 +60,7 @@ export async function startTestServer(
 ): Promise<RunningServer & { dataDir: string; cleanup(): Promise<void> }> {
   const config = testConfig(overrides)
   if (testPostgresUrl && overrides.databaseUrl === undefined) config.databaseUrl = await freshPostgresUrl()
-  const server = await createServer(config, services)
+  const server = await createServer(config, { passwordHashing: TEST_PASSWORD_HASHING, ...services })
   return {
     ...server,
     dataDir: config.dataDir,

@@ -101,6 +101,12 @@ export interface AuthOptions {
    * over: no login, no session, no password change or reset, no re-enabling.
    */
   demoAccountsDisabled?: boolean
+  /**
+   * The scrypt cost new password hashes are made with (default PASSWORD_HASHING). Set by tests only, through
+   * ServiceOverrides: no configuration or environment variable lowers it. A stored hash names its own cost, so one
+   * made at another cost is still checked at that cost.
+   */
+  passwordHashing?: PasswordHashing
 }
 
 const DEMO_ACCOUNT_DISABLED =
@@ -109,12 +115,23 @@ const DEMO_ACCOUNT_DISABLED =
 /** The demo's published password: never accepted as someone's new one. */
 const DEMO_PASSWORD_FORBIDDEN = 'bolillo-demo'
 
-const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 }
+export interface PasswordHashing {
+  N: number
+  r: number
+  p: number
+}
+/** The shipped cost of a password hash: scrypt with N = 2^14, r = 8, p = 1 (about 16 MiB and tens of ms a hash). */
+export const PASSWORD_HASHING: Readonly<PasswordHashing> = Object.freeze({ N: 16384, r: 8, p: 1 })
+const SCRYPT_MAXMEM = 64 * 1024 * 1024
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
-export async function hashPassword(password: string, salt = randomBytes(16)): Promise<string> {
-  const key = await scrypt(password, salt, 32, SCRYPT)
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64url')}$${key.toString('base64url')}`
+export async function hashPassword(
+  password: string,
+  salt = randomBytes(16),
+  cost: PasswordHashing = PASSWORD_HASHING,
+): Promise<string> {
+  const key = await scrypt(password, salt, 32, { ...cost, maxmem: SCRYPT_MAXMEM })
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64url')}$${key.toString('base64url')}`
 }
 
 export async function checkPassword(password: string, stored: string): Promise<boolean> {
@@ -125,7 +142,7 @@ export async function checkPassword(password: string, stored: string): Promise<b
     N: Number(n),
     r: Number(r),
     p: Number(p),
-    maxmem: SCRYPT.maxmem,
+    maxmem: SCRYPT_MAXMEM,
   })
   return got.length === expected.length && timingSafeEqual(got, expected)
 }
@@ -137,6 +154,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   const sessionMs = deps.options?.sessionMs ?? 12 * 3600_000
   const now = () => clock.now()
   const demoOff = deps.options?.demoAccountsDisabled ?? false
+  const hashing = deps.options?.passwordHashing ?? PASSWORD_HASHING
   const isDisabledDemo = (u: { demo: number | boolean | null }) => demoOff && Number(u.demo) === 1
   const newId = (p: string) => `${p}_${randomBytes(8).toString('hex')}`
 
@@ -163,7 +181,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (missing.length)
         throw new DomainError('NOT_FOUND', `no hall ${missing.join(', ')}`, { field: 'halls', missing })
     }
-    const hash = await hashPassword(input.password)
+    const hash = await hashPassword(input.password, undefined, hashing)
     const id = newId('u')
     await db.transaction(async (tx) => {
       await insertUser(tx, {
@@ -290,7 +308,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       if (input.next === DEMO_PASSWORD_FORBIDDEN)
         throw new DomainError('VALIDATION_FAILED', 'the demo password cannot be chosen', { field: 'password' })
     }
-    const hash = await hashPassword(input.next)
+    const hash = await hashPassword(input.next, undefined, hashing)
     await db.transaction(async (tx) => {
       await setPassword(tx, userId, hash, Boolean(input.resetBy))
       // Every other session ends; the one it was changed from stays open.
@@ -485,7 +503,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
 
   let dummy: string | null = null
   async function dummyHash() {
-    dummy ??= await hashPassword(randomBytes(8).toString('hex'))
+    dummy ??= await hashPassword(randomBytes(8).toString('hex'), undefined, hashing)
     return dummy
   }
 
