@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openPrintFile } from '../../printer/src/printers.ts'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
-import { hallWithGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
+import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -35,6 +35,8 @@ browserSuite('a card found by its serial within a game at the cashier (issue 29)
   let till: Till
   const printed = new Map<string, string>()
   let winners: Array<{ serial: string; code: string }> = []
+  let annulled = ''
+  let voidCards: Array<{ serial: string; code: string }> = []
 
   async function atCashier(viewport: { width: number; height: number }, lang: 'es' | 'en'): Promise<Page> {
     const page = await pageOnClock(browser, clock, viewport)
@@ -160,6 +162,46 @@ browserSuite('a card found by its serial within a game at the cashier (issue 29)
     await playToTheEnd(server.services, setup.gameId)
     winners = await winningCodes(server.services, setup.gameId)
     expect(winners.length).toBeGreaterThan(0)
+    // Game 2: two cards sold at this desk, then annulled after its first ball; one is refunded here by its QR.
+    for (const [username, displayName, role] of [
+      ['marta', 'Marta Quispe', 'floor_manager'],
+      ['elena', 'Elena Ríos', 'director'],
+    ] as const)
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD, halls: [hallId] })
+    annulled = await nextGameOnSale(server.services, setup)
+    const sold2 = await api(
+      server.url,
+      'POST',
+      `/api/games/${annulled}/sales`,
+      { count: 2, ageConfirmed: true, cash: { smallCents: 0, otherCents: 1000 } },
+      till.headers,
+    )
+    expect(sold2.status, JSON.stringify(sold2.body)).toBe(201)
+    voidCards = sold2.body.cards
+    await server.services.bingo.sell({ gameId: annulled, count: 10, channel: 'counter' })
+    await server.services.bingo.closeSales({ gameId: annulled })
+    await server.services.bingo.drawNext(annulled)
+    const annul = await api(
+      server.url,
+      'POST',
+      `/api/games/${annulled}/incidents`,
+      {
+        kind: 'ball-irregularity',
+        note: 'bola 12 deformada',
+        reason: 'La bola 12 está deformada',
+        confirm: { username: 'elena', password: PASSWORD },
+      },
+      { authorization: `Bearer ${(await server.services.auth.login('marta', PASSWORD)).token}` },
+    )
+    expect(annul.status, JSON.stringify(annul.body)).toBe(200)
+    const refunded = await api(
+      server.url,
+      'POST',
+      '/api/refunds/cards',
+      { code: voidCards[1].code, to: 'cash' },
+      till.headers,
+    )
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(201)
     browser = await launchChromium()
   }, 120_000)
   afterAll(async () => {
@@ -175,9 +217,11 @@ browserSuite('a card found by its serial within a game at the cashier (issue 29)
       await page.screenshot({ path: join(SCREENSHOTS, 'cashier-lookup-idle-es-1366x768.png') })
       expect(await cutOff(page)).toEqual([])
       await cameraLooksLikeAButton(page)
-      expect(norm(await page.getByTestId('cashier-lookup-game').textContent())).toContain(
-        'Partida N.º 1 · Sesión N.º 1 · terminada',
+      // The newest game is chosen first; the cashier picks the game the player names.
+      expect(norm(await page.getByTestId('cashier-lookup-game').locator('option').first().textContent())).toBe(
+        'Partida N.º 2 · Sesión N.º 1 · anulada',
       )
+      await page.getByTestId('cashier-lookup-game').selectOption({ label: 'Partida N.º 1 · Sesión N.º 1 · terminada' })
       const card = winners[0]
       await findBySerial(page, heard(card.serial))
       await expect.poll(() => statusOf(page)).toBe('winner')
@@ -256,6 +300,7 @@ browserSuite('a card found by its serial within a game at the cashier (issue 29)
       const page = await atCashier({ width: 1920, height: 1080 }, 'en')
       expect(await cutOff(page)).toEqual([])
       await cameraLooksLikeAButton(page)
+      await page.getByTestId('cashier-lookup-game').selectOption({ label: 'Game no. 1 · Session no. 1 · finished' })
       await findBySerial(page, heard(loser))
       await expect.poll(() => statusOf(page)).toBe('not_winner')
       expect(norm(await page.getByTestId('cashier-status-title').textContent())).toBe('NO PRIZE')
@@ -277,6 +322,45 @@ browserSuite('a card found by its serial within a game at the cashier (issue 29)
       expect(body.match(IDS) ?? []).toEqual([])
       expect(screenLeaks(body)).toEqual([])
       await page.close()
+    },
+  )
+
+  it(
+    'an annulled game: the card not refunded says ANULADO with its refund and no REEMBOLSAR here; the refunded one says when, where and by whom (es 1366x768, en 1920x1080)',
+    { timeout: 90_000 },
+    async () => {
+      const page = await atCashier({ width: 1366, height: 768 }, 'es')
+      await page.getByTestId('cashier-lookup-game').selectOption({ label: 'Partida N.º 2 · Sesión N.º 1 · anulada' })
+      await findBySerial(page, heard(voidCards[0].serial))
+      await expect.poll(() => statusOf(page)).toBe('void')
+      expect(norm(await page.getByTestId('cashier-status-note').textContent())).toMatch(
+        /^Partida anulada: se devuelve el importe íntegro del cartón \(Bs\.?\s?5,00\)$/,
+      )
+      // BNG-71 / BNG-86: refunded against the card handed in, never against its serial.
+      expect(await page.getByTestId('cashier-refund').count()).toBe(0)
+      expect(norm(await page.getByTestId('cashier-lookup-to-pay').textContent())).toContain('ni reembolsa')
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-lookup-void-es-1366x768.png') })
+      expect(await cutOff(page)).toEqual([])
+      await findBySerial(page, voidCards[1].serial)
+      await expect.poll(() => statusOf(page)).toBe('void_refunded')
+      expect(norm(await page.getByTestId('cashier-status-note').textContent())).toMatch(
+        /^Reembolsado el 14\/03\/2026 18:\d\d en Caja 1 por Rosa Vargas$/,
+      )
+      expect(await page.getByTestId('cashier-lookup-to-pay').count()).toBe(0)
+      await page.close()
+
+      const en = await atCashier({ width: 1920, height: 1080 }, 'en')
+      await en.getByTestId('cashier-lookup-game').selectOption({ label: 'Game no. 2 · Session no. 1 · annulled' })
+      await findBySerial(en, voidCards[1].serial)
+      await expect.poll(() => statusOf(en)).toBe('void_refunded')
+      expect(norm(await en.getByTestId('cashier-status-title').textContent())).toBe('ALREADY REFUNDED')
+      expect(norm(await en.getByTestId('cashier-status-note').textContent())).toMatch(
+        /^Refunded on 14\/03\/2026 18:\d\d at Caja 1 by Rosa Vargas$/,
+      )
+      await en.screenshot({ path: join(SCREENSHOTS, 'cashier-lookup-void-refunded-en-1920x1080.png') })
+      const body = norm(await en.locator('body').textContent())
+      expect(body.match(IDS) ?? []).toEqual([])
+      await en.close()
     },
   )
 })
