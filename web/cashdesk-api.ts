@@ -101,6 +101,17 @@ export interface StationDay {
   currency: string | null
 }
 
+/** A game of the hall that sold cards, as the cashier chooses it to find a card by serial (issue 29). */
+export interface CardGame {
+  gameId: string
+  gameNo: number
+  status: string
+  sessionNo: number
+  sessionOpenedAt: string
+  createdAt: string
+  finishedAt: string | null
+}
+
 /** Who is at this cashier station and the open shift (issue 13 point 5). */
 export type StationShift = TableTill
 
@@ -131,6 +142,11 @@ export function createCashdeskApi(
       request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
     validate: (input: { code: string; stationId: string; cashierId: string }) =>
       request<ScanAnswer>('POST', '/api/tickets/validate', input),
+    /** Issue 29: the games of this station's hall that sold cards, to find a card by its serial within one. */
+    cardGames: () => request<{ games: CardGame[] }>('GET', '/api/tickets/lookup/games'),
+    /** Issue 29: a card's state by its serial (as heard) within a game; never payable (BNG-71). */
+    lookupCard: (input: { gameId: string; serial: string; stationId: string; cashierId: string }) =>
+      request<{ view: ScanView }>('POST', '/api/tickets/lookup', input),
     pay: (input: {
       code: string
       stationId: string

@@ -8,6 +8,7 @@ import { money as formatMoney } from '../../web/format.ts'
 import { localeOf } from '../../web/i18n.ts'
 import { ApiError } from '../../web/http.ts'
 import { formatInZone, isoInZone, zoneLabel, zoneOffsetMinutes } from '../../server/src/shared/time-zone.ts'
+import { hallWallValue, splitWallValue } from '../../web/hall-date.ts'
 import { lang, me } from './session.ts'
 import { t, type AdminTextKey } from './texts.ts'
 
@@ -96,6 +97,64 @@ export function Field(props: { label: string; children: ComponentChildren; wide?
       <span>{props.label}</span>
       {props.children}
     </label>
+  )
+}
+
+/**
+ * Issue 29 point 4: a date and time on the hall's clock as two typed fields, day first (dd/mm/aaaa) and 24 h, with
+ * the zone named, instead of the browser's date picker (drawn in the browser's locale: mm/dd/yyyy and AM/PM in
+ * en-US). `value` and `onValue` carry "YYYY-MM-DDTHH:MM" (hallInstant reads it on the hall's clock); a pair that is
+ * not a real day and time gives '' (the form asks for the field again) and says what to type.
+ */
+export function HallDateTime(props: {
+  name: string
+  label: string
+  value: string
+  onValue: (v: string) => void
+  invalid?: boolean
+}) {
+  const [typed, setTyped] = useState(() => splitWallValue(props.value))
+  const wall = hallWallValue(typed.date, typed.time)
+  const change = (next: { date: string; time: string }) => {
+    setTyped(next)
+    props.onValue(hallWallValue(next.date, next.time) ?? '')
+  }
+  const bad = props.invalid || wall === null
+  return (
+    <div class="field" data-testid={`${props.name}-field`}>
+      <span>
+        {props.label} ({hallZoneLabel()})
+      </span>
+      <span class="inline date-pair">
+        <input
+          name={`${props.name}-date`}
+          aria-label={`${props.label}: ${tx('dateDay')}`}
+          placeholder={tx('dateDayPlaceholder')}
+          inputMode="numeric"
+          autocomplete="off"
+          size={10}
+          value={typed.date}
+          aria-invalid={bad ? 'true' : undefined}
+          onInput={(e) => change({ ...typed, date: (e.target as HTMLInputElement).value })}
+        />
+        <input
+          name={`${props.name}-time`}
+          aria-label={`${props.label}: ${tx('dateHour')}`}
+          placeholder={tx('dateHourPlaceholder')}
+          inputMode="numeric"
+          autocomplete="off"
+          size={5}
+          value={typed.time}
+          aria-invalid={bad ? 'true' : undefined}
+          onInput={(e) => change({ ...typed, time: (e.target as HTMLInputElement).value })}
+        />
+      </span>
+      {wall === null && (typed.date.trim() || typed.time.trim()) && (
+        <small class="muted" data-testid={`${props.name}-hint`}>
+          {tx('dateBad')}
+        </small>
+      )}
+    </div>
   )
 }
 

@@ -20,6 +20,7 @@ import { sealIdentitiesAtRest } from './access/identity-at-rest.ts'
 import { createCashdesk } from './cashdesk/service.ts'
 import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createTicketDesk } from './cashdesk/ticket-desk.ts'
+import { createCardLookup } from './cashdesk/card-lookup.ts'
 import { personNameOf, stationNameOf } from './cashdesk/store.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
@@ -344,6 +345,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     lottery,
     names: { station: (id) => stationNameOf(db, id), person: (id) => personNameOf(db, id) },
   })
+  // Issue 29: a card found by its serial within a game, to see its state; never paid from there (BNG-71).
+  const cardLookup = createCardLookup({
+    db,
+    clock: overrides.clock ?? systemClock,
+    payouts: cashdesk.payouts,
+    names: { station: (id) => stationNameOf(db, id), person: (id) => personNameOf(db, id) },
+  })
   // Issue 15 point 5: signed journal checkpoints at every game's end, every sales close and on a timer.
   const checkpoints = createCheckpointer({
     db,
@@ -458,6 +466,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     lottery,
     paidSales,
     ticketDesk,
+    cardLookup,
     terminals,
     equipment,
     devices: equipment.devices,

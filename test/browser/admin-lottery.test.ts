@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { lotteryPlan } from '../helpers/lottery-plans.ts'
@@ -23,6 +23,7 @@ let skew = 0
 const clock = { now: () => new Date(START + (Date.now() - startedAt) + skew) }
 const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString()
 const HOUR = 3_600_000
+const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
 
 browserSuite('the numbered-lottery back office, in Chromium with authentication on (issue 29 point 8)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -101,6 +102,21 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await page.click('[data-testid=tab-lottery]')
     await page.getByTestId('draw-detail').waitFor()
     return page
+  }
+  /**
+   * Types a plan form's values; a date ("YYYY-MM-DDTHH:MM") is typed as the hall writes it, the day first
+   * (dd/mm/aaaa) and the time on 24 h, into its two fields (issue 29 point 4).
+   */
+  async function fillPlan(form: Locator, prefix: string, values: Record<string, string>) {
+    for (const [k, v] of Object.entries(values)) {
+      const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2})$/.exec(v)
+      if (!m) {
+        await form.locator(`input[name=${prefix}-${k}]`).fill(v)
+        continue
+      }
+      await form.locator(`input[name=${prefix}-${k}-date]`).fill(`${m[3]}/${m[2]}/${m[1]}`)
+      await form.locator(`input[name=${prefix}-${k}-time]`).fill(m[4]!)
+    }
   }
   /** No English error code, permission name, role code or internal id on the screen. */
   async function noLeaks(page: Page) {
@@ -458,7 +474,7 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
       moderator: 'Moderador',
       notary: 'Notaría N.º 12',
     }
-    for (const [k, v] of Object.entries(values)) await form.locator(`input[name=plan-${k}]`).fill(v)
+    await fillPlan(form, 'plan', values)
     await form.locator('input[name=prize-name-0]').fill('Primer Premio')
     await form.locator('input[name=prize-amount-0]').fill('100000')
     // Bs 20 does not divide into 3 fractions: the server refuses and the form names the field, in Spanish.
@@ -525,7 +541,7 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
       prizeDepositPlace: 'Escaparate de la sede',
       prizeInvoiceRef: 'FAC-2026-77',
     }
-    for (const [k, v] of Object.entries(values)) await form.locator(`input[name=raffle-${k}]`).fill(v)
+    await fillPlan(form, 'raffle', values)
     await form.getByTestId('raffle-plan-submit').click()
     await form.getByTestId('error').waitFor()
     expect(await textOf(page, 'error')).toBe(
@@ -545,5 +561,98 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     ids.push(planned.drawId)
     await noLeaks(page)
     await page.close()
+  })
+
+  it("types a plan's dates day first and on 24 h on the hall's clock, its zone named, in a browser whose locale is en-US (issue 29 point 4)", async () => {
+    // A browser set up in English (United States) and New York time: its own date picker would read mm/dd/yyyy and AM/PM.
+    const context = await browser.newContext({
+      locale: 'en-US',
+      timezoneId: 'America/New_York',
+      viewport: { width: 1920, height: 1080 },
+    })
+    const page = await context.newPage()
+    await page.clock.setSystemTime(clock.now())
+    await page.goto(`${server.url}/admin/?lang=es#/draws`)
+    await page.fill('input[name=username]', 'jefa')
+    await page.fill('input[name=password]', PASSWORD)
+    await page.click('[data-testid=login] button[type=submit]')
+    await page.getByTestId('nav').waitFor()
+    await page.click('[data-testid=tab-lottery]')
+    await page.click('[data-testid=new-lottery-plan]')
+    const form = page.getByTestId('lottery-plan-form')
+    await form.waitFor()
+    // No browser picker: two typed fields per date, the hall's convention and its zone said beside them.
+    expect(await form.locator('input[type=date], input[type=datetime-local], input[type=time]').count()).toBe(0)
+    expect(norm(await form.getByTestId('plan-drawAt-field').textContent())).toContain('(La Paz, UTC-04:00)')
+    expect(await form.locator('input[name=plan-drawAt-date]').getAttribute('placeholder')).toBe('dd/mm/aaaa')
+    expect(await form.locator('input[name=plan-drawAt-time]').getAttribute('placeholder')).toBe('hh:mm')
+    // Typed the en-US way (month first, PM): not a day and time of the hall; said what to type, and refused.
+    await form.locator('input[name=plan-drawAt-date]').click()
+    await page.keyboard.type('03/14/2026')
+    await form.locator('input[name=plan-drawAt-time]').click()
+    await page.keyboard.type('7:00 PM')
+    expect(norm(await form.getByTestId('plan-drawAt-hint').textContent())).toBe(
+      'Escriba el día como dd/mm/aaaa y la hora de 0:00 a 23:59, en hora de la sala.',
+    )
+    expect(await form.locator('input[name=plan-drawAt-date]').getAttribute('aria-invalid')).toBe('true')
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-plan-dates-en-US-refused-1920x1080.png') })
+    await fillPlan(form, 'plan', {
+      institution: 'Lotería Nacional de Beneficencia y Salubridad',
+      name: 'Sorteo de Pascua',
+      gameCode: 'PASCUA',
+      drawNumber: '2461',
+      issue: 'Emisión 2026-02',
+      from: '0000',
+      to: '9999',
+      series: '1',
+      fractions: '10',
+      price: '20',
+      currency: 'BOB',
+      budget: '200000',
+      salesStartAt: '2026-03-12T09:00',
+      salesCloseAt: '2026-03-14T18:30',
+      claimDeadline: '2026-05-30T18:00',
+      drawPlace: 'Salón de sorteos, La Paz',
+      paymentPlace: 'Oficinas de la Lotería, La Paz',
+      regulationUrl: 'https://loteria.example.bo/reglamento/2461',
+      authorisationRef: 'AJ-RA-2026-2461',
+      securityMarks: 'Holograma y tinta UV',
+      authority: 'Gerente General',
+      director: 'Director del Sorteo',
+      moderator: 'Moderador',
+      notary: 'Notaría N.º 12',
+    })
+    await form.locator('input[name=prize-name-0]').fill('Primer Premio')
+    await form.locator('input[name=prize-amount-0]').fill('100000')
+    // The draw at 19:00 on 14 March, as the hall writes it.
+    await form.locator('input[name=plan-drawAt-date]').fill('')
+    await form.locator('input[name=plan-drawAt-date]').click()
+    await page.keyboard.type('14/03/2026')
+    await form.locator('input[name=plan-drawAt-time]').fill('')
+    await form.locator('input[name=plan-drawAt-time]').click()
+    await page.keyboard.type('19:00')
+    expect(await form.getByTestId('plan-drawAt-hint').count()).toBe(0)
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-plan-dates-en-US-1920x1080.png') })
+    await form.getByTestId('plan-submit').click()
+    await page.getByTestId('draws-table').getByText('Sorteo de Pascua').waitFor()
+    const planned = (await call('jefa', 'GET', '/api/lottery/draws?product=lottery')).draws.find(
+      (d: any) => d.plan.name === 'Sorteo de Pascua',
+    )
+    ids.push(planned.drawId)
+    // 19:00 and 18:30 in La Paz (UTC-04:00), whatever the browser's zone (New York) and locale.
+    expect(Date.parse(planned.plan.drawAt)).toBe(Date.parse('2026-03-14T23:00:00Z'))
+    expect(Date.parse(planned.plan.salesCloseAt)).toBe(Date.parse('2026-03-14T22:30:00Z'))
+    expect(Date.parse(planned.plan.claimDeadline)).toBe(Date.parse('2026-05-30T22:00:00Z'))
+    await noLeaks(page)
+    await context.close()
+
+    // In English the same fields say the hall's convention in English words.
+    const en = await open('jefa', 'en')
+    await en.click('[data-testid=new-lottery-plan]')
+    const enForm = en.getByTestId('lottery-plan-form')
+    expect(await enForm.locator('input[name=plan-drawAt-date]').getAttribute('placeholder')).toBe('dd/mm/yyyy')
+    expect(norm(await enForm.getByTestId('plan-drawAt-field').textContent())).toContain('(La Paz, UTC-04:00)')
+    await en.screenshot({ path: join(SCREENSHOTS, 'admin-plan-dates-en-1920x1080.png') })
+    await en.close()
   })
 })

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
-import { Feedback, Field, Input, Select, cents, hallInstant, hallZoneLabel } from '../ui.tsx'
+import { Feedback, Field, HallDateTime, Input, Select, cents, hallInstant } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
 
@@ -128,24 +128,22 @@ export function LotteryPlanForm(props: { onCreated: () => void }) {
       setBusy(false)
     }
   }
-  const input = (k: FieldKey, type = 'text') => (
-    <Field label={dates.has(k) ? `${label(k)} (${hallZoneLabel()})` : label(k)} key={k}>
-      <Input
-        name={`plan-${k}`}
-        type={type}
-        value={f[k]}
-        onValue={set(k)}
-        aria-invalid={bad.has(k) ? 'true' : undefined}
-      />
-    </Field>
-  )
+  const input = (k: FieldKey) =>
+    // Issue 29 point 4: dates typed day first and on 24 h, on the hall's clock (its zone named), not the browser's picker.
+    dates.has(k) ? (
+      <HallDateTime key={k} name={`plan-${k}`} label={label(k)} value={f[k]} onValue={set(k)} invalid={bad.has(k)} />
+    ) : (
+      <Field label={label(k)} key={k}>
+        <Input name={`plan-${k}`} value={f[k]} onValue={set(k)} aria-invalid={bad.has(k) ? 'true' : undefined} />
+      </Field>
+    )
   const dates = new Set<FieldKey>(['salesStartAt', 'salesCloseAt', 'drawAt', 'claimDeadline'])
   return (
     <div class="subpanel" data-testid="lottery-plan-form">
       <h3>{lx('planTitle')}</h3>
       <p class="muted">{lx('planHelp')}</p>
       <form class="form-grid" onSubmit={(e) => void submit(e)}>
-        {FIELDS.map((k) => input(k, dates.has(k) ? 'datetime-local' : 'text'))}
+        {FIELDS.map((k) => input(k))}
       </form>
       <h4>{lx('pf_prizes')}</h4>
       {prizes.map((p, i) => (

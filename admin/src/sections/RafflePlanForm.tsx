@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
-import { Feedback, Field, Input, Select, cents, hallInstant, hallZoneLabel } from '../ui.tsx'
+import { Feedback, Field, HallDateTime, Input, Select, cents, hallInstant } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
 
@@ -143,17 +143,28 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
             ]}
           />
         </Field>
-        {FIELDS.map((k) => (
-          <Field label={DATES.has(k) ? `${label(k)} (${hallZoneLabel()})` : label(k)} key={k}>
-            <Input
+        {FIELDS.map((k) =>
+          // Issue 29 point 4: dates typed day first and on 24 h, on the hall's clock, not the browser's picker.
+          DATES.has(k) ? (
+            <HallDateTime
+              key={k}
               name={`raffle-${k}`}
-              type={DATES.has(k) ? 'datetime-local' : 'text'}
+              label={label(k)}
               value={f[k]}
               onValue={(v) => setF((x) => ({ ...x, [k]: v }))}
-              aria-invalid={bad.has(k) ? 'true' : undefined}
+              invalid={bad.has(k)}
             />
-          </Field>
-        ))}
+          ) : (
+            <Field label={label(k)} key={k}>
+              <Input
+                name={`raffle-${k}`}
+                value={f[k]}
+                onValue={(v) => setF((x) => ({ ...x, [k]: v }))}
+                aria-invalid={bad.has(k) ? 'true' : undefined}
+              />
+            </Field>
+          ),
+        )}
         <Field label={label('authorisationRef')}>
           <Input
             name="raffle-authorisationRef"

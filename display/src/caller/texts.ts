@@ -135,7 +135,8 @@ const es = {
   pay: 'Pagar',
   payPrize: 'Pagar premio',
   payCode: 'Código del cartón (lector o teclado; Intro paga)',
-  payCodeHelp: 'Un premio se paga solo contra el código de su propio cartón.',
+  payCodeHelp:
+    'Un premio se paga solo contra el código de su propio cartón: su QR o, si no se lee, el código impreso debajo (empieza por C).',
   codeNeeded: 'Escanee o escriba el código del cartón premiado: sin él no se paga el premio.',
   paidBy: 'Pagado por',
   paid: 'PAGADO',
@@ -369,7 +370,8 @@ const en: Record<CallerKey, string> = {
   pay: 'Pay',
   payPrize: 'Pay prize',
   payCode: "Card's code (scanner or keyboard; Enter pays)",
-  payCodeHelp: 'A prize is paid only against the code of its own card.',
+  payCodeHelp:
+    "A prize is paid only against the code of its own card: its QR or, if it can't be read, the code printed under it (it starts with C).",
   codeNeeded: "Scan or type the winning card's code: without it the prize is not paid.",
   paidBy: 'Paid by',
   paid: 'PAID',

@@ -1,4 +1,4 @@
-import { useMemo } from 'preact/hooks'
+import { useEffect, useMemo } from 'preact/hooks'
 import { formatMoney } from '../../../server/src/shared/money.ts'
 import { CameraScanner } from '../shared/CameraScanner.tsx'
 import { ConfirmBox } from './ConfirmBox.tsx'
@@ -25,9 +25,13 @@ export function PayPanel(props: { store: CashierStore }) {
   const money = (c: number, cur: string | null = null) => formatMoney(c, cur || store.currency.value, store.lang.value)
   const payable = st?.payable && !paid ? st : null
   const refunded = store.refunded.value
+  /** Issue 29: the card on screen was found by its serial: its state only, nothing paid or refunded from it (BNG-71). */
+  const sought = store.sought.value
   // Issue 29 point 1 (BNG-86): an annulled game's card not yet refunded is refunded here, once, in cash.
   const refundable =
-    st?.product === 'card' && st.verdict === 'void' && !st.refunded && st.refundCents !== null && !refunded ? st : null
+    st?.product === 'card' && st.verdict === 'void' && !st.refunded && st.refundCents !== null && !refunded && !sought
+      ? st
+      : null
   const name = store.payeeName.value.trim()
   const doc = store.payeeDocument.value.trim()
   const idMissing = Boolean(
@@ -90,11 +94,26 @@ export function PayPanel(props: { store: CashierStore }) {
           stopLabel={T.cameraStop}
           failedText={T.cameraFailed}
           class="camera c-camera"
+          buttonClass="c-btn c-btn--camera"
         />
+        <CardLookup store={store} />
         {st && <TicketInfo store={store} view={st} />}
       </section>
       <section class="c-result">
         <StatusBanner store={store} />
+        {sought && st && (
+          <div class="c-sought" data-testid="cashier-lookup-found">
+            <strong>{T.lookup.found(sought.serial, sought.gameNo)}</strong>
+            {(st.verdict === 'winner' || (st.verdict === 'void' && !st.refunded)) && (
+              <p data-testid="cashier-lookup-to-pay">{T.lookup.toPay}</p>
+            )}
+          </div>
+        )}
+        {store.mismatch.value && (
+          <div class="c-error" data-testid="cashier-lookup-mismatch">
+            <strong>{T.lookup.mismatch(store.mismatch.value.serial, store.mismatch.value.gameNo)}</strong>
+          </div>
+        )}
         {store.error.value && (
           <div class="c-error" data-testid="cashier-error" data-code={store.error.value.code}>
             {/* Issue 14 point 7: the server's message in the screen's language; its code and English detail stay off screen. */}
@@ -287,7 +306,7 @@ export function PayPanel(props: { store: CashierStore }) {
             </div>
           </div>
         )}
-        {st?.product === 'card' && (st.verdict === 'winner' || st.verdict === 'not_winner') && !paid && (
+        {st?.product === 'card' && (st.verdict === 'winner' || st.verdict === 'not_winner') && !paid && !sought && (
           <details class="c-tamper" data-testid="cashier-tamper">
             <summary>{T.tamperTitle}</summary>
             <p class="c-muted">{T.tamperHint}</p>
@@ -364,5 +383,81 @@ export function PayPanel(props: { store: CashierStore }) {
         )}
       </section>
     </div>
+  )
+}
+
+/**
+ * Issue 29: the card a player names by its serial, found within the game chosen (the hall's games that sold cards,
+ * newest first); its state is shown, and to pay or refund it the cashier then scans its QR or types the code printed
+ * under it.
+ */
+function CardLookup(props: { store: CashierStore }) {
+  const { store } = props
+  const T = TEXTS[store.lang.value].lookup
+  const games = store.lookupGames.value
+  useEffect(() => {
+    if (games === null) void store.loadLookupGames()
+  }, [])
+  return (
+    <form
+      class="c-lookup"
+      data-testid="cashier-lookup"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void store.lookup()
+      }}
+    >
+      <h3 class="c-lookup__title">{T.title}</h3>
+      <p class="c-muted">{T.hint}</p>
+      {games === null ? (
+        <p class="c-muted">{T.loading}</p>
+      ) : games.length === 0 ? (
+        <p class="c-muted" data-testid="cashier-lookup-none">
+          {T.noGames}
+        </p>
+      ) : (
+        <div class="c-lookup__row">
+          <label class="c-field c-lookup__game">
+            <span>{T.game}</span>
+            <select
+              class="c-input"
+              data-testid="cashier-lookup-game"
+              value={store.lookupGameId.value}
+              onChange={(e) => {
+                store.lookupGameId.value = (e.target as HTMLSelectElement).value
+              }}
+            >
+              {games.map((g) => (
+                <option key={g.gameId} value={g.gameId}>
+                  {T.option(g.gameNo, g.sessionNo, T.gameStatus[g.status] ?? g.status)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label class="c-field c-lookup__serial">
+            <span>{T.serial}</span>
+            <input
+              class="c-input"
+              data-testid="cashier-lookup-serial"
+              placeholder={T.serialPlaceholder}
+              value={store.lookupSerial.value}
+              autocomplete="off"
+              spellcheck={false}
+              onInput={(e) => {
+                store.lookupSerial.value = (e.target as HTMLInputElement).value
+              }}
+            />
+          </label>
+          <button
+            type="submit"
+            class="c-btn c-btn--primary c-lookup__go"
+            data-testid="cashier-lookup-find"
+            disabled={store.busy.value || !store.lookupSerial.value.trim()}
+          >
+            {T.find}
+          </button>
+        </div>
+      )}
+    </form>
   )
 }

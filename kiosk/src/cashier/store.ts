@@ -6,6 +6,7 @@
 import { batch, computed, signal } from '@preact/signals'
 import {
   ApiError,
+  type CardGame,
   type CardRefund,
   type CashdeskApi,
   type Lang,
@@ -62,6 +63,16 @@ export function createCashierStore(
   /** Issue 29 point 1: the annulled game's card refunded here, and whether the cashier is being asked to confirm. */
   const refunded = signal<CardRefund | null>(null)
   const confirming = signal(false)
+  /**
+   * Issue 29: a card found by its serial within a chosen game. The answer is its state only (BNG-71: the serial is
+   * public); `sought` is the card looked up, until the QR or the printed code is scanned to pay it, and `mismatch` the
+   * card sought when the code then scanned is of another card.
+   */
+  const lookupGames = signal<CardGame[] | null>(null)
+  const lookupGameId = signal('')
+  const lookupSerial = signal('')
+  const sought = signal<{ serial: string; gameNo: number } | null>(null)
+  const mismatch = signal<{ serial: string; gameNo: number } | null>(null)
   // sell
   const notes = signal<Record<number, number>>({})
   const coins = signal('')
@@ -129,7 +140,10 @@ export function createCashierStore(
         ? typed.code
         : text.trim()
     if (!c) return
+    const expected = sought.value
     batch(() => {
+      sought.value = null
+      mismatch.value = null
       tab.value = 'pay'
       code.value = c
       view.value = null
@@ -173,6 +187,34 @@ export function createCashierStore(
         v = invalid
       }
       view.value = await withDetails(v)
+      // The code scanned after a look by serial is the one paid: said plainly when it is of another card.
+      if (expected && v.product === 'card' && v.verdict !== 'invalid')
+        if (v.ids.serial !== expected.serial || v.ids.gameNo !== expected.gameNo) mismatch.value = expected
+    })
+  }
+
+  /** The hall's games that sold cards, newest first; the newest chosen unless one already is. */
+  async function loadLookupGames(): Promise<void> {
+    const r = await run(() => api.cardGames())
+    if (!r) return
+    lookupGames.value = r.games
+    if (!r.games.some((g) => g.gameId === lookupGameId.value)) lookupGameId.value = r.games[0]?.gameId ?? ''
+  }
+
+  /**
+   * Issue 29: the card with the serial typed (as heard: "41", "A-00041") in the chosen game: its state on screen,
+   * never payable; to pay, the cashier then scans its QR or types the code printed under it (BNG-71).
+   */
+  async function lookup(): Promise<void> {
+    const serial = lookupSerial.value.trim()
+    const gameId = lookupGameId.value
+    if (!serial || !gameId) return
+    clearScan()
+    const r = await run(() => api.lookupCard({ gameId, serial, ...who() }))
+    if (!r) return
+    batch(() => {
+      view.value = r.view
+      sought.value = r.view.ids.serial ? { serial: r.view.ids.serial, gameNo: r.view.ids.gameNo ?? 0 } : null
     })
   }
 
@@ -336,6 +378,8 @@ export function createCashierStore(
 
   function clearScan() {
     batch(() => {
+      sought.value = null
+      mismatch.value = null
       code.value = ''
       view.value = null
       objectCode.value = ''
@@ -476,6 +520,13 @@ export function createCashierStore(
     refunded,
     confirming,
     refund,
+    lookupGames,
+    lookupGameId,
+    lookupSerial,
+    sought,
+    mismatch,
+    loadLookupGames,
+    lookup,
     notes,
     coins,
     buyerDocument,

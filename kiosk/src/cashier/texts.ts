@@ -42,7 +42,8 @@ const es = {
   scanTitle: 'Escanee el boleto, cartón o vale',
   scanHint:
     'Lector de códigos, cámara, o escriba el código. Cartón o vale con el QR dañado: el código impreso bajo el QR. Raspadita: el código de validación de 24 caracteres que hay bajo la capa.',
-  codePlaceholder: 'BLL1.…  o  0000-XXXX-XXXX-XXXX-XXXX-XXXX',
+  // Issue 29 point 3: short enough for the field at 1366x768 (the hint above says which codes).
+  codePlaceholder: 'Escanee o escriba el código',
   check: 'COMPROBAR',
   camera: 'Cámara',
   cameraStop: 'Cerrar cámara',
@@ -158,6 +159,34 @@ const es = {
   } as Record<string, string>,
   lengthNote: (n: number) => `El código de validación tiene 24 caracteres; se han escrito ${n}`,
   pendingNote: (n: number) => `La partida N.º ${n} aún no ha terminado: se paga al finalizar`,
+  lookup: {
+    title: 'Buscar un cartón por su serie',
+    hint: 'Elija la partida y escriba la serie como se oye (41 o A-00041): verá el estado del cartón.',
+    game: 'Partida',
+    serial: 'Serie del cartón',
+    serialPlaceholder: '41 o A-00041',
+    find: 'BUSCAR',
+    loading: 'Cargando partidas…',
+    noGames: 'Ninguna partida de esta sala vendió cartones todavía.',
+    option: (no: number, session: number, status: string) => `Partida N.º ${no} · Sesión N.º ${session} · ${status}`,
+    gameStatus: {
+      announced: 'anunciada',
+      on_sale: 'en venta',
+      sales_closed: 'venta cerrada',
+      drawing: 'en juego',
+      checking: 'en juego',
+      line_window: 'en juego',
+      bingo_window: 'en juego',
+      finished: 'terminada',
+      suspended: 'suspendida',
+      void: 'anulada',
+    } as Record<string, string>,
+    found: (serial: string, game: number) => `Cartón ${serial} de la partida N.º ${game}, buscado por su serie.`,
+    toPay:
+      'La serie sola no paga ni reembolsa (la serie ganadora se anuncia en la sala, BNG-71): escanee el QR del cartón que le entregan o teclee el código impreso debajo del QR (empieza por C).',
+    mismatch: (serial: string, game: number) =>
+      `Este código no es del cartón buscado (${serial}, partida N.º ${game}): es de otro cartón. Compruebe el cartón que le entregan.`,
+  },
   pendingDraws: (n: string) => `El sorteo N.º ${n} aún no se ha celebrado o liquidado: se paga después`,
   stillPlays: (n: string) => `El comprobante sigue en juego para el sorteo N.º ${n}: devuélvalo al jugador`,
   notActivatedNote:
@@ -285,7 +314,7 @@ const en: Texts = {
   scanTitle: 'Scan the ticket, card or voucher',
   scanHint:
     'Barcode reader, camera, or type the code. Card or voucher with a damaged QR: the code printed under the QR. Scratch card: the 24-character validation code under the scratch layer.',
-  codePlaceholder: 'BLL1.…  or  0000-XXXX-XXXX-XXXX-XXXX-XXXX',
+  codePlaceholder: 'Scan or type the code',
   check: 'CHECK',
   camera: 'Camera',
   cameraStop: 'Close camera',
@@ -399,6 +428,34 @@ const en: Texts = {
   } as Record<string, string>,
   lengthNote: (n: number) => `A validation code has 24 characters; ${n} were typed`,
   pendingNote: (n: number) => `Game no. ${n} has not finished: prizes are paid when it ends`,
+  lookup: {
+    title: 'Find a card by its serial',
+    hint: 'Choose the game and type the serial as heard (41 or A-00041): you will see the state of the card.',
+    game: 'Game',
+    serial: 'Card serial',
+    serialPlaceholder: '41 or A-00041',
+    find: 'FIND',
+    loading: 'Loading games…',
+    noGames: 'No game of this hall has sold cards yet.',
+    option: (no: number, session: number, status: string) => `Game no. ${no} · Session no. ${session} · ${status}`,
+    gameStatus: {
+      announced: 'announced',
+      on_sale: 'on sale',
+      sales_closed: 'sales closed',
+      drawing: 'in play',
+      checking: 'in play',
+      line_window: 'in play',
+      bingo_window: 'in play',
+      finished: 'finished',
+      suspended: 'suspended',
+      void: 'annulled',
+    } as Record<string, string>,
+    found: (serial: string, game: number) => `Card ${serial} of game no. ${game}, found by its serial.`,
+    toPay:
+      'The serial alone neither pays nor refunds (the winning serial is announced in the hall, BNG-71): scan the QR of the card handed in or type the code printed under the QR (it starts with C).',
+    mismatch: (serial: string, game: number) =>
+      `This code is not of the card looked up (${serial}, game no. ${game}): it is another card. Check the card you are handed.`,
+  },
   pendingDraws: (n: string) => `Draw no. ${n} has not been held or settled yet: paid afterwards`,
   stillPlays: (n: string) => `The receipt still plays in draw no. ${n}: hand it back to the player`,
   notActivatedNote:

@@ -58,7 +58,8 @@ export function BasketPanel(props: { store: KioskStore }) {
                 data-osk="code"
                 autocapitalize="characters"
                 spellcheck={false}
-                maxLength={20}
+                // A card's printed code, typed as printed with its dashes or spaces, is 24 characters (issue 29).
+                maxLength={30}
                 value={store.typedCode.value}
                 onInput={(e) => {
                   store.typedCode.value = (e.target as HTMLInputElement).value.toUpperCase()

@@ -19,6 +19,7 @@ import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared
 import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
 import type { Problem, RefundRefusal } from './texts.ts'
 import { invalidView, type ScanView } from '../../../server/src/cashdesk/ticket-answer.ts'
+import { readCardShortCode } from '../../../server/src/cashdesk/card-short-code.ts'
 
 export type Screen =
   | { name: 'sale' }
@@ -264,6 +265,12 @@ export function createKioskStore(
     if (!typed || checking.value || screen.value.name !== 'sale') return
     // A bingo card read by the scanner: the player hands in a card of an annulled game for its refund.
     if (/^BLL1\.C\./.test(typed)) return presentCard(typed)
+    // Issue 29: or the code printed under its QR, typed as printed (with its dashes or spaces) when the QR is damaged.
+    const printed = readCardShortCode(typed)
+    if (printed) {
+      typedCode.value = ''
+      return presentCard(printed)
+    }
     checking.value = true
     voucherProblem.value = null
     try {
@@ -294,11 +301,19 @@ export function createKioskStore(
    * offered its full price onto a new voucher (confirmed first); anything else is said in words.
    */
   async function presentCard(code: string): Promise<void> {
+    const typed = readCardShortCode(code) !== null
     checking.value = true
     try {
       const { view } = await api.validate({ code, stationId: options.kioskId, cashierId: options.kioskId })
-      screen.value = { name: 'refund', code, view, refusal: refusalOf(view) }
+      // A typed printed code no card has is a mistyped code, never a card "not valid".
+      const refusal =
+        typed && view.verdict === 'invalid' && view.invalid === 'unknown' ? 'unknown_code' : refusalOf(view)
+      screen.value = { name: 'refund', code, view, refusal }
     } catch (err) {
+      if (typed && err instanceof ApiError && err.code === 'TICKET_NOT_FOUND') {
+        screen.value = { name: 'refund', code, view: invalidView('card', 'unknown'), refusal: 'unknown_code' }
+        return
+      }
       const invalid = err instanceof ApiError && (err.code === 'INVALID_SIGNATURE' || err.code === 'TICKET_NOT_FOUND')
       screen.value = {
         name: 'refund',

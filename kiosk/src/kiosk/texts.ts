@@ -143,6 +143,11 @@ const es = {
     ],
     held: ['Cartón retenido', 'Este cartón no se puede reembolsar aquí. Diríjase a caja.'],
     invalid: ['Cartón no válido', 'No reconocemos este cartón. Diríjase a caja.'],
+    // Issue 29: a printed code typed with a mistake is not a forgery: said as a code to check.
+    unknown_code: [
+      'Código no encontrado',
+      'Ningún cartón tiene este código. Revise lo que escribió (el código impreso bajo el QR, empieza por C) e inténtelo de nuevo.',
+    ],
     other: ['No se pudo completar', 'Inténtelo de nuevo o solicite ayuda en caja.'],
   },
   problems: {
@@ -302,6 +307,10 @@ const en: Texts = {
     ],
     held: ['Card held', 'This card cannot be refunded here. Please go to the cashier.'],
     invalid: ['Card not valid', 'We do not recognise this card. Please go to the cashier.'],
+    unknown_code: [
+      'Code not found',
+      'No card has this code. Check what you typed (the code printed under the QR, it starts with C) and try again.',
+    ],
     other: ['Could not complete', 'Try again or ask for help at the cashier.'],
   },
   problems: {

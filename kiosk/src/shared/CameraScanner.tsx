@@ -12,6 +12,8 @@ export function CameraScanner(props: {
    */
   failedText: string
   class?: string
+  /** The button's class, so that it looks like the screen's other buttons (the kiosk's by default). */
+  buttonClass?: string
 }) {
   const [open, setOpen] = useState(false)
   const [failed, setFailed] = useState<string | null>(null)
@@ -42,7 +44,7 @@ export function CameraScanner(props: {
     <div class={props.class ?? 'camera'}>
       <button
         type="button"
-        class="btn btn--secondary"
+        class={props.buttonClass ?? 'btn btn--secondary'}
         data-testid="camera-toggle"
         onClick={() => {
           setFailed(null)

@@ -79,6 +79,11 @@ export const permissions = {
   'prize.pay': [...staff, ...cash],
   'ticket.validate': [...staff, ...cash, Role.Kiosk, ...readers],
   'ticket.pay': [...staff, ...cash],
+  /**
+   * Issue 29: a card's state found by its public serial within a game (card-lookup.ts): the hall's staff and cash
+   * desks, and the readers; not a kiosk, whose credential has no business listing which serials won or were paid.
+   */
+  'ticket.lookup': [...staff, ...cash, ...readers],
   'voucher.sell': [...staff, ...cash],
   'voucher.redeem': [Role.Kiosk, ...cash, ...staff],
   /** §8 lost/stolen reports (LST-4, LST-5): staff only, with the ticket's code or a documented report (issue 14). */

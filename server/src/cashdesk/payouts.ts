@@ -363,7 +363,12 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     switch (st.status) {
       case 'invalid':
         if (st.reason === 'unknown')
-          throw new DomainError('TICKET_NOT_FOUND', st.detail, { status: st.status, reason: st.reason })
+          // A typed printed code no card has (ticketId null) is said as a code to check, never as a forgery.
+          throw new DomainError('TICKET_NOT_FOUND', st.detail, {
+            status: st.status,
+            reason: st.reason,
+            ...(st.ticketId === null ? { code: 'printed' } : {}),
+          })
         if (st.reason === 'serial')
           throw new DomainError('SERIAL_NOT_A_CODE', st.detail, {
             status: st.status,

@@ -79,7 +79,11 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
     // Issue 29 point 4: a card whose QR is damaged is refunded by the short code printed on it.
     if (readCardShortCode(String(code))) {
       const cardId = cardIdOfShortCode(deps.sealer.tag.bind(deps.sealer), String(code))
-      if (!cardId) throw new DomainError('TICKET_NOT_FOUND', 'no card has this printed code', { reason: 'unknown' })
+      if (!cardId)
+        throw new DomainError('TICKET_NOT_FOUND', 'no card has this printed code', {
+          reason: 'unknown',
+          code: 'printed',
+        })
       return cardId
     }
     const ref = verifyTicketCode(String(code).trim(), keys.publicKey)

@@ -144,6 +144,41 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
       ),
     )
   })
+  // Issue 29: a card's state by its serial within a chosen game (the serial as heard: "41", "A-00041"); never a way
+  // to pay (BNG-71). The hall is the enrolled station's (the query's only without one), checked in the use case.
+  app.get('/api/tickets/lookup/games', needs('ticket.lookup'), async (c) => {
+    const who = principalOf(c)
+    const q = queryOf(c, z.object({ hallId: id.optional() }).strict())
+    const hallId = who.device?.hallId ?? q.hallId
+    if (!hallId)
+      throw new DomainError('VALIDATION_FAILED', 'the games are listed for an enrolled station or a named hall', {
+        field: 'hallId',
+      })
+    return c.json({ games: await services.cardLookup.games({ hallId, stationId: who.device?.id ?? null }) })
+  })
+  app.post('/api/tickets/lookup', needs('ticket.lookup'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({
+          gameId: id,
+          serial: z.string().trim().min(1).max(40),
+          stationId: station.optional(),
+          cashierId: person.optional(),
+        })
+        .strict(),
+    )
+    const who = b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : null
+    const device = principalOf(c).device?.id ?? null
+    return c.json(
+      await services.cardLookup.bySerial({
+        gameId: b.gameId,
+        serial: b.serial,
+        stationId: device ?? (c.get('authOn') ? null : (who?.stationId ?? null)),
+        cashierId: who?.cashierId ?? principalOf(c).id,
+      }),
+    )
+  })
   // BNG-70: a bingo card's prizes in cash (default) or, where the hall's profile allows it, by cheque.
   const payment = z.discriminatedUnion('method', [
     z.object({ method: z.literal('cash') }).strict(),

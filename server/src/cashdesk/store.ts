@@ -1469,3 +1469,59 @@ export async function unprintedOfHall(tx: Sql, hallId: string): Promise<TicketPr
     [hallId],
   )
 }
+
+/** Issue 29: a game's hall and number, for the cashier's lookup of a card by its serial. */
+export async function gameOfLookup(
+  tx: Sql,
+  gameId: string,
+): Promise<{ id: string; hallId: string; orderNo: number; status: string } | undefined> {
+  const r = await tx.get<{ id: string; hall_id: string; order_no: number; status: string }>(
+    'SELECT id, hall_id, order_no, status FROM games WHERE id = ?',
+    [gameId],
+  )
+  return r && { id: r.id, hallId: r.hall_id, orderNo: Number(r.order_no), status: r.status }
+}
+
+export interface CardGameRow {
+  gameId: string
+  gameNo: number
+  status: string
+  sessionNo: number
+  sessionOpenedAt: string
+  createdAt: string
+  finishedAt: string | null
+}
+
+/**
+ * Issue 29: the hall's newest games that sold cards, newest first, each with its session's number in the hall (as
+ * the paper prints it), for the cashier to choose the game of a card found by serial.
+ */
+export async function cardGamesOfHall(tx: Sql, hallId: string, limit: number): Promise<CardGameRow[]> {
+  const rows = await tx.all<{
+    id: string
+    order_no: number
+    status: string
+    opened_at: string
+    created_at: string
+    finished_at: string | null
+    session_no: number
+  }>(
+    `SELECT g.id, g.order_no, g.status, s.opened_at, g.created_at, g.finished_at,
+            (SELECT COUNT(*) FROM sessions s2 WHERE s2.hall_id = s.hall_id
+               AND (s2.opened_at < s.opened_at OR (s2.opened_at = s.opened_at AND s2.id <= s.id))) AS session_no
+       FROM games g JOIN sessions s ON s.id = g.session_id
+      WHERE g.hall_id = ? AND EXISTS (SELECT 1 FROM cards c WHERE c.game_id = g.id)
+      ORDER BY s.opened_at DESC, s.id DESC, g.order_no DESC
+      LIMIT ?`,
+    [hallId, limit],
+  )
+  return rows.map((r) => ({
+    gameId: r.id,
+    gameNo: Number(r.order_no),
+    status: r.status,
+    sessionNo: Number(r.session_no),
+    sessionOpenedAt: r.opened_at,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+  }))
+}

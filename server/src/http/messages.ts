@@ -383,6 +383,11 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
   const d = (details ?? {}) as Record<string, unknown>
   if (code === 'UNAUTHORIZED' && typeof d.reason === 'string' && d.reason in unauthorizedReasons)
     return unauthorizedReasons[d.reason as UnauthorizedReason][lang]
+  // Issue 29: a card's printed code typed with a mistake: what to check, never "forged".
+  if (code === 'TICKET_NOT_FOUND' && d.code === 'printed')
+    return lang === 'es'
+      ? 'Ningún cartón tiene este código impreso: revise lo tecleado (el código bajo el QR, empieza por C) e inténtelo de nuevo.'
+      : 'No card has this printed code: check what was typed (the code under the QR, it starts with C) and try again.'
   if (code === 'BET_OUT_OF_LIMITS') {
     const n = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : null)
     const min = n('minCardsPerPurchase')
