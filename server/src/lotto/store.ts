@@ -152,12 +152,13 @@ export async function ensureReceiptCounter(tx: Sql, gameCode: string): Promise<v
 /** Takes `count` receipt numbers from the game's counter; returns the first. Must run inside a transaction. */
 export async function reserveReceipts(tx: Sql, gameCode: string, count: number): Promise<number> {
   const name = receiptCounter(gameCode)
-  const moved = await tx.run('UPDATE lottery_counters SET value = value + ? WHERE name = ?', [count, name])
-  if (moved.changes !== 1) throw new Error(`receipt counter ${name} is missing`)
-  const last = Number(
-    (await tx.get<{ value: number }>('SELECT value FROM lottery_counters WHERE name = ?', [name]))!.value,
+  // One statement (RETURNING, SQLite 3.35+ and PostgreSQL): the counter moved and its new value read together.
+  const moved = await tx.get<{ value: number }>(
+    'UPDATE lottery_counters SET value = value + ? WHERE name = ? RETURNING value',
+    [count, name],
   )
-  return last - count + 1
+  if (!moved) throw new Error(`receipt counter ${name} is missing`)
+  return Number(moved.value) - count + 1
 }
 
 // ------------------------------------------------------------------------------------------ slips

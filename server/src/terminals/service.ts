@@ -58,9 +58,10 @@ export interface TerminalDeps {
 
 /** The terms of a hall's terminals as read inside a transaction (the profile's, or the hall's record). */
 async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = false) {
-  const profile = getProfile((await store.hallProfileId(sql, hallId)) ?? '')
+  const read = await store.hallProfileAndTerms(sql, hallId)
+  const profile = getProfile(read.profileId ?? '')
   if (!profile) return { profile: null, verdict: { refused: 'not_allowed' as const } }
-  const row = await store.termsRow(sql, hallId)
+  const row = read.terms
   // Issue 24 point 4: on a server without the demo, the demo's labelled terms are no authority's record at all.
   const real = row && !(demoReferencesRefused && isDemoReference(row.reference))
   const record = real ? { reference: row.reference, terms: JSON.parse(row.terms) as TerminalTerms } : null

@@ -27,11 +27,30 @@ const session = (r: TerminalSessionRow | undefined): TerminalSessionRow | undefi
     won_cents: Number(r.won_cents),
   }
 
-export async function termsRow(sql: Sql, hallId: string) {
-  return sql.get<{ hall_id: string; reference: string; terms: string; set_at: string; set_by: string }>(
-    'SELECT * FROM terminal_terms WHERE hall_id = ?',
+/**
+ * The hall's profile and its terminal terms in one read (a card sale asks for both, per series it sells from):
+ * `profileId` undefined when there is no such hall, `terms` undefined when the hall has none.
+ */
+export async function hallProfileAndTerms(sql: Sql, hallId: string) {
+  const r = await sql.get<{
+    profile_id: string
+    hall_id: string | null
+    reference: string | null
+    terms: string | null
+    set_at: string | null
+    set_by: string | null
+  }>(
+    'SELECT h.profile_id, t.hall_id, t.reference, t.terms, t.set_at, t.set_by FROM halls h LEFT JOIN terminal_terms t ON t.hall_id = h.id WHERE h.id = ?',
     [hallId],
   )
+  if (!r) return { profileId: undefined, terms: undefined }
+  return {
+    profileId: r.profile_id,
+    terms:
+      r.hall_id === null
+        ? undefined
+        : { hall_id: r.hall_id, reference: r.reference!, terms: r.terms!, set_at: r.set_at!, set_by: r.set_by! },
+  }
 }
 
 export async function upsertTerms(
