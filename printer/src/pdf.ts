@@ -9,9 +9,12 @@ import {
   PDFDocument,
   StandardFonts,
   concatTransformationMatrix,
+  fill,
   popGraphicsState,
   pushGraphicsState,
+  rectangle,
   rgb,
+  setFillingColor,
   type PDFFont,
   type PDFPage,
 } from 'pdf-lib'
@@ -56,16 +59,18 @@ function drawPage(
   page.drawRectangle({ x: 0, y: 0, width, height, color: PAPER })
   const X = (dots: number) => (margin + dots) * k
   const Y = (dots: number) => height - (TOP_MARGIN_DOTS + dots) * k
+  // The rules, cells and QR runs as bare `re f` operators, the fill colour set only when it changes: drawRectangle
+  // wraps each in a graphics state, a transform and a path of its own (five times the numbers to write), and a card's
+  // QR is hundreds of them. Text and lines keep their own graphics state, so the fill set here is not disturbed.
+  let fillOf: 'ink' | 'shade' | null = null
   for (const item of r.items) {
     switch (item.type) {
       case 'rect':
-        page.drawRectangle({
-          x: X(item.x),
-          y: Y(item.y + item.h),
-          width: item.w * k,
-          height: item.h * k,
-          color: item.fill === 'ink' ? INK : SHADE,
-        })
+        if (item.fill !== fillOf) {
+          fillOf = item.fill
+          page.pushOperators(setFillingColor(item.fill === 'ink' ? INK : SHADE))
+        }
+        page.pushOperators(rectangle(X(item.x), Y(item.y + item.h), item.w * k, item.h * k), fill())
         break
       case 'line':
         page.drawLine({

@@ -111,6 +111,22 @@ describe('demo beacon', () => {
     expect(verifyBeaconSignature(beacon.key, 1235, r.signature).ok).toBe(false)
   })
 
+  it('a check repeated (its pairing outcome kept) answers for the same key, round and signature only', () => {
+    const r = beacon.sign(4321)
+    for (let i = 0; i < 2; i++) {
+      expect(verifyBeaconSignature(beacon.key, 4321, r.signature)).toEqual({ ok: true, demo: true, round: r })
+      expect(verifyBeaconSignature(QUICKNET_KEY, 4321, r.signature).ok).toBe(false)
+      expect(verifyBeaconSignature(beacon.key, 4322, r.signature).ok).toBe(false)
+      expect(verifyBeaconSignature(beacon.key, 4321, beacon.sign(4322).signature).ok).toBe(false)
+      expect(verifyBeaconSignature(QUICKNET_KEY, VECTOR.round, VECTOR.signature).ok).toBe(true)
+      // The same public key under another scheme's name: still the demo flag of the key given.
+      expect(verifyBeaconSignature({ ...beacon.key, scheme: 'drand-quicknet' }, 4321, r.signature)).toMatchObject({
+        ok: true,
+        demo: false,
+      })
+    }
+  })
+
   it('two demo keys differ', () => {
     const other = createDemoBeacon(demoSecretKeyFrom(new Uint8Array(48).fill(10)))
     expect(other.key.publicKey).not.toBe(beacon.key.publicKey)

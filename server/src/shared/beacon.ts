@@ -92,6 +92,14 @@ export function randomnessOf(signatureHex: string): string {
 export type BeaconCheck = { ok: true; demo: boolean; round: BeaconRound } | { ok: false; demo: boolean; reason: string }
 
 /**
+ * The outcome of the last pairings computed (public key, round and signature to valid or not). A game's draw checks its
+ * round twice (its draw order, then its bonus draws), and each check is a BLS pairing of about 100 ms of CPU; the
+ * outcome of the same three values cannot change, so the second is read from here.
+ */
+const pairingsChecked = new Map<string, boolean>()
+const PAIRINGS_KEPT = 256
+
+/**
  * Checks a round's signature against `key`. Never throws. `demo` is true when the key is the demo beacon's: such a
  * round is valid but not public randomness, and callers must say so.
  */
@@ -105,14 +113,19 @@ export function verifyBeaconSignature(key: BeaconKey, round: number, signatureHe
   if (typeof key.publicKey !== 'string' || !HEX_PUBLIC_KEY.test(key.publicKey)) {
     return { ok: false, demo, reason: 'public key must be 192 lowercase hex characters (a compressed G2 point)' }
   }
-  let valid: boolean
+  const memo = `${key.publicKey}|${round}|${signatureHex}`
+  let valid = pairingsChecked.get(memo)
   try {
-    const sigs = bls12_381.shortSignatures
-    valid = sigs.verify(
-      Buffer.from(signatureHex, 'hex'),
-      sigs.hash(roundMessage(round), BEACON_DST),
-      Buffer.from(key.publicKey, 'hex'),
-    )
+    if (valid === undefined) {
+      const sigs = bls12_381.shortSignatures
+      valid = sigs.verify(
+        Buffer.from(signatureHex, 'hex'),
+        sigs.hash(roundMessage(round), BEACON_DST),
+        Buffer.from(key.publicKey, 'hex'),
+      )
+      pairingsChecked.set(memo, valid)
+      if (pairingsChecked.size > PAIRINGS_KEPT) pairingsChecked.delete(pairingsChecked.keys().next().value!)
+    }
   } catch (e) {
     return { ok: false, demo, reason: `signature or public key is not a valid curve point (${(e as Error).message})` }
   }
