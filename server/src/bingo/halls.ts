@@ -130,6 +130,8 @@ export async function createHall(
     playingPositions: number
     shares?: Partial<PrizeShares>
     bettingPlan?: BettingPlan
+    /** GEN-18 / BNG-40: the hall's bet limits with the authority's reference, recorded with the hall. */
+    saleRules?: SaleRules
     id?: string
     timeZone?: string
     by?: PlanActor
@@ -139,6 +141,7 @@ export async function createHall(
   if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
   const plan = input.bettingPlan ? checkBettingPlan(profile, input.bettingPlan) : null
+  const saleRules = input.saleRules ? checkSaleRules(input.saleRules) : null
   const id = input.id ?? ctx.newId('hall')
   return ctx.tx(async (tx) => {
     const at = ctx.now()
@@ -169,6 +172,7 @@ export async function createHall(
       },
     })
     if (plan) await recordBettingPlan(ctx, tx, id, plan, input.by ?? SETUP_ACTOR)
+    if (saleRules) await recordSaleRules(ctx, tx, id, saleRules, input.by ?? SETUP_ACTOR)
     return (await hallById(tx, id))!
   })
 }
@@ -313,15 +317,21 @@ export async function setSaleRules(
   const rules = checkSaleRules(input.rules)
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const version = await recordPlan(ctx, tx, hall.id, 'sale-rules', rules.authorisationRef, rules, input.by)
-    const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await setHallSettings(
-      tx,
-      hall.id,
-      JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings),
-    )
+    await recordSaleRules(ctx, tx, hall.id, rules, input.by)
   })
   return hallRules(ctx, input.hallId)
+}
+
+/** A checked version of the hall's sale rules: its plan record and the copy in the hall's settings. */
+async function recordSaleRules(ctx: BingoContext, tx: Tx, hallId: string, rules: SaleRules, by: PlanActor) {
+  const version = await recordPlan(ctx, tx, hallId, 'sale-rules', rules.authorisationRef, rules, by)
+  const hall = (await hallById(tx, hallId))!
+  const settings = JSON.parse(hall.settings) as HallRuleSettings
+  await setHallSettings(
+    tx,
+    hallId,
+    JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings),
+  )
 }
 
 /**

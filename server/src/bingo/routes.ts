@@ -62,6 +62,17 @@ const bettingPlan = z
     commissionBp: bp.default(0),
   })
   .strict()
+// BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
+const cards = z.number().int().min(1).max(100_000)
+const saleRules = z
+  .object({
+    authorisationRef: z.string().min(1).max(120),
+    minCardsPerPurchase: cards,
+    maxCardsPerPurchase: cards,
+    maxCardsPerPlayer: cards,
+    faceValuesCents: z.array(z.number().int().positive().max(100_000_000)).min(1).max(20).nullable().default(null),
+  })
+  .strict()
 const recount = z
   .object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120).optional() })
   .strict()
@@ -84,6 +95,7 @@ export function registerBingoRoutes(app: App, services: Services) {
           id: id.optional(),
           timeZone: z.string().min(1).max(64).optional(),
           bettingPlan: bettingPlan.optional(),
+          saleRules: saleRules.optional(),
         })
         .strict(),
     )
@@ -149,25 +161,8 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
   // BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
-  const cards = z.number().int().min(1).max(100_000)
   app.put('/api/halls/:hallId/sale-rules', needs('hall.rules'), async (c) => {
-    const rules = await body(
-      c,
-      z
-        .object({
-          authorisationRef: z.string().min(1).max(120),
-          minCardsPerPurchase: cards,
-          maxCardsPerPurchase: cards,
-          maxCardsPerPlayer: cards,
-          faceValuesCents: z
-            .array(z.number().int().positive().max(100_000_000))
-            .min(1)
-            .max(20)
-            .nullable()
-            .default(null),
-        })
-        .strict(),
-    )
+    const rules = await body(c, saleRules)
     return c.json(await bingo.setSaleRules({ hallId: param(c, 'hallId'), rules, by: actorOf(c) }))
   })
   // CFG-21: the hall's automatic claims (null: the profile's default).

@@ -124,6 +124,12 @@ export interface Profile {
    */
   betLimits: { minCardsPerPurchase: number; maxCardsPerPurchase: number; maxCardsPerPlayer: number }
   /**
+   * GEN-18 / BNG-40 / CFG-7: whose approval makes a hall's bet limits binding, and the rule that says so. Where set, a
+   * hall sells no card until its own limits are recorded with that authority's reference (sale rules); `betLimits`
+   * above are then only what the set-up screen proposes. null: the profile's limits apply as they are.
+   */
+  betLimitsAuthority: { name: string; rule: string } | null
+  /**
    * BNG-10 / CFG-15: the authorised card face values (minor units). null: the profile knows none (the Consejería's
    * or the AJ's values are recorded per hall in its sale rules); a series at any other value is refused.
    */
@@ -285,6 +291,12 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   cardTransferAllowed: false,
   autoClaimAllowed: true,
   betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
+  // 002 §1.2.1.1: "las apuestas mínimas y máximas ... son las establecidas por el operador en su Plan de Apuestas
+  // aprobado por la AJ"; 002 §6.1.5: in bingo they are fixed "con autorización previa de la AJ". No default binds.
+  betLimitsAuthority: {
+    name: 'Autoridad de Fiscalización del Juego (AJ)',
+    rule: 'GEN-18 / BNG-40 (002 §1.2.1.1, §6.1.5)',
+  },
   faceValuesCents: null,
   hallEntryClosesForGame: false,
   previousCardsReturnedToBuy: true,
@@ -342,6 +354,9 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   cardTransferAllowed: true,
   autoClaimAllowed: false,
   betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
+  // Decree 6/2010 sets the card's face value through the Consejería (004 Bingo II.1.a, BNG-10) and no bet limits of
+  // its own: the hall's limits (CFG-16) are the operator's, recorded as sale rules when it sets them.
+  betLimitsAuthority: null,
   faceValuesCents: null,
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
