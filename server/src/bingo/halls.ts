@@ -394,6 +394,8 @@ export interface HallRules {
   bets: PostedBets
   /** CFG-21: claims made by the system for the cards it sold, as the hall plays now. */
   autoClaim: boolean
+  /** GEN-25: the hall sells only to players who give their identity document (PUT .../identified-sales). */
+  identifiedSales: boolean
   plans: Array<{
     kind: string
     version: number
@@ -421,6 +423,7 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     licence: settings.licence ?? null,
     bets: postedBets(getProfile(hall.profileId)!, settings),
     autoClaim: profile.autoClaimSoldCards,
+    identifiedSales: (settings as { identifiedSales?: unknown }).identifiedSales === true,
     plans: plans.map((p) => ({
       kind: p.kind,
       version: Number(p.version),
