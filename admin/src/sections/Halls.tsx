@@ -44,7 +44,13 @@ interface MasterSet {
 }
 
 export const profileName = (id: string) =>
-  id.startsWith('BO') ? tx('profile_BO') : id.startsWith('ES') ? tx('profile_ES') : id
+  id === 'BO-2013'
+    ? tx('profile_BO2013')
+    : id.startsWith('BO')
+      ? tx('profile_BO')
+      : id.startsWith('ES')
+        ? tx('profile_ES')
+        : id
 
 export function useHalls() {
   return useLoad(() => api<{ halls: Hall[] }>('GET', '/api/halls').then((r) => r.halls))

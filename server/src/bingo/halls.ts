@@ -4,6 +4,7 @@
  */
 import { assertHallPotsWithinPlan } from './pots-plan.ts'
 import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts'
+import { isoInZone } from '../shared/time-zone.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -788,6 +789,51 @@ export async function setIdentifiedSales(
     })
     return { hallId: hall.id, identifiedSales: input.required }
   })
+}
+
+/**
+ * BNG-22 / CFG-17 (000 §6.1.4, "Inicio de juego", BO-2013 only): "el salón ... puede determinar iniciar el juego con
+ * un número menor de cartones vendidos, situación que deberá informar en un lugar visible al público, al comienzo de
+ * la jornada". The director records the notice posted for the hall's day (its calendar day in its time zone); games
+ * of that day then close their sales below the minimum. Refused where the profile has no such exception (002).
+ */
+export async function postReducedMinimum(
+  ctx: BingoContext,
+  input: { hallId: string; notice: string; by: PlanActor },
+): Promise<{ hallId: string; day: string; notice: string }> {
+  const notice = input.notice.trim()
+  if (notice.length < 10 || notice.length > 500)
+    throw new DomainError('VALIDATION_FAILED', 'the notice posted has 10 to 500 characters', { field: 'notice' })
+  return ctx.tx(async (tx) => {
+    const { hall, profile } = await hallOf(tx, input.hallId)
+    if (!profile.minimumParticipation?.belowIfPosted)
+      throw new DomainError(
+        'RULE_DISABLED',
+        `profile ${profile.id} has no start below the minimum participation (BNG-21; the exception of 000 §6.1.4 was removed in 002)`,
+        { rule: 'BNG-22' },
+      )
+    const at = ctx.now()
+    const day = hallDayOf(at, hallTimeZone(hall, profile))
+    const settings = JSON.parse(hall.settings) as HallRuleSettings
+    await setHallSettings(
+      tx,
+      hall.id,
+      JSON.stringify({ ...settings, reducedMinimum: { day, notice, postedAt: at } } satisfies HallRuleSettings),
+    )
+    const open = await openSessionIdOfHall(tx, hall.id)
+    await appendJournal(tx, {
+      at,
+      type: 'hall.reduced_minimum_posted',
+      scope: open ? `hall:${hall.id}/session:${open}` : `hall:${hall.id}`,
+      payload: { hallId: hall.id, day, notice, by: input.by, rule: 'BNG-22' },
+    })
+    return { hallId: hall.id, day, notice }
+  })
+}
+
+/** The hall's calendar day (YYYY-MM-DD) of the instant `iso`. */
+export function hallDayOf(iso: string, timeZone: string): string {
+  return isoInZone(Date.parse(iso), timeZone).slice(0, 10)
 }
 
 /** A hall as listed, with its wall-clock zone instead of its raw settings. */

@@ -90,7 +90,7 @@ export function registerBingoRoutes(app: App, services: Services) {
       z
         .object({
           name: z.string().min(1).max(120),
-          profileId: z.enum(['BO-2025', 'ES-CB-2010']),
+          profileId: z.enum(['BO-2025', 'BO-2013', 'ES-CB-2010']),
           playingPositions: z.number().int().min(1).max(100_000),
           id: id.optional(),
           timeZone: z.string().min(1).max(64).optional(),
@@ -164,6 +164,11 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.put('/api/halls/:hallId/sale-rules', needs('hall.rules'), async (c) => {
     const rules = await body(c, saleRules)
     return c.json(await bingo.setSaleRules({ hallId: param(c, 'hallId'), rules, by: actorOf(c) }))
+  })
+  // BNG-22 (000 §6.1.4, BO-2013): the notice posted at the start of the day that games may start below the minimum.
+  app.post('/api/halls/:hallId/reduced-minimum', needs('hall.rules'), async (c) => {
+    const b = await body(c, z.object({ notice: z.string().min(1).max(500) }).strict())
+    return c.json(await bingo.postReducedMinimum({ hallId: param(c, 'hallId'), notice: b.notice, by: actorOf(c) }), 201)
   })
   // CFG-21: the hall's automatic claims (null: the profile's default).
   app.put('/api/halls/:hallId/auto-claim', needs('hall.rules'), async (c) => {

@@ -67,7 +67,16 @@ export interface Profile {
    * BNG-21 / CFG-17: a game needs at least `cards` cards, or `positionsPercent` % of the hall's playing
    * positions, whichever `basis` the licence chose. null = no minimum (Cantabria sets none).
    */
-  minimumParticipation: { basis: 'cards' | 'positions'; cards: number; positionsPercent: number } | null
+  minimumParticipation: {
+    basis: 'cards' | 'positions'
+    cards: number
+    positionsPercent: number
+    /**
+     * BNG-22 (000 §6.1.4, BO-2013 only): the hall may start a game with fewer cards sold when it posted so, in a place
+     * visible to the public, at the start of the day (POST /api/halls/:hallId/reduced-minimum). Removed in 002.
+     */
+    belowIfPosted?: boolean
+  } | null
   /** BNG-24 / CFG-19: games per ball set before it must be replaced. */
   ballSetGameLimit: number
   /**
@@ -332,6 +341,35 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   },
 }) as Profile
 
+/**
+ * CFG-1: Bolivia, RR 01-00002-13 (2013, "000"), for halls still licensed under it. The 2025 profile where the two texts
+ * agree; where they differ, the 2013 rule with its paragraph (REGULATIONS.md marks each change "000 ... vs 002"):
+ * - BNG-85 (000 §6.1.7.2): a player who leaves "podrá transferirlos, si lo desea, a otro jugador".
+ * - GEN-18 / BNG-40 (000 §1.2.1.1 "si los hay"; 000 §6.1.4 has no AJ or display clause): bet limits bind where the
+ *   hall has recorded them (with the AJ's reference, sale-rules.ts), and a hall without them is not stopped.
+ * - BNG-22 / CFG-17 (000 §6.1.4, "Inicio de juego"): the same 10 cards or 10 %, but the hall may start with fewer
+ *   cards sold if it posted so in a place visible to the public at the start of the day: `belowIfPosted`.
+ * - BNG-1 / RNG-25 (000 §6.1.2): numbers drawn from a tómbola or container only; draws by software are new in 002.
+ * - BNG-1 (000 §6.1.2): a card bought, no digital means of access: no virtual cards on hall terminals.
+ * - INS-3 (000 §7.2.3.1): the instant ticket generator needs no certification by an AJ-authorised certifier.
+ */
+export const BOLIVIA_2013: Profile = Object.freeze({
+  ...BOLIVIA_2025,
+  id: 'BO-2013',
+  name: 'Bolivia — RR 01-00002-13 (2013)',
+  minimumParticipation: { basis: 'cards', cards: 10, positionsPercent: 10, belowIfPosted: true },
+  softwareDrawAllowed: false,
+  cardTransferAllowed: true,
+  betLimitsAuthority: null,
+  instantGeneratorCertificationRequired: false,
+  electronicBingo: {
+    allowed: false,
+    authority: null,
+    autoClaim: true,
+    terms: null,
+  },
+}) as Profile
+
 /** Cantabria, Decreto 6/2010 and amendments. */
 export const CANTABRIA_2010: Profile = Object.freeze({
   id: 'ES-CB-2010',
@@ -397,6 +435,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
   [BOLIVIA_2025.id]: BOLIVIA_2025,
+  [BOLIVIA_2013.id]: BOLIVIA_2013,
   [CANTABRIA_2010.id]: CANTABRIA_2010,
 })
 
