@@ -231,7 +231,7 @@ export function loadConfig(
     return raw as T
   }
   const profileId = env.BOLILLO_PROFILE || 'BO-2025'
-  if (!getProfile(profileId)) errors.push(`BOLILLO_PROFILE must be BO-2025 or ES-CB-2010 (got "${profileId}")`)
+  if (!getProfile(profileId)) errors.push(`BOLILLO_PROFILE must be BO-2025, BO-2013 or ES-CB-2010 (got "${profileId}")`)
   const databaseUrl = env.DATABASE_URL || null
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) errors.push('DATABASE_URL must be a postgres:// URL')
   const config: Config = {

@@ -5,6 +5,7 @@ import { seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
 import { getProfile } from './shared/profile.ts'
 import { DEMO_BETTING_PLAN } from './bingo/betting-plan.ts'
+import { DEMO_SALE_RULES } from './bingo/sale-rules.ts'
 import { isoInZone } from './shared/time-zone.ts'
 import type { InstantDesign } from './instant/design.ts'
 import { recordDemoScopes } from './shared/demo-scope.ts'
@@ -84,6 +85,14 @@ export async function seedDemoHall(
     // A demo data directory from before issue 24 names no scope of its own: its demo hall is the demo's.
     if (existing.id === 'demo' && (await demoSeededPayloads(services.db)).length === 0)
       await markDemo(services, [{ hallId: existing.id }])
+    // GEN-18 / BNG-40: a demo hall seeded before its limits needed a reference gets the demo's labelled limits.
+    const rules = existing.id === 'demo' ? await services.bingo.hallRules(existing.id) : null
+    if (rules && getProfile(rules.profileId)?.betLimitsAuthority && rules.bets.authorisationRef === null)
+      await services.bingo.setSaleRules({
+        hallId: existing.id,
+        rules: DEMO_SALE_RULES,
+        by: { kind: 'system', id: 'server', name: 'servidor', role: 'system' },
+      })
     const session = await openSessionOfHall(services.db, existing.id)
     const game = await latestGameOfHall(services.db, existing.id)
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }
@@ -96,6 +105,8 @@ export async function seedDemoHall(
     profileId: config.profileId,
     playingPositions: config.playingPositions,
     bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN,
+    // GEN-18 / BNG-40: where the profile binds limits only with the AJ's reference, the demo's carry a demo label.
+    saleRules: getProfile(config.profileId)?.betLimitsAuthority ? DEMO_SALE_RULES : undefined,
   })
   await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })

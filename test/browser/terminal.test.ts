@@ -6,6 +6,7 @@ import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } f
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 27 in real Chromium, authentication on as shipped: two enrolled terminals (1920 x 1080 landscape and
@@ -42,6 +43,7 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     const hall = await bingo.createHall({
       name: 'Sala Illimani',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

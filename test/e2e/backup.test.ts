@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { backupSqlite, checkDatabaseFile } from '../../server/src/cli/backup.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 const run = promisify(execFile)
 
@@ -22,6 +23,7 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
       const hall = await bingo.createHall({
         name: 'Sala copia',
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

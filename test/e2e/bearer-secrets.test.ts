@@ -40,6 +40,7 @@ import {
   type Needle,
 } from '../helpers/secret-scan.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /** The server's log, as one-line JSON into DATA_DIR/logs (the file a deployment would keep), at debug level. */
 function fileLogger(file: string): Logger {
@@ -229,6 +230,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
     const other = await server.services.bingo.createHall({
       name: 'Sala Sajama',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

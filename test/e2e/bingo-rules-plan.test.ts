@@ -60,7 +60,8 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
       shares: plan.shares,
       bettingPlan: { version: 1, authorisationRef: 'AJ/DE/RA/0457/2026', potsBp: 500, commissionBp: 2000 },
     })
-    expect(ok.body.plans).toEqual([
+    // The hall's other plan on record is its sale rules (GEN-18), recorded with the hall.
+    expect(ok.body.plans.filter((p: { kind: string }) => p.kind !== 'sale-rules')).toEqual([
       expect.objectContaining({
         kind: 'betting-plan',
         version: 1,
@@ -82,7 +83,11 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
       commissionBp: 2500,
     })
     expect(v2.status).toBe(200)
-    expect(v2.body.plans.map((p: { version: number }) => p.version)).toEqual([1, 2])
+    expect(
+      v2.body.plans
+        .filter((p: { kind: string }) => p.kind === 'betting-plan')
+        .map((p: { version: number }) => p.version),
+    ).toEqual([1, 2])
     expect((await s.call('mesa1', 'GET', `/api/games/${g1.gameId}`)).body.linePoolCents).toBe(2250)
     const journal = (await s.call('jefa', 'GET', '/api/journal?limit=500')).body.records as Array<{
       type: string

@@ -84,6 +84,8 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         name: 'Sala Límites',
         seed: 'limits',
         playingPositions: 5,
+        // GEN-18: this hall records its own limits below, the first version of its sale rules.
+        noSaleRules: true,
       })
       sessionId = await openSession(s, hall.hallId)
       kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hall.hallId })

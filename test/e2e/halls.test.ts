@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 14 point 1, over real HTTP with authentication on: people and devices of hall A act on hall A only
@@ -34,6 +35,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
         id,
         name: `Sala ${id}`,
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 200,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

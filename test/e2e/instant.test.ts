@@ -13,6 +13,7 @@ import { checkDesign, type InstantDesign } from '../../server/src/instant/design
 import { evaluateFace } from '../../server/src/instant/play.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { printRunSeed } from '../helpers/instant.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>
 
@@ -80,6 +81,7 @@ describe('instant lottery end to end', () => {
       await s.services.bingo.createHall({
         name: 'Sala Instantánea',
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 50,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

@@ -10,6 +10,7 @@ import {
   type Role,
 } from '../../server/src/access/permissions.ts'
 import { startTestServer } from '../helpers/server.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 9: every HTTP route and every socket event, called with every role, against the permission table.
@@ -103,6 +104,7 @@ describe('permission table on every route and socket event', () => {
       id: 'hall-a',
       name: 'Sala A',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
@@ -110,6 +112,7 @@ describe('permission table on every route and socket event', () => {
       id: 'hall-b',
       name: 'Sala B',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

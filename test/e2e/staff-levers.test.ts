@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 15 point 4, over real HTTP with authentication on: no staff lever over an RNG draw (BNG-81 is for blower
@@ -58,6 +59,7 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     const hall = await call('jefa', 'POST', '/api/halls', {
       name: 'Sala Illimani',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 200,
       bettingPlan: {
         authorisationRef: 'AJ-RA-PRUEBA-1',

@@ -2,6 +2,7 @@ import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 27 with BNG-100 (bingo simultáneo, the interconnected game of a central and its joined halls), over real HTTP
@@ -87,7 +88,13 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
       ['Sala El Alto', 'B'],
       ['Sala Oruro', 'C'],
     ]) {
-      const h = await bingo.createHall({ name, profileId: 'BO-2025', playingPositions: 100, shares })
+      const h = await bingo.createHall({
+        name,
+        profileId: 'BO-2025',
+        playingPositions: 100,
+        shares,
+        saleRules: TEST_SALE_RULES,
+      })
       series[h.id] = (await bingo.createSeries({ hallId: h.id, code, masterSetId: set.id, faceValueCents: 500 })).id
       // The players claim with the button in every hall (CFG-21).
       await bingo.setAutoClaim({

@@ -5,6 +5,7 @@ import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { nextGameOnSale, playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 27 (BNG-101, BNG-9), over real HTTP with authentication on and enrolled terminals: a terminal session is a
@@ -62,6 +63,7 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     const other = await server.services.bingo.createHall({
       name: 'Sala Sajama',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

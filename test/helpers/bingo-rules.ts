@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from './sale-rules.ts'
 import { expect } from 'vitest'
 import type { Config } from '../../server/src/config.ts'
 import { api, startTestServer } from './server.ts'
@@ -78,10 +79,16 @@ export async function hallWithSeries(
     faceValueCents?: number
     playingPositions?: number
     noPlan?: boolean
+    /** GEN-18 / BNG-40: create the Bolivian hall without its AJ-approved bet limits (it then sells no card). */
+    noSaleRules?: boolean
     noBallSets?: boolean
   },
 ) {
-  const plan = input.profileId === 'BO-2025' && !input.noPlan ? { bettingPlan: TEST_PLAN } : {}
+  const bo = input.profileId === 'BO-2025'
+  const plan = {
+    ...(bo && !input.noPlan ? { bettingPlan: TEST_PLAN } : {}),
+    ...(bo && !input.noSaleRules ? { saleRules: TEST_SALE_RULES } : {}),
+  }
   const hall = await s.call('jefa', 'POST', '/api/halls', {
     name: input.name,
     profileId: input.profileId,

@@ -8,6 +8,7 @@ import type { StationPerson } from '../../server/src/cashdesk/shifts.ts'
 import { createServices, type Services } from '../../server/src/services.ts'
 import { openTestDatabase } from './database.ts'
 import { testConfig } from './server.ts'
+import { TEST_SALE_RULES } from './sale-rules.ts'
 
 export interface DeskSetup {
   services: Services
@@ -33,6 +34,8 @@ export async function deskOverDatabase(start = '2026-11-21T14:00:00Z'): Promise<
     profileId: 'BO-2025',
     playingPositions: 100,
     shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    // GEN-18 / BNG-40: the hall's bet limits with the AJ's reference (no card is sold without them).
+    saleRules: TEST_SALE_RULES,
   })
   const station = async (name: string, person: { id: string; name: string }): Promise<StationPerson> => {
     const device = await services.auth.enrolDevice({ kind: 'cashier_station', name, hallId: hall.id })

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks'
 import { PROFILES } from '../../../server/src/shared/profile.ts'
 import { api, can } from '../session.ts'
 import {
+  ConfirmDialog,
   Field,
   Input,
   Loading,
@@ -43,7 +44,13 @@ interface MasterSet {
 }
 
 export const profileName = (id: string) =>
-  id.startsWith('BO') ? tx('profile_BO') : id.startsWith('ES') ? tx('profile_ES') : id
+  id === 'BO-2013'
+    ? tx('profile_BO2013')
+    : id.startsWith('BO')
+      ? tx('profile_BO')
+      : id.startsWith('ES')
+        ? tx('profile_ES')
+        : id
 
 export function useHalls() {
   return useLoad(() => api<{ halls: Hall[] }>('GET', '/api/halls').then((r) => r.halls))
@@ -157,6 +164,61 @@ function SharesPanel(props: { hall: Hall }) {
   )
 }
 
+/**
+ * GEN-25: whether the hall sells only to players who give their identity document (then every channel refuses an
+ * anonymous buyer and each document is checked against the exclusion list). The director changes it after a
+ * confirmation that says what follows from it.
+ */
+function IdentifiedSalesPanel(props: { hall: Hall }) {
+  const enc = encodeURIComponent(props.hall.id)
+  const rules = useLoad(() => api<{ identifiedSales: boolean }>('GET', `/api/halls/${enc}/rules`), [props.hall.id])
+  const [asking, setAsking] = useState<boolean | null>(null)
+  const change = useAction(async () => {
+    await api('PUT', `/api/halls/${enc}/identified-sales`, { required: asking })
+    setAsking(null)
+    rules.reload()
+  })
+  if (!rules.data) return <Loading error={rules.error} />
+  const required = rules.data.identifiedSales
+  return (
+    <div class="identified-sales" data-testid="identified-sales">
+      <h3>{tx('identifiedSales')}</h3>
+      <p data-testid="identified-sales-state">
+        <span class={`tag ${required ? 'good' : 'warn'}`}>
+          {required ? tx('identifiedSalesOnTag') : tx('identifiedSalesOffTag')}
+        </span>{' '}
+        {required ? tx('identifiedSalesOn') : tx('identifiedSalesOff')}
+      </p>
+      {can('hall.rules') && (
+        <button
+          type="button"
+          class={required ? '' : 'primary'}
+          data-testid="identified-sales-toggle"
+          onClick={() => setAsking(!required)}
+        >
+          {required ? tx('identifiedSalesRelease') : tx('identifiedSalesRequire')}
+        </button>
+      )}
+      {asking === null && change.feedback}
+      {asking !== null && (
+        <ConfirmDialog
+          title={tx(asking ? 'identifiedSalesRequireTitle' : 'identifiedSalesReleaseTitle', { hall: props.hall.name })}
+          consequence={[
+            tx(asking ? 'identifiedSalesRequireLead' : 'identifiedSalesReleaseLead'),
+            tx(asking ? 'identifiedSalesRequireConsequence' : 'identifiedSalesReleaseConsequence'),
+          ]}
+          confirm={tx(asking ? 'identifiedSalesRequire' : 'identifiedSalesRelease')}
+          danger={!asking}
+          busy={change.busy}
+          error={change.error}
+          onConfirm={() => void change.run()}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+    </div>
+  )
+}
+
 function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
   const overview = useLoad(() => api<Overview>('GET', `/api/halls/${encodeURIComponent(props.hallId)}`), [props.hallId])
   const [code, setCode] = useState('')
@@ -192,6 +254,7 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
           </dl>
         </div>
         <SharesPanel hall={hall} />
+        <IdentifiedSalesPanel hall={hall} />
       </div>
       <h3>{tx('series')}</h3>
       <Table

@@ -24,7 +24,7 @@ export function IncidentPanel({ store, game, lang }: { store: CallerStore; game:
   const available = isIncidentAvailable(kind, game)
   const canCorrect = kind === 'caller-error' && !rule.voids && game.drawSource !== 'rng'
   // BNG-74: in a Bolivian hall every incident entry is co-signed by the Director de Bingo with her own credential.
-  const cosign = game.profileId === 'BO-2025'
+  const cosign = game.profileId === 'BO-2025' || game.profileId === 'BO-2013'
   const asksSecond = rule.voids || cosign
   // Issue 15 point 4: an annulment needs a reason and a second person's username and password.
   const annulReady =

@@ -10,6 +10,8 @@ import { scheduleBeacon, seedContext } from './draw-beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal, prizePools, secondSeriesLimit } from './game.ts'
 import { minimumCardsToStart } from '../shared/profile.ts'
+import { isoInZone } from '../shared/time-zone.ts'
+import type { HallRuleSettings } from './betting-plan.ts'
 import type { Sql } from '../db/database.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { assertReadRowsSealed, assertRowsSealed } from '../shared/row-seals.ts'
@@ -498,7 +500,12 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     assertLegal(GameAction.CloseSales, game.status, game.id)
     const { hall, profile } = await hallOf(tx, game.hallId)
     const serials = await soldSerials(tx, game.id)
-    const minimum = minimumCardsToStart(profile, hall.playingPositions)
+    // BNG-22 (000 §6.1.4, BO-2013): fewer cards than the minimum only on a day whose start the hall posted it.
+    const posted = (JSON.parse(hall.settings || '{}') as HallRuleSettings).reducedMinimum
+    const reduced =
+      profile.minimumParticipation?.belowIfPosted === true &&
+      posted?.day === isoInZone(Date.parse(ctx.now()), hallTimeZone(hall, profile)).slice(0, 10)
+    const minimum = reduced ? 1 : minimumCardsToStart(profile, hall.playingPositions)
     if (serials.length < minimum) {
       throw new DomainError(
         'MINIMUM_PARTICIPATION',

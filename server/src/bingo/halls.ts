@@ -4,6 +4,7 @@
  */
 import { assertHallPotsWithinPlan } from './pots-plan.ts'
 import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts'
+import { isoInZone } from '../shared/time-zone.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -130,6 +131,8 @@ export async function createHall(
     playingPositions: number
     shares?: Partial<PrizeShares>
     bettingPlan?: BettingPlan
+    /** GEN-18 / BNG-40: the hall's bet limits with the authority's reference, recorded with the hall. */
+    saleRules?: SaleRules
     id?: string
     timeZone?: string
     by?: PlanActor
@@ -139,6 +142,7 @@ export async function createHall(
   if (!profile) throw new DomainError('VALIDATION_FAILED', `unknown profile ${input.profileId}`)
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
   const plan = input.bettingPlan ? checkBettingPlan(profile, input.bettingPlan) : null
+  const saleRules = input.saleRules ? checkSaleRules(input.saleRules) : null
   const id = input.id ?? ctx.newId('hall')
   return ctx.tx(async (tx) => {
     const at = ctx.now()
@@ -169,6 +173,7 @@ export async function createHall(
       },
     })
     if (plan) await recordBettingPlan(ctx, tx, id, plan, input.by ?? SETUP_ACTOR)
+    if (saleRules) await recordSaleRules(ctx, tx, id, saleRules, input.by ?? SETUP_ACTOR)
     return (await hallById(tx, id))!
   })
 }
@@ -313,15 +318,21 @@ export async function setSaleRules(
   const rules = checkSaleRules(input.rules)
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
-    const version = await recordPlan(ctx, tx, hall.id, 'sale-rules', rules.authorisationRef, rules, input.by)
-    const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await setHallSettings(
-      tx,
-      hall.id,
-      JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings),
-    )
+    await recordSaleRules(ctx, tx, hall.id, rules, input.by)
   })
   return hallRules(ctx, input.hallId)
+}
+
+/** A checked version of the hall's sale rules: its plan record and the copy in the hall's settings. */
+async function recordSaleRules(ctx: BingoContext, tx: Tx, hallId: string, rules: SaleRules, by: PlanActor) {
+  const version = await recordPlan(ctx, tx, hallId, 'sale-rules', rules.authorisationRef, rules, by)
+  const hall = (await hallById(tx, hallId))!
+  const settings = JSON.parse(hall.settings) as HallRuleSettings
+  await setHallSettings(
+    tx,
+    hallId,
+    JSON.stringify({ ...settings, saleRules: { version, ...rules } } satisfies HallRuleSettings),
+  )
 }
 
 /**
@@ -384,6 +395,8 @@ export interface HallRules {
   bets: PostedBets
   /** CFG-21: claims made by the system for the cards it sold, as the hall plays now. */
   autoClaim: boolean
+  /** GEN-25: the hall sells only to players who give their identity document (PUT .../identified-sales). */
+  identifiedSales: boolean
   plans: Array<{
     kind: string
     version: number
@@ -411,6 +424,7 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     licence: settings.licence ?? null,
     bets: postedBets(getProfile(hall.profileId)!, settings),
     autoClaim: profile.autoClaimSoldCards,
+    identifiedSales: (settings as { identifiedSales?: unknown }).identifiedSales === true,
     plans: plans.map((p) => ({
       kind: p.kind,
       version: Number(p.version),
@@ -775,6 +789,51 @@ export async function setIdentifiedSales(
     })
     return { hallId: hall.id, identifiedSales: input.required }
   })
+}
+
+/**
+ * BNG-22 / CFG-17 (000 §6.1.4, "Inicio de juego", BO-2013 only): "el salón ... puede determinar iniciar el juego con
+ * un número menor de cartones vendidos, situación que deberá informar en un lugar visible al público, al comienzo de
+ * la jornada". The director records the notice posted for the hall's day (its calendar day in its time zone); games
+ * of that day then close their sales below the minimum. Refused where the profile has no such exception (002).
+ */
+export async function postReducedMinimum(
+  ctx: BingoContext,
+  input: { hallId: string; notice: string; by: PlanActor },
+): Promise<{ hallId: string; day: string; notice: string }> {
+  const notice = input.notice.trim()
+  if (notice.length < 10 || notice.length > 500)
+    throw new DomainError('VALIDATION_FAILED', 'the notice posted has 10 to 500 characters', { field: 'notice' })
+  return ctx.tx(async (tx) => {
+    const { hall, profile } = await hallOf(tx, input.hallId)
+    if (!profile.minimumParticipation?.belowIfPosted)
+      throw new DomainError(
+        'RULE_DISABLED',
+        `profile ${profile.id} has no start below the minimum participation (BNG-21; the exception of 000 §6.1.4 was removed in 002)`,
+        { rule: 'BNG-22' },
+      )
+    const at = ctx.now()
+    const day = hallDayOf(at, hallTimeZone(hall, profile))
+    const settings = JSON.parse(hall.settings) as HallRuleSettings
+    await setHallSettings(
+      tx,
+      hall.id,
+      JSON.stringify({ ...settings, reducedMinimum: { day, notice, postedAt: at } } satisfies HallRuleSettings),
+    )
+    const open = await openSessionIdOfHall(tx, hall.id)
+    await appendJournal(tx, {
+      at,
+      type: 'hall.reduced_minimum_posted',
+      scope: open ? `hall:${hall.id}/session:${open}` : `hall:${hall.id}`,
+      payload: { hallId: hall.id, day, notice, by: input.by, rule: 'BNG-22' },
+    })
+    return { hallId: hall.id, day, notice }
+  })
+}
+
+/** The hall's calendar day (YYYY-MM-DD) of the instant `iso`. */
+export function hallDayOf(iso: string, timeZone: string): string {
+  return isoInZone(Date.parse(iso), timeZone).slice(0, 10)
 }
 
 /** A hall as listed, with its wall-clock zone instead of its raw settings. */

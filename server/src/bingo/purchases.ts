@@ -4,7 +4,8 @@
  * a simultaneous game's hall range: cashdesk/paid-sales.ts), and the hall's door: who enters, when entry closes.
  *
  * - BNG-40 / GEN-18 / CFG-16: the hall's posted minimum and maximum bets (sale-rules.ts), per purchase and, for an
- *   identified player, per player and game.
+ *   identified player, per player and game; where the profile asks (Bolivia 2025), only once the hall recorded them
+ *   with the authority's reference.
  * - BNG-93: no more players than the hall's seated playing positions, neither let in at the door nor holding cards.
  * - BNG-19 (Cantabria): from the reading of the game's data on, no one enters and no card is sold for that game.
  * - BNG-15 / BNG-88 (Bolivia): a player whose cards of the previous game were not handed back buys none.
@@ -16,7 +17,8 @@
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
-import { assertWithinBetLimits } from './sale-rules.ts'
+import { assertBetLimitsAuthorised, assertWithinBetLimits } from './sale-rules.ts'
+import type { HallRuleSettings } from './betting-plan.ts'
 import { collectOnReturn } from './card-custody-service.ts'
 import { emit, gameScope, hallOf, loadGame, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
 import type { Sql } from '../db/database.ts'
@@ -56,6 +58,9 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
       { gameId: game.id, closedAt: game.entryClosedAt, rule: 'BNG-19' },
     )
   }
+  // GEN-18 / BNG-40: limits bind only with the authority's reference; the profile's defaults are none.
+  const saleRules = (JSON.parse(hall.settings || '{}') as HallRuleSettings).saleRules
+  assertBetLimitsAuthorised(profile, saleRules?.authorisationRef ?? null)
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // BNG-93 (002 §6.1.4.2.3 "El número máximo de jugadores será el total de posiciones sentadas"): a new player of

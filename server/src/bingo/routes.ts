@@ -63,6 +63,17 @@ const bettingPlan = z
     commissionBp: bp.default(0),
   })
   .strict()
+// BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
+const cards = z.number().int().min(1).max(100_000)
+const saleRules = z
+  .object({
+    authorisationRef: z.string().min(1).max(120),
+    minCardsPerPurchase: cards,
+    maxCardsPerPurchase: cards,
+    maxCardsPerPlayer: cards,
+    faceValuesCents: z.array(z.number().int().positive().max(100_000_000)).min(1).max(20).nullable().default(null),
+  })
+  .strict()
 const recount = z
   .object({ ballsCounted: z.number().int().min(0).max(1000), confirmedBy: z.string().min(1).max(120).optional() })
   .strict()
@@ -80,11 +91,12 @@ export function registerBingoRoutes(app: App, services: Services) {
       z
         .object({
           name: z.string().min(1).max(120),
-          profileId: z.enum(['BO-2025', 'ES-CB-2010']),
+          profileId: z.enum(['BO-2025', 'BO-2013', 'ES-CB-2010']),
           playingPositions: z.number().int().min(1).max(100_000),
           id: id.optional(),
           timeZone: z.string().min(1).max(64).optional(),
           bettingPlan: bettingPlan.optional(),
+          saleRules: saleRules.optional(),
         })
         .strict(),
     )
@@ -150,26 +162,14 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
   // BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
-  const cards = z.number().int().min(1).max(100_000)
   app.put('/api/halls/:hallId/sale-rules', needs('hall.rules'), async (c) => {
-    const rules = await body(
-      c,
-      z
-        .object({
-          authorisationRef: z.string().min(1).max(120),
-          minCardsPerPurchase: cards,
-          maxCardsPerPurchase: cards,
-          maxCardsPerPlayer: cards,
-          faceValuesCents: z
-            .array(z.number().int().positive().max(100_000_000))
-            .min(1)
-            .max(20)
-            .nullable()
-            .default(null),
-        })
-        .strict(),
-    )
+    const rules = await body(c, saleRules)
     return c.json(await bingo.setSaleRules({ hallId: param(c, 'hallId'), rules, by: actorOf(c) }))
+  })
+  // BNG-22 (000 §6.1.4, BO-2013): the notice posted at the start of the day that games may start below the minimum.
+  app.post('/api/halls/:hallId/reduced-minimum', needs('hall.rules'), async (c) => {
+    const b = await body(c, z.object({ notice: z.string().min(1).max(500) }).strict())
+    return c.json(await bingo.postReducedMinimum({ hallId: param(c, 'hallId'), notice: b.notice, by: actorOf(c) }), 201)
   })
   // CFG-21: the hall's automatic claims (null: the profile's default).
   app.put('/api/halls/:hallId/auto-claim', needs('hall.rules'), async (c) => {

@@ -22,6 +22,18 @@ export interface SaleRules {
   faceValuesCents: number[] | null
 }
 
+/**
+ * The demo hall's sale rules (demo.ts): the profiles' default limits, under a reference labelled as a demo, never an
+ * authority's (a server without the demo refuses a hall that carries it: demo-references.ts).
+ */
+export const DEMO_SALE_RULES: SaleRules = Object.freeze({
+  authorisationRef: 'DEMO — límites sin resolución de la AJ',
+  minCardsPerPurchase: 1,
+  maxCardsPerPurchase: 50,
+  maxCardsPerPlayer: 50,
+  faceValuesCents: null,
+}) as SaleRules
+
 /** Largest number the limits may take: no purchase sells more (games.ts sellTx). */
 const MAX_CARDS = 100_000
 
@@ -71,6 +83,21 @@ export function assertFaceValueAuthorised(profile: Profile, faceValueCents: numb
       { faceValueCents, authorised: list, rule: 'BNG-10' },
     )
   }
+}
+
+/**
+ * GEN-18 / BNG-40 (002 §1.2.1.1, §6.1.5): where the profile names an authority for the bet limits, a hall sells only
+ * under limits recorded with that authority's reference (`authorisationRef` of its sale rules; null: none on record).
+ * The profile's default limits are no approval: without the reference no card is sold, in any channel.
+ */
+export function assertBetLimitsAuthorised(profile: Profile, authorisationRef: string | null): void {
+  const authority = profile.betLimitsAuthority
+  if (!authority || authorisationRef?.trim()) return
+  throw new DomainError(
+    'BET_LIMITS_NOT_AUTHORISED',
+    `the hall has no bet limits on record with the reference of ${authority.name}: no card is sold until the director records them (${authority.rule})`,
+    { authority: authority.name, rule: 'GEN-18' },
+  )
 }
 
 /**

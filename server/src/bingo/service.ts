@@ -89,6 +89,7 @@ export function createBingoService(deps: BingoDeps) {
     // Issue 18: posted bets and face values (BNG-40, GEN-18, CFG-16, BNG-10), automatic claims (CFG-21), the
     // purchase checks every sale path makes (purchases.ts), the hall's door (BNG-93, BNG-19), cards handed back (BNG-15).
     setSaleRules: (input: Parameters<typeof halls.setSaleRules>[1]) => halls.setSaleRules(ctx, input),
+    postReducedMinimum: (input: Parameters<typeof halls.postReducedMinimum>[1]) => halls.postReducedMinimum(ctx, input),
     setAutoClaim: (input: Parameters<typeof halls.setAutoClaim>[1]) => halls.setAutoClaim(ctx, input),
     admitPurchaseWithin: (sql: Sql, input: purchases.PurchaseInput) => purchases.admitPurchase(ctx, sql, input),
     recordPurchaseWithin: (sql: Sql, input: Parameters<typeof purchases.recordPurchase>[2]) =>

@@ -330,6 +330,10 @@ export const messages: Record<
     es: 'La compra está fuera de las apuestas mínima y máxima autorizadas de la sala (cartones por compra o por jugador en la partida). Los límites están expuestos en la sala.',
     en: "The purchase is outside the hall's authorised minimum and maximum bets (cards per purchase or per player in the game). The limits are posted in the hall.",
   },
+  BET_LIMITS_NOT_AUTHORISED: {
+    es: 'La sala no vende cartones: no tiene registradas sus apuestas mínima y máxima con la referencia de la resolución de la AJ que las aprueba. El director de la sala debe registrar esos límites (cartones por compra y por jugador) con la referencia de la resolución; hasta entonces no se vende en ningún canal.',
+    en: "The hall sells no cards: it has no minimum and maximum bets on record with the reference of the AJ resolution that approves them. The hall's director must record those limits (cards per purchase and per player) with the resolution's reference; until then nothing is sold in any channel.",
+  },
   FACE_VALUE_NOT_AUTHORISED: {
     es: 'Ese valor facial de cartón no está entre los autorizados para la sala.',
     en: 'That card face value is not among those authorised for the hall.',

@@ -109,6 +109,8 @@ export const ErrorCode = {
   // authority did not set (BNG-10), no seat left (BNG-93), the hall's entry closed (BNG-19), the previous game's
   // cards kept (BNG-15), a card paid to someone other than its buyer where cards may not change hands (BNG-85).
   BetOutOfLimits: 'BET_OUT_OF_LIMITS',
+  /** GEN-18 / BNG-40: the profile's limits bind only with the authority's reference, and the hall recorded none. */
+  BetLimitsNotAuthorised: 'BET_LIMITS_NOT_AUTHORISED',
   /** GEN-23: every sale, at a kiosk, a terminal or a counter, confirms the player is of age (shared/player-age.ts). */
   AgeNotConfirmed: 'AGE_NOT_CONFIRMED',
   /** GEN-25: a hall that sells only to identified players, and the sale names no identity document. */

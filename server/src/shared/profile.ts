@@ -67,7 +67,16 @@ export interface Profile {
    * BNG-21 / CFG-17: a game needs at least `cards` cards, or `positionsPercent` % of the hall's playing
    * positions, whichever `basis` the licence chose. null = no minimum (Cantabria sets none).
    */
-  minimumParticipation: { basis: 'cards' | 'positions'; cards: number; positionsPercent: number } | null
+  minimumParticipation: {
+    basis: 'cards' | 'positions'
+    cards: number
+    positionsPercent: number
+    /**
+     * BNG-22 (000 §6.1.4, BO-2013 only): the hall may start a game with fewer cards sold when it posted so, in a place
+     * visible to the public, at the start of the day (POST /api/halls/:hallId/reduced-minimum). Removed in 002.
+     */
+    belowIfPosted?: boolean
+  } | null
   /** BNG-24 / CFG-19: games per ball set before it must be replaced. */
   ballSetGameLimit: number
   /**
@@ -123,6 +132,12 @@ export interface Profile {
    * player may hold in one game (CFG-16, "not set in the texts": 50, the per-purchase maximum the kiosk always had).
    */
   betLimits: { minCardsPerPurchase: number; maxCardsPerPurchase: number; maxCardsPerPlayer: number }
+  /**
+   * GEN-18 / BNG-40 / CFG-7: whose approval makes a hall's bet limits binding, and the rule that says so. Where set, a
+   * hall sells no card until its own limits are recorded with that authority's reference (sale rules); `betLimits`
+   * above are then only what the set-up screen proposes. null: the profile's limits apply as they are.
+   */
+  betLimitsAuthority: { name: string; rule: string } | null
   /**
    * BNG-10 / CFG-15: the authorised card face values (minor units). null: the profile knows none (the Consejería's
    * or the AJ's values are recorded per hall in its sale rules); a series at any other value is refused.
@@ -285,6 +300,12 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   cardTransferAllowed: false,
   autoClaimAllowed: true,
   betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
+  // 002 §1.2.1.1: "las apuestas mínimas y máximas ... son las establecidas por el operador en su Plan de Apuestas
+  // aprobado por la AJ"; 002 §6.1.5: in bingo they are fixed "con autorización previa de la AJ". No default binds.
+  betLimitsAuthority: {
+    name: 'Autoridad de Fiscalización del Juego (AJ)',
+    rule: 'GEN-18 / BNG-40 (002 §1.2.1.1, §6.1.5)',
+  },
   faceValuesCents: null,
   hallEntryClosesForGame: false,
   previousCardsReturnedToBuy: true,
@@ -320,6 +341,35 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   },
 }) as Profile
 
+/**
+ * CFG-1: Bolivia, RR 01-00002-13 (2013, "000"), for halls still licensed under it. The 2025 profile where the two texts
+ * agree; where they differ, the 2013 rule with its paragraph (REGULATIONS.md marks each change "000 ... vs 002"):
+ * - BNG-85 (000 §6.1.7.2): a player who leaves "podrá transferirlos, si lo desea, a otro jugador".
+ * - GEN-18 / BNG-40 (000 §1.2.1.1 "si los hay"; 000 §6.1.4 has no AJ or display clause): bet limits bind where the
+ *   hall has recorded them (with the AJ's reference, sale-rules.ts), and a hall without them is not stopped.
+ * - BNG-22 / CFG-17 (000 §6.1.4, "Inicio de juego"): the same 10 cards or 10 %, but the hall may start with fewer
+ *   cards sold if it posted so in a place visible to the public at the start of the day: `belowIfPosted`.
+ * - BNG-1 / RNG-25 (000 §6.1.2): numbers drawn from a tómbola or container only; draws by software are new in 002.
+ * - BNG-1 (000 §6.1.2): a card bought, no digital means of access: no virtual cards on hall terminals.
+ * - INS-3 (000 §7.2.3.1): the instant ticket generator needs no certification by an AJ-authorised certifier.
+ */
+export const BOLIVIA_2013: Profile = Object.freeze({
+  ...BOLIVIA_2025,
+  id: 'BO-2013',
+  name: 'Bolivia — RR 01-00002-13 (2013)',
+  minimumParticipation: { basis: 'cards', cards: 10, positionsPercent: 10, belowIfPosted: true },
+  softwareDrawAllowed: false,
+  cardTransferAllowed: true,
+  betLimitsAuthority: null,
+  instantGeneratorCertificationRequired: false,
+  electronicBingo: {
+    allowed: false,
+    authority: null,
+    autoClaim: true,
+    terms: null,
+  },
+}) as Profile
+
 /** Cantabria, Decreto 6/2010 and amendments. */
 export const CANTABRIA_2010: Profile = Object.freeze({
   id: 'ES-CB-2010',
@@ -342,6 +392,9 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   cardTransferAllowed: true,
   autoClaimAllowed: false,
   betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
+  // Decree 6/2010 sets the card's face value through the Consejería (004 Bingo II.1.a, BNG-10) and no bet limits of
+  // its own: the hall's limits (CFG-16) are the operator's, recorded as sale rules when it sets them.
+  betLimitsAuthority: null,
   faceValuesCents: null,
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
@@ -382,6 +435,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
 
 export const PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
   [BOLIVIA_2025.id]: BOLIVIA_2025,
+  [BOLIVIA_2013.id]: BOLIVIA_2013,
   [CANTABRIA_2010.id]: CANTABRIA_2010,
 })
 
