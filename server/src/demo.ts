@@ -50,7 +50,14 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { kind: 'terminal', name: 'Terminal 1' },
     { kind: 'terminal', name: 'Terminal 2' },
   ] as const) {
-    const e = await services.auth.enrolDevice({ ...d, hallId })
+    // Issue 26 (GEN-7, GEN-4): each demo device carries a seal code and a type approval, labelled as the demo's.
+    const n = devices.length + 1
+    const e = await services.auth.enrolDevice({
+      ...d,
+      hallId,
+      sealCode: `DEMO-PRECINTO-${n}`,
+      typeApprovalNo: `DEMO-HOM-EQUIPO-${n}`,
+    })
     devices.push({ ...d, credential: e.credential })
   }
   // Issue 24 point 4: journaled as the demo's, so that a server without the demo revokes them.

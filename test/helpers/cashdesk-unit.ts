@@ -8,6 +8,7 @@ import type { StationPerson } from '../../server/src/cashdesk/shifts.ts'
 import { createServices, type Services } from '../../server/src/services.ts'
 import { openTestDatabase } from './database.ts'
 import { testConfig } from './server.ts'
+import { sealed } from './device-marks.ts'
 
 export interface DeskSetup {
   services: Services
@@ -35,7 +36,7 @@ export async function deskOverDatabase(start = '2026-11-21T14:00:00Z'): Promise<
     shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
   })
   const station = async (name: string, person: { id: string; name: string }): Promise<StationPerson> => {
-    const device = await services.auth.enrolDevice({ kind: 'cashier_station', name, hallId: hall.id })
+    const device = await services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name, hallId: hall.id })
     return {
       station: { id: device.id, name, kind: 'cashier_station', hallId: hall.id },
       person: { ...person, role: 'cashier', halls: [hall.id] },

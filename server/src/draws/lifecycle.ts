@@ -57,6 +57,7 @@ import {
 } from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
+import { sealCodeOfDevice } from '../access/device-marks.ts'
 import { assertDrawDate, charityDueBy, isClaimExpired, postponedDates } from '../shared/lottery-common.ts'
 import {
   beaconKeyOf,
@@ -957,6 +958,8 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
             goods: o.goods,
             ...o.detail,
             stationId: input.stationId,
+            // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
+            sealCode: await sealCodeOfDevice(tx, input.stationId),
             cashierId: input.cashierId,
             payeeDocument: protectDocument(line.sealer, p.document),
             ...o.tail,
