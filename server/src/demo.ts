@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Services } from './services.ts'
-import { seedDemoEquipment } from './equipment/service.ts'
+import { registerDemoRng, seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
 import { getProfile } from './shared/profile.ts'
 import { DEMO_BETTING_PLAN } from './bingo/betting-plan.ts'
@@ -91,6 +91,8 @@ export async function seedDemoHall(
     // A demo data directory from before issue 24 names no scope of its own: its demo hall is the demo's.
     if (existing.id === 'demo' && (await demoSeededPayloads(services.db)).length === 0)
       await markDemo(services, [{ hallId: existing.id }])
+    // Issue 26 (GEN-6): a demo data directory from before RNG devices were registered gets the demo's RNG.
+    await registerDemoRng(services)
     const session = await openSessionOfHall(services.db, existing.id)
     const game = await latestGameOfHall(services.db, existing.id)
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }

@@ -8,7 +8,7 @@ import type { StationPerson } from '../../server/src/cashdesk/shifts.ts'
 import { createServices, type Services } from '../../server/src/services.ts'
 import { openTestDatabase } from './database.ts'
 import { testConfig } from './server.ts'
-import { sealed } from './device-marks.ts'
+import { registerTestRng, sealed } from './device-marks.ts'
 
 export interface DeskSetup {
   services: Services
@@ -29,6 +29,7 @@ export async function deskOverDatabase(start = '2026-11-21T14:00:00Z'): Promise<
     entropy: { name: 'test', randomBytes: (n) => new Uint8Array(randomBytes(n)) },
     clock: { now: () => new Date(now) },
   })
+  await registerTestRng(services)
   const hall = await services.bingo.createHall({
     name: 'Sala Illimani',
     profileId: 'BO-2025',
