@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Services } from './services.ts'
-import { seedDemoEquipment } from './equipment/service.ts'
+import { registerDemoRng, seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
 import { getProfile } from './shared/profile.ts'
 import { DEMO_BETTING_PLAN } from './bingo/betting-plan.ts'
@@ -51,7 +51,14 @@ async function seedDemoCredentials(services: Services, hallId: string) {
     { kind: 'terminal', name: 'Terminal 1' },
     { kind: 'terminal', name: 'Terminal 2' },
   ] as const) {
-    const e = await services.auth.enrolDevice({ ...d, hallId })
+    // Issue 26 (GEN-7, GEN-4): each demo device carries a seal code and a type approval, labelled as the demo's.
+    const n = devices.length + 1
+    const e = await services.auth.enrolDevice({
+      ...d,
+      hallId,
+      sealCode: `DEMO-PRECINTO-${n}`,
+      typeApprovalNo: `DEMO-HOM-EQUIPO-${n}`,
+    })
     devices.push({ ...d, credential: e.credential })
   }
   // Issue 24 point 4: journaled as the demo's, so that a server without the demo revokes them.
@@ -93,6 +100,20 @@ export async function seedDemoHall(
         rules: DEMO_SALE_RULES,
         by: { kind: 'system', id: 'server', name: 'servidor', role: 'system' },
       })
+    // Issue 26 (GEN-6): a demo data directory from before RNG devices were registered gets the demo's RNG.
+    await registerDemoRng(services)
+    // Issue 26 (GEN-7, GEN-4): its devices, enrolled before seals were recorded, get the demo's labelled marks, so
+    // that an older demo keeps selling; a real hall's devices wait for their director.
+    if (existing.id === 'demo') {
+      const unmarked = (await services.auth.listDevices([existing.id])).filter(
+        (d) => !d.revokedAt && d.missingMarks.length > 0,
+      )
+      for (const [i, d] of unmarked.entries())
+        await services.auth.setMarks(d.id, {
+          sealCode: d.sealCode ?? `DEMO-PRECINTO-A${i + 1}`,
+          typeApprovalNo: d.typeApprovalNo ?? `DEMO-HOM-EQUIPO-A${i + 1}`,
+        })
+    }
     const session = await openSessionOfHall(services.db, existing.id)
     const game = await latestGameOfHall(services.db, existing.id)
     return { hallId: existing.id, sessionId: session?.id ?? '', gameId: game?.id ?? '' }

@@ -267,6 +267,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     profileAllows: getProfile(config.profileId)?.softwareLotteryDrawAllowed ?? false,
     authorisationRef: config.lotteryRngAuthorisation ?? null,
     demoReferencesRefused: config.production ?? false,
+    // Issue 26 (GEN-6): RNG draws only by a registered, certified RNG device where the profile requires one.
+    rngDeviceRequired: getProfile(config.profileId)?.rngDeviceRequired ?? false,
+    rngTypeApproval: getProfile(config.profileId)?.drawDeviceTypeApproval ?? false,
   }
   const lotto = createLottoService({
     db,

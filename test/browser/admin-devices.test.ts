@@ -112,6 +112,8 @@ browserSuite('the director’s list of enrolled stations: revoke and enrol again
       await page.screenshot({ path: join(SCREENSHOTS, 'admin-devices-revoke-es.png') })
       await page.getByTestId('confirm-ok').click()
       await page.getByTestId('stations').getByText('Puesto Kiosco 1 revocado: ya no puede operar.').waitFor()
+      // The list reloads after the notice: wait for the row to say it.
+      await row(page, 'Kiosco 1').filter({ hasText: 'revocado' }).waitFor()
       expect(await row(page, 'Kiosco 1').innerText()).toContain('revocado')
       expect(await row(page, 'Kiosco 1').getByTestId('revoke').count()).toBe(0)
       // The stolen kiosk is refused at once, in words.
@@ -179,4 +181,52 @@ browserSuite('the director’s list of enrolled stations: revoke and enrol again
     expect(await row(page, 'Caja 1').innerText()).toContain('active')
     await page.close()
   })
+
+  it(
+    'enrols a kiosk only with its seal code, says so in words, and records the seal of a station enrolled before (issue 26, GEN-7)',
+    { timeout: 90_000 },
+    async () => {
+      const page = await login()
+      const head = await page.getByTestId('enrolled-table').locator('thead').innerText()
+      expect(head.toLowerCase()).toContain('código de precinto')
+      expect(head.toLowerCase()).toContain('n.º de homologación')
+      expect(await row(page, 'Pantalla sala').getByTestId('device-seal').innerText()).toBe('DEMO-PRECINTO-3')
+      // Without its seal the server refuses the kiosk (Bolivia, GEN-7); the form says what is missing.
+      const form = page.getByTestId('enrol-device')
+      await form.locator('input[name=deviceName]').fill('Kiosco 2')
+      await form.locator('button[type=submit]').click()
+      await page
+        .getByTestId('stations')
+        .getByText(
+          'La normativa de la sala exige el código de precinto de seguridad (AJ) para dar de alta este equipo.',
+        )
+        .waitFor()
+      expect(await row(page, 'Kiosco 2').count()).toBe(0)
+      await form.locator('input[name=sealCode]').fill('AJ-KIOSCO-2')
+      await form.locator('button[type=submit]').click()
+      await page.getByTestId('issued').waitFor()
+      expect(await row(page, 'Kiosco 2').getByTestId('device-seal').innerText()).toBe('AJ-KIOSCO-2')
+      // A station as migration 0190 left the ones enrolled before it: flagged, and its seal recorded from the list.
+      const caja = (
+        (await api(server.url, 'GET', '/api/auth/devices', undefined, await directorHeaders())).body.devices as {
+          id: string
+          name: string
+        }[]
+      ).find((d) => d.name === 'Caja 1')!
+      await server.services.db.run('UPDATE device_credentials SET seal_code = NULL WHERE id = ?', [caja.id])
+      await page.reload()
+      expect(await row(page, 'Caja 1').getByTestId('device-missing-marks').innerText()).toBe('falta: precinto')
+      await clean(page)
+      await page.screenshot({ path: join(SCREENSHOTS, 'admin-devices-seal-es.png') })
+      await row(page, 'Caja 1').getByTestId('edit-marks').click()
+      const marks = page.getByTestId('device-marks')
+      expect(await marks.innerText()).toContain('Precinto y homologación de Caja 1')
+      await marks.locator('input[name=markSealCode]').fill('AJ-CAJA-1')
+      await marks.locator('button[type=submit]').click()
+      await page.getByTestId('stations').getByText('Datos de Caja 1 guardados.').waitFor()
+      expect(await row(page, 'Caja 1').getByTestId('device-seal').innerText()).toBe('AJ-CAJA-1')
+      expect(await row(page, 'Caja 1').getByTestId('device-missing-marks').count()).toBe(0)
+      await page.close()
+    },
+  )
 })

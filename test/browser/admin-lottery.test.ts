@@ -7,6 +7,7 @@ import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } f
 import { lotteryPlan } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * The numbered-lottery back office (issue 29 point 8) in real Chromium at 1920 x 1080, against a real server with
@@ -64,7 +65,7 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
       ['caja1', 'cashier_station'],
       ['kiosco', 'kiosk'],
     ] as const) {
-      const d = await server.services.auth.enrolDevice({ kind, name: sellers[key].name, hallId: hall.id })
+      const d = await server.services.auth.enrolDevice({ ...sealed(), kind, name: sellers[key].name, hallId: hall.id })
       sellers[key].id = d.id
       ids.push(d.id)
     }

@@ -18,6 +18,7 @@ import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -126,7 +127,7 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
       stationName: 'Mesa 1',
       floatCents: 20_000,
     })
-    kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
+    kiosk = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
     const { gameId } = setup
     const v = await api(
       server.url,

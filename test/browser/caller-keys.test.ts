@@ -13,6 +13,7 @@ import type { GameState } from '../../server/src/bingo/service.ts'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -132,7 +133,7 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
       series.set(code, (await bingo.createSeries({ hallId, code, masterSetId: set.id, faceValueCents: 1000 })).id)
     }
     await auth.createUser({ username: 'marta', displayName: 'Marta Quispe', role: 'floor_manager', password: PASSWORD })
-    table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
+    table = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Mesa 1', hallId })
     sessionId = (await bingo.openSession({ hallId, recount: { ballsCounted: 90, confirmedBy: 'Marta Quispe' } })).id
   }, 60_000)
   afterAll(async () => {

@@ -12,6 +12,7 @@ import type { GameState } from '../../server/src/bingo/service.ts'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks as leaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -80,7 +81,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
-    table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
+    table = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Mesa 1', hallId })
     // The jefe opened the session from her own console; the locutor takes over the game at his.
     // BNG-27: she counts the balls, the director witnesses it with her own credential.
     const session = await api(

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -59,7 +60,7 @@ browserSuite('the cashier closes her shift when the drawer does not balance (iss
       password: PASSWORD,
       halls: [hallId],
     })
-    credential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })).credential
+    credential = (await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId })).credential
     browser = await launchChromium()
   })
   afterAll(async () => {

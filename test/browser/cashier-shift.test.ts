@@ -4,6 +4,7 @@ import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 13 point 5 in real Chromium, authentication on as shipped: the enrolled cashier station asks its person to
@@ -39,7 +40,7 @@ browserSuite('the cashier logs in at her station and opens and closes her shift 
       password: PASSWORD,
       halls: [hallId],
     })
-    credential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })).credential
+    credential = (await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId })).credential
     browser = await launchChromium()
   })
   afterAll(async () => {

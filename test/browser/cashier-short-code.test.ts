@@ -14,6 +14,7 @@ import { sellVoucher } from '../helpers/cashdesk.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -67,7 +68,7 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
       ['ana', 'Ana Quispe'],
     ])
       await auth.createUser({ username, displayName, role: 'cashier', password: PASSWORD, halls: [hallId] })
-    credential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })).credential
+    credential = (await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId })).credential
     // The vouchers are sold at the other station, in Ana's shift.
     seller = await openTill(server.url, server.services, {
       hallId,

@@ -6,6 +6,7 @@ import { rafflePlan } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * PRM-2 in real Chromium, authentication on as shipped: a tómbola's winner whose object was already taken by another
@@ -101,7 +102,7 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
       booth.headers,
     )
     expect(first.status, JSON.stringify(first.body)).toBe(200)
-    credential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })).credential
+    credential = (await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId })).credential
     browser = await launchChromium()
   })
   afterAll(async () => {

@@ -13,6 +13,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'clave-de-pruebas-17'
 
@@ -46,7 +47,8 @@ browserSuite('hall display follows an incident without a reload (issue 17)', () 
     gameId = game.gameId
     await bingo.openSales(gameId)
     await bingo.sell({ gameId, count: 20, channel: 'demo' })
-    displayCred = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla sala', hallId: hall.id })).credential
+    displayCred = (await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla sala', hallId: hall.id }))
+      .credential
     await auth.createUser({ username: 'jefa', displayName: 'Jefa de Mesa', role: 'floor_manager', password: PASSWORD })
     // BNG-74: the Director de Bingo co-signs every incident entry of a Bolivian hall, and confirms an annulment
     // with her own password (issue 15 point 4).

@@ -12,6 +12,7 @@ import { startTestServer } from '../helpers/server.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /** Boxes of every element that must be seen whole, and any that spill over their own box. */
 async function outOfView(page: Page): Promise<string[]> {
@@ -99,7 +100,8 @@ browserSuite("the display's winner panel on a portrait screen (issue 17 point 6)
     await bingo.closeSales({ gameId })
     for (const b of plan.balls) await bingo.enterBall(gameId, b)
     await bingo.enterBall(gameId, plan.x)
-    displayCred = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla sala', hallId: hall.id })).credential
+    displayCred = (await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla sala', hallId: hall.id }))
+      .credential
     browser = await launchChromium()
   }, 120_000)
   afterAll(async () => {

@@ -15,6 +15,7 @@ import type { GameState } from '../../server/src/bingo/service.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const SHOTS = SCREENSHOTS
 const suite = browserSuite
@@ -149,7 +150,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
       role: 'director',
       password: 'directora-de-bingo-1',
     })
-    table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
+    table = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Mesa 1', hallId })
     ctx = await browser.newContext({ viewport: { width: 1920, height: 1080 } })
     display = await ctx.newPage()
     caller = await ctx.newPage()

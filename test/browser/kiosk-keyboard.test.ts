@@ -18,6 +18,7 @@ import { plan649, registerTombola } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'correct horse battery'
 const started = Date.now()
@@ -42,7 +43,7 @@ browserSuite('the kiosk’s on-screen keyboard (issue 29 point 9)', () => {
     server = await startTestServer({ auth: 'on' }, { clock })
     const { auth, lotto } = server.services
     setup = await hallWithGameOnSale(server.services, { faceValueCents: 500, name: 'Sala Illimani' })
-    kiosk = (await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })).credential
+    kiosk = (await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })).credential
     await auth.createUser({
       username: 'rosa',
       displayName: 'Rosa Vargas',

@@ -12,6 +12,7 @@ import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import { plan649, registerTombola } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 13 point 1 in real Chromium, authentication on as shipped: a cashier logged in at her enrolled station opens
@@ -141,9 +142,11 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     server = await startTestServer({ auth: 'on', printer: printer.url, printerTimeoutMs: 5000 }, { clock })
     const { auth, services } = { auth: server.services.auth, services: server.services }
     setup = await hallWithGameOnSale(services, { faceValueCents: 500, name: 'Sala Illimani' })
-    kioskCredential = (await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })).credential
-    stationCredential = (await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId }))
+    kioskCredential = (await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId }))
       .credential
+    stationCredential = (
+      await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId })
+    ).credential
     await auth.createUser({
       username: 'rosa',
       displayName: 'Rosa Vargas',

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
 
@@ -57,8 +58,9 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
-    displayCredential = (await auth.enrolDevice({ kind: 'display', name: 'Pantalla de la sala', hallId })).credential
-    const revoked = await auth.enrolDevice({ kind: 'kiosk', name: 'Quiosco retirado', hallId })
+    displayCredential = (await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla de la sala', hallId }))
+      .credential
+    const revoked = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Quiosco retirado', hallId })
     await auth.revokeDevice(revoked.id)
     revokedCredential = revoked.credential
   })

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { GameState } from '../../server/src/bingo/service.ts'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -63,7 +64,7 @@ browserSuite('a table sale over the GEN-17 limit goes with its note count (issue
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
-    table = await auth.enrolDevice({ kind: 'cashier_station', name: 'Mesa 1', hallId })
+    table = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Mesa 1', hallId })
     const session = await api(
       server.url,
       'POST',

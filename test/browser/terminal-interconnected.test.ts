@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 27 with BNG-100 in real Chromium, authentication on: an enrolled terminal of a hall joined to a central's
@@ -76,9 +77,9 @@ browserSuite('a hall terminal in an interconnected game (issue 27, BNG-100)', ()
     await bonus.joinGame({ gameId, hallId: alto, seriesId: halls[1].series, fromCardNo: 201, toCardNo: 400 })
     await bingo.openSales(gameId)
     await bonus.sellInHall({ gameId, hallId: halls[0].id, count: 8, channel: 'counter' })
-    const desk = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja B', hallId: alto })
+    const desk = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja B', hallId: alto })
     for (const name of ['Terminal 1', 'Terminal 2'])
-      terminals.push(await auth.enrolDevice({ kind: 'terminal', name, hallId: alto }))
+      terminals.push(await auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: alto }))
     // Vouchers bought at El Alto's cashier, one per player.
     for (let i = 0; i < terminals.length; i++) {
       const { voucher } = await server.services.cashdesk.vouchers.sell({

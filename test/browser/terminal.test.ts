@@ -7,6 +7,7 @@ import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 27 in real Chromium, authentication on as shipped: two enrolled terminals (1920 x 1080 landscape and
@@ -65,10 +66,10 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     await bingo.openSales(gameId)
     // The players claim with the button: the system makes no claim for them in this hall (CFG-21).
     await bingo.setAutoClaim({ hallId, autoClaim: false, by: { kind: 'system', id: 't', name: 't', role: 'system' } })
-    kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId })
-    t1 = await auth.enrolDevice({ kind: 'terminal', name: 'Terminal 1', hallId })
-    t2 = await auth.enrolDevice({ kind: 'terminal', name: 'Terminal 2', hallId })
-    const station = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId })
+    kiosk = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId })
+    t1 = await auth.enrolDevice({ ...sealed(), kind: 'terminal', name: 'Terminal 1', hallId })
+    t2 = await auth.enrolDevice({ ...sealed(), kind: 'terminal', name: 'Terminal 2', hallId })
+    const station = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId })
     await auth.createUser({ username: 'cajera', displayName: 'Rosa Vargas', role: 'cashier', password: PASSWORD })
     await auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
     const desk = { id: station.id, name: 'Caja 1', kind: 'cashier_station' as const, hallId }

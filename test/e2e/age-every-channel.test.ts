@@ -4,6 +4,7 @@ import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, PASSWORD, type PaidHall } from '../helpers/paid-hall.ts'
 import { rafflePlan } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * GEN-23 (1) and (5), issue 26: no minor plays any game, on any channel. The audit's scenario: "a minor buys at the
@@ -65,7 +66,12 @@ describe('the player is of age on every sale channel (GEN-23)', () => {
       } as Parameters<typeof rafflePlan>[0]),
     )
     raffleId = raffle.drawId
-    terminal = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 1', hallId: hall.hallId })
+    terminal = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal 1',
+      hallId: hall.hallId,
+    })
   })
   afterAll(async () => server?.cleanup())
 

@@ -41,6 +41,7 @@ import {
 } from '../helpers/secret-scan.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /** The server's log, as one-line JSON into DATA_DIR/logs (the file a deployment would keep), at debug level. */
 function fileLogger(file: string): Logger {
@@ -235,6 +236,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
     const foreignKiosk = await server.services.auth.enrolDevice({
+      ...sealed(),
       kind: 'kiosk',
       name: 'Kiosco Sajama',
       hallId: other.id,

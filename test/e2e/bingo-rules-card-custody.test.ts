@@ -12,6 +12,7 @@ import {
   voidBeforeFirstBall,
   type RulesServer,
 } from '../helpers/bingo-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 18, over real HTTP with authentication on and real credentials:
@@ -69,7 +70,7 @@ describe('card custody after the game (BNG-87/88/89, BNG-92)', () => {
     expect((await asCashier('POST', '/api/tickets/validate', { code: w.code })).body.status).toBe('winner')
 
     // A kiosk's credential and a stranger cannot hold a card.
-    const kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId })
+    const kiosk = await s.server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId })
     expect(
       (
         await api(

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { playToTheEnd } from '../helpers/cashdesk.ts'
 import { gameOnSale, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * BNG-73 (002 §6.1.5): at the end of each game a closing entry is signed by the Jefe de Mesa. Over real HTTP with
@@ -30,7 +31,7 @@ describe("BNG-73: each game's closing entry signed by the Jefe de Mesa", () => {
     await playToTheEnd(s.server.services, g.gameId)
     for (const who of ['locutor', 'cajera', 'auditor', 'jefa'] as const)
       expect((await s.call(who, 'POST', path, {})).status, who).toBe(403)
-    const kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId })
+    const kiosk = await s.server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId })
     expect((await api(s.server.url, 'POST', path, {}, { authorization: `Device ${kiosk.credential}` })).status).toBe(
       403,
     )

@@ -10,6 +10,7 @@ import {
   startRulesServer,
   type RulesServer,
 } from '../helpers/bingo-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * BNG-71 (004 Bingo V.3: prizes paid "a la terminación de cada partida, siempre antes de comenzar la siguiente ...
@@ -135,7 +136,7 @@ describe('BNG-71: no hall halts for good on an unpaid prize', () => {
     expect((await s.call('mesa1', 'POST', path, { note: '' })).status).toBe(400)
     for (const who of ['locutor', 'cajera', 'auditor'] as const)
       expect((await s.call(who, 'POST', path, note)).status, who).toBe(403)
-    const kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId })
+    const kiosk = await s.server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId })
     expect((await api(s.server.url, 'POST', path, note, { authorization: `Device ${kiosk.credential}` })).status).toBe(
       403,
     )

@@ -11,6 +11,7 @@ import {
 } from '../helpers/bingo-rules.ts'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 18 over real HTTP with authentication on: the posted minimum and maximum bets of a hall, per purchase and
@@ -88,7 +89,12 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         noSaleRules: true,
       })
       sessionId = await openSession(s, hall.hallId)
-      kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hall.hallId })
+      kiosk = await s.server.services.auth.enrolDevice({
+        ...sealed(),
+        kind: 'kiosk',
+        name: 'Kiosco 1',
+        hallId: hall.hallId,
+      })
     })
 
     it("posts the profile's default bets on the public hall information until the hall sets its own (BNG-40, CFG-16)", async () => {

@@ -8,6 +8,7 @@
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /** A real socket.io client with a credential, as the screens connect (handshake auth). */
 function connectAs(url: string, authorization: string): Promise<Socket> {
@@ -74,9 +75,9 @@ describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', (
     marta = (await auth.login('marta', PASSWORD)).token
     pedro = (await auth.login('pedro', PASSWORD)).token
     rosa = (await auth.login('rosa', PASSWORD)).token
-    kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hallA })
-    cashDesk = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: hallA })
-    other = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco Sajama', hallId: hallB })
+    kiosk = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: hallA })
+    cashDesk = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId: hallA })
+    other = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco Sajama', hallId: hallB })
   })
   afterAll(async () => server?.cleanup())
 
@@ -115,7 +116,7 @@ describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', (
       server.url,
       'POST',
       '/api/auth/devices',
-      { kind: 'kiosk', name: 'Kiosco 1', hallId: hallA },
+      { ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: hallA },
       as(marta),
     )
     expect(again.status).toBe(201)
@@ -124,7 +125,7 @@ describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', (
   })
 
   it('revoking cuts the device’s open sockets at once and refuses its next request in Spanish', async () => {
-    const dev = await server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 2', hallId: hallA })
+    const dev = await server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 2', hallId: hallA })
     const socket = await connectAs(server.url, `Device ${dev.credential}`)
     const watched = await socket.emitWithAck('hall:watch', { hallId: hallA })
     expect(watched.ok).toBe(true)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 14 point 1, over real HTTP with authentication on: people and devices of hall A act on hall A only
@@ -68,7 +69,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
       ['kiosco-a', 'kiosk', ids.hallA],
       ['caja-a', 'cashier_station', ids.hallA],
     ] as const) {
-      auth.set(name, `Device ${(await access.enrolDevice({ kind, name, hallId })).credential}`)
+      auth.set(name, `Device ${(await access.enrolDevice({ ...sealed(), kind, name, hallId })).credential}`)
     }
     // The cashiers work logged in at a station of their hall, each with her shift open (issue 13 point 5).
     for (const [username, hallId] of [
@@ -208,6 +209,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     const noHall = await call('jefa', 'POST', '/api/auth/devices', { kind: 'kiosk', name: 'Kiosco sin sala' })
     expect(noHall.status).toBe(400)
     const stationB = await call('jefa', 'POST', '/api/auth/devices', {
+      ...sealed(),
       kind: 'cashier_station',
       name: 'Caja B',
       hallId: ids.hallB,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * GEN-25, issue 26. The audit's scenario: "an excluded player buys anonymously at the counter or kiosk" (the
@@ -37,7 +38,12 @@ describe('a hall that sells only to identified players (GEN-25)', () => {
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     hall = await paidHall(server.services)
-    terminal = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 1', hallId: hall.hallId })
+    terminal = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal 1',
+      hallId: hall.hallId,
+    })
     const excluded = await api(
       server.url,
       'POST',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * LOT-21 (002 §7.1.4 "desistimiento o renuncia ... previa autorización de la AJ") over real HTTP with authentication
@@ -94,6 +95,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
     expect(run.status).toBe(201)
     for (const x of run.body.tickets) fraction.set(`${Number(x.number)}/${x.fraction}`, x.code)
     const seller = await server.services.auth.enrolDevice({
+      ...sealed(),
       kind: 'cashier_station',
       name: 'Agencia',
       hallId: bo.body.id,

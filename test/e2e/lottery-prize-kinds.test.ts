@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 18 over real HTTP, authentication on, real people, an enrolled station with an open shift:
@@ -119,7 +120,12 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
     const created = await call('jefa', 'POST', '/api/lottery/draws', plan([P1, moto, G10]))
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     drawId = created.body.drawId
-    const seller = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Agencia Central', hallId })
+    const seller = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'cashier_station',
+      name: 'Agencia Central',
+      hallId,
+    })
     const run = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 0, to: 99 })
     expect(run.status).toBe(201)
     for (const x of run.body.tickets) codes.set(Number(x.number), x.code)

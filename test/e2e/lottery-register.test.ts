@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTicketCode, TicketKind } from '../../server/src/shared/ticket-code.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 13 point 3 over real HTTP with authentication on, real people and enrolled devices: a numbered lottery's
@@ -75,6 +76,7 @@ describe('numbered lottery issue register: codes only from print runs, payable o
       ['cajaB', 'cashier_station'],
     ] as const) {
       const d = await server.services.auth.enrolDevice({
+        ...sealed(),
         kind,
         name: name === 'cajaA' ? sellerA.name : name === 'cajaB' ? sellerB.name : 'Kiosco 1',
         hallId: hall.body.id,

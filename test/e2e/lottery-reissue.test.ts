@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * LST-1 (a), LST-2 (a), LST-4 (002 §7.5.1) over real HTTP with authentication on, real people and enrolled
@@ -68,7 +69,12 @@ describe('lottery reprint after a loss and exchange of sold tickets (LST-1, LST-
       ['kiosco', 'kiosk'],
       ['caja', 'cashier_station'],
     ] as const) {
-      const d = await server.services.auth.enrolDevice({ kind, name: `Agencia ${name}`, hallId: hall.body.id })
+      const d = await server.services.auth.enrolDevice({
+        ...sealed(),
+        kind,
+        name: `Agencia ${name}`,
+        hallId: hall.body.id,
+      })
       auth.set(name, `Device ${d.credential}`)
       if (name === 'caja') seller = d.id
     }

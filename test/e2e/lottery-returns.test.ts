@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan } from '../helpers/lottery-plans.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 29 point 8: a return of unsold lottery fractions names the seller who hands them back and reaches only what
@@ -43,7 +44,9 @@ describe('lottery returns name their seller and reach only what it holds (issue 
       [caja1, 'cashier_station'],
       [kiosco, 'kiosk'],
     ] as const)
-      seller.id = (await server.services.auth.enrolDevice({ kind, name: seller.name, hallId: hall.body.id })).id
+      seller.id = (
+        await server.services.auth.enrolDevice({ ...sealed(), kind, name: seller.name, hallId: hall.body.id })
+      ).id
     const created = await call(
       'POST',
       '/api/lottery/draws',

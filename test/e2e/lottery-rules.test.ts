@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, plan649, registerTombola } from '../helpers/lottery-plans.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 18, lotto and lottery rules over real HTTP with authentication on, real people and enrolled devices.
@@ -38,7 +39,7 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
     await login()
     auth.set(
       'kiosco',
-      `Device ${(await server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1' })).credential}`,
+      `Device ${(await server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1' })).credential}`,
     )
   })
   afterAll(async () => server?.cleanup())

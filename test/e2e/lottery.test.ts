@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue #6: numbered-ticket lottery and raffle over real HTTP (LOT-4 to LOT-26, LST-1 to LST-7, PRM-1 to PRM-10):
@@ -56,7 +57,8 @@ describe('numbered-ticket lottery and raffle end to end', () => {
 
   beforeAll(async () => {
     server = await startTestServer({}, { clock })
-    seller = (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Agencia Norte' })).id
+    seller = (await server.services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Agencia Norte' }))
+      .id
   })
   afterAll(async () => {
     await server?.cleanup()

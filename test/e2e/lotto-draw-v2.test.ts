@@ -12,6 +12,7 @@ import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { createSealer, sealingKeyFromBytes } from '../../server/src/shared/sealing.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 15, lotto by bolillo-draw-v2 over real HTTP with authentication on: the server fetches drand quicknet round
@@ -92,8 +93,14 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
     desk = {
-      id: (await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja sorteos', hallId: 'sorteos' }))
-        .id,
+      id: (
+        await server.services.auth.enrolDevice({
+          ...sealed(),
+          kind: 'cashier_station',
+          name: 'Caja sorteos',
+          hallId: 'sorteos',
+        })
+      ).id,
       name: 'Caja sorteos',
       kind: 'cashier_station',
       hallId: 'sorteos',

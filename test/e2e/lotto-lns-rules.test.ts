@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, plan649 } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 18 (rules), over real HTTP with authentication on, real people and enrolled devices:
@@ -282,7 +283,12 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
     const sellers: Record<string, string> = {}
     for (const hallId of ['lapaz', 'oruro', 'potosi'])
       sellers[hallId] = (
-        await server.services.auth.enrolDevice({ kind: 'cashier_station', name: `Agencia ${hallId}`, hallId })
+        await server.services.auth.enrolDevice({
+          ...sealed(),
+          kind: 'cashier_station',
+          name: `Agencia ${hallId}`,
+          hallId,
+        })
       ).id
     const created = await call(
       'jefa',

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 13 point 4 over real HTTP with authentication on, real people and enrolled devices: looking a lotto slip up by
@@ -42,7 +43,7 @@ describe('lotto receipt lookups: no bearer code, the document only to those who 
       ['kiosco', 'kiosk'],
       ['caja', 'cashier_station'],
     ] as const)
-      auth.set(name, `Device ${(await server.services.auth.enrolDevice({ kind, name })).credential}`)
+      auth.set(name, `Device ${(await server.services.auth.enrolDevice({ ...sealed(), kind, name })).credential}`)
     const created = await api(server.url, 'POST', '/api/lotto/draws', plan649(), { authorization: auth.get('jefa')! })
     expect(created.status).toBe(201)
     // Two players' slips, sold one after the other: their receipt numbers are consecutive.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isAllowed, permissions, type Permission, type Role } from '../../server/src/access/permissions.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 14 point 7: `GET /api/me` tells a screen who is logged in (name, role in words, station) and exactly the
@@ -30,7 +31,7 @@ describe('GET /api/me with authentication on', () => {
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
       auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
     }
-    const kiosk = await server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Quiosco de la entrada' })
+    const kiosk = await server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Quiosco de la entrada' })
     auth.set('kiosk', `Device ${kiosk.credential}`)
   })
   afterAll(async () => server?.cleanup())
@@ -97,7 +98,7 @@ describe('GET /api/me with authentication on', () => {
   })
 
   it('names the station a person logged in at (the session is bound to the enrolled device)', async () => {
-    const station = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 2' })
+    const station = await server.services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 2' })
     const login = await api(
       server.url,
       'POST',

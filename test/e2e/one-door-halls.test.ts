@@ -4,6 +4,7 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type Ha
 import { openTill, type Till } from '../helpers/till.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { runAs } from '../../server/src/shared/request-context.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 23 point 3, over real HTTP with authentication on: authorisation from what a request touches, not from what
@@ -99,7 +100,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
       stationName: 'Caja Sur',
       floatCents: 500_000,
     })
-    kioskNorth = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco Norte', hallId: north.hallId })
+    kioskNorth = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco Norte', hallId: north.hallId })
     const now = Date.now()
     drawId = (
       await lotto.createDraw(

@@ -4,6 +4,7 @@ import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { E_INSTANT } from '../helpers/paid-hall.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 24 point 6, over real HTTP with authentication on and enrolled devices: one person, one key. A review found
@@ -75,7 +76,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
       stationName: 'Caja 1',
       floatCents: 100_000,
     })
-    kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hall.hallId })
+    kiosk = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: hall.hallId })
     const now = clock.now().getTime()
     drawId = (
       await lotto.createDraw(

@@ -11,6 +11,7 @@ import {
 } from '../../server/src/access/permissions.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 9: every HTTP route and every socket event, called with every role, against the permission table.
@@ -50,7 +51,7 @@ describe('permission table on every route and socket event', () => {
       credentials.set(role, `Bearer ${token}`)
     }
     for (const kind of ['kiosk', 'cashier_station', 'display', 'terminal'] as const) {
-      const d = await auth.enrolDevice({ kind, name: `${kind} 1` })
+      const d = await auth.enrolDevice({ ...sealed(), kind, name: `${kind} 1` })
       credentials.set(kind, `Device ${d.credential}`)
     }
     credentials.set('public', null)
@@ -126,7 +127,7 @@ describe('permission table on every route and socket event', () => {
       if (['kiosk', 'cashier_station', 'display', 'terminal'].includes(role)) {
         ofHallA.set(
           role,
-          `Device ${(await auth.enrolDevice({ kind: role as 'kiosk', name: `${role} A`, hallId: 'hall-a' })).credential}`,
+          `Device ${(await auth.enrolDevice({ ...sealed(), kind: role as 'kiosk', name: `${role} A`, hallId: 'hall-a' })).credential}`,
         )
       } else {
         await auth.createUser({
@@ -259,7 +260,11 @@ describe('permission table on every route and socket event', () => {
   })
 
   it('stops a revoked device at once', async () => {
-    const d = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'station to revoke' })
+    const d = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'cashier_station',
+      name: 'station to revoke',
+    })
     const call = () =>
       fetch(`${server.url}/api/games/x_unknown/sales`, {
         method: 'POST',

@@ -6,6 +6,7 @@ import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
 import { openSqliteReadonly, type SqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 23 point 5, over real HTTP with authentication on, enrolled kiosks and real TCP printers on 127.0.0.1:
@@ -74,10 +75,20 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     hall = await paidHall(server.services)
     other = await hallWithGameOnSale(server.services, { name: 'Sala Sopocachi' })
     const { auth } = server.services
-    kiosks.stall = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco lento', hallId: hall.hallId })
-    kiosks.refuse = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco que rechaza', hallId: hall.hallId })
-    kiosks.good = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 2', hallId: hall.hallId })
-    kiosks.otherHall = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco Sopocachi', hallId: other.hallId })
+    kiosks.stall = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco lento', hallId: hall.hallId })
+    kiosks.refuse = await auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco que rechaza',
+      hallId: hall.hallId,
+    })
+    kiosks.good = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 2', hallId: hall.hallId })
+    kiosks.otherHall = await auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco Sopocachi',
+      hallId: other.hallId,
+    })
     printerOf[kiosks.stall.id] = stall.url
     printerOf[kiosks.refuse.id] = refuse.url
     printerOf[kiosks.good.id] = good.url
@@ -309,7 +320,12 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     expect(refused.body.error).toMatchObject({ code: 'CONFLICT', details: { status: 'printed' } })
     expect(refused.body.error.message).toBeTruthy()
     // A display may not reprint anything.
-    const display = await server.services.auth.enrolDevice({ kind: 'display', name: 'Pantalla', hallId: hall.hallId })
+    const display = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'display',
+      name: 'Pantalla',
+      hallId: hall.hallId,
+    })
     const forbidden = await api(
       server.url,
       'POST',

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../server/src/config.ts'
 import { DEMO_PASSWORD, seedDemoHall } from '../../server/src/demo.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 24 point 4: demo trust stays in the demo. A server without the demo (BOLILLO_SEED_DEMO=false) refuses to
@@ -264,7 +265,12 @@ describe('the demo switched off on the same DATA_DIR (issue 24 point 4)', () => 
       }),
     ).rejects.toMatchObject({ code: 'RULE_DISABLED', message: expect.stringMatching(/demo reference/) })
     const issue = (await lottery.listDraws()).find((d) => d.plan.gameCode === 'LOTDEMO')!
-    const seller = await s.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja real', hallId: 'demo' })
+    const seller = await s.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'cashier_station',
+      name: 'Caja real',
+      hallId: 'demo',
+    })
     await expect(
       lottery.distribute(
         issue.drawId,

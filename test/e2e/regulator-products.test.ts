@@ -8,6 +8,7 @@ import { canonical, checkExport, type CheckReport } from '../../server/src/regul
 import { printRunTickets, type PrintedTicket } from '../helpers/instant.ts'
 import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 28 point 1, numbered lotteries, raffles and instant games: a lottery issued, distributed to a seller, a
@@ -73,6 +74,7 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
     })
     expect(hall.status).toBe(201)
     const seller = await services.auth.enrolDevice({
+      ...sealed(),
       kind: 'cashier_station',
       name: 'Agencia Norte',
       hallId: hall.body.id,

@@ -3,6 +3,7 @@ import { io, type Socket } from 'socket.io-client'
 import { SOCKET_LIMITS } from '../../server/src/realtime/limits.ts'
 import { startFlood } from '../helpers/flood.ts'
 import { startTestServer, waitFor } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 24 point 5: one anonymous socket sending 3,000 events took /api/health from 5 ms to 2.2 s. Now every event
@@ -54,7 +55,7 @@ describe('socket.io with limits (issue 24 point 5)', () => {
     gameId = (await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })).gameId
     await bingo.openSales(gameId)
     await bingo.sell({ gameId, count: 10, channel: 'counter' })
-    const enrolled = await auth.enrolDevice({ kind: 'display', name: 'Pantalla sala', hallId })
+    const enrolled = await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla sala', hallId })
     display = await open(server.url, DISPLAY, `Device ${enrolled.credential}`)
     const watched = await display.emitWithAck('hall:watch', { hallId })
     expect(watched).toMatchObject({ ok: true, data: { gameId } })

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { secondPerson, type AppEnv } from '../../server/src/http/context.ts'
 import { DomainError } from '../../server/src/shared/errors.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 13 point 5 and issue 14 points 2 and 7, over real HTTP with authentication on: a person's session opened
@@ -36,7 +37,7 @@ describe('a session bound to its station, and a second person on the same screen
       await auth.createUser({ username, displayName, role, password: PASSWORD })
       tokens.set(username, (await auth.login(username, PASSWORD)).token)
     }
-    station = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1' })
+    station = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1' })
   })
   afterAll(async () => server?.cleanup())
 

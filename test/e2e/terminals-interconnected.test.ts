@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 27 with BNG-100 (bingo simultáneo, the interconnected game of a central and its joined halls), over real HTTP
@@ -103,8 +104,18 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
         by: { kind: 'system', id: 't', name: 't', role: 'system' },
       })
       await terminals.setTerms({ hallId: h.id, reference: 'AJ-RND-2026-0117 (terminales)', terms, by: 'test' })
-      devices[`desk-${h.id}`] = await auth.enrolDevice({ kind: 'cashier_station', name: `Caja ${code}`, hallId: h.id })
-      devices[`terminal-${h.id}`] = await auth.enrolDevice({ kind: 'terminal', name: `Terminal ${code}`, hallId: h.id })
+      devices[`desk-${h.id}`] = await auth.enrolDevice({
+        ...sealed(),
+        kind: 'cashier_station',
+        name: `Caja ${code}`,
+        hallId: h.id,
+      })
+      devices[`terminal-${h.id}`] = await auth.enrolDevice({
+        ...sealed(),
+        kind: 'terminal',
+        name: `Terminal ${code}`,
+        hallId: h.id,
+      })
       if (code === 'A') central = h.id
       else if (code === 'B') alto = h.id
       else outside = h.id

@@ -6,6 +6,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { nextGameOnSale, playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 
 /**
  * Issue 27 (BNG-101, BNG-9), over real HTTP with authentication on and enrolled terminals: a terminal session is a
@@ -39,8 +40,18 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     hall = await paidHall(server.services)
-    t1 = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 1', hallId: hall.hallId })
-    t2 = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 2', hallId: hall.hallId })
+    t1 = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal 1',
+      hallId: hall.hallId,
+    })
+    t2 = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal 2',
+      hallId: hall.hallId,
+    })
   })
   afterAll(async () => server?.cleanup())
 
@@ -67,7 +78,12 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
-    const desk = await server.services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja B', hallId: other.id })
+    const desk = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'cashier_station',
+      name: 'Caja B',
+      hallId: other.id,
+    })
     const foreign = (
       await server.services.cashdesk.vouchers.sell({
         hallId: other.id,
@@ -261,7 +277,12 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
 
   it("recovers a lost session's balance at the cashier against the original voucher, once", async () => {
     const voucher = await sellVoucher(server.url, hall.hallId, 1200, {}, asCashier())
-    const t3 = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 3', hallId: hall.hallId })
+    const t3 = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal 3',
+      hallId: hall.hallId,
+    })
     expect(
       (
         await api(

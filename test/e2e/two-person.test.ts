@@ -352,6 +352,13 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
       },
     })
     expect(paid[0].payload.actor).toMatchObject({ name: 'Luis Mamani' })
+    // Issue 26 (REGULATIONS.md §8, GEN-7): the payout's record names the seal code of the station that paid it.
+    const seal = await server.services.db.get<{ seal_code: string }>(
+      'SELECT seal_code FROM device_credentials WHERE id = ?',
+      [till.station.id],
+    )
+    expect(seal?.seal_code).toMatch(/^AJ-PRUEBA-/)
+    expect(paid[0].payload).toMatchObject({ stationId: till.station.id, sealCode: seal!.seal_code })
     // The buyer's own payout carries no override.
     expect(
       (await journal('lotto.prize_paid')).find((r) => r.payload.receipt === a.receiptNumber)!.payload.override,

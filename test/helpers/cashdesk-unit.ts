@@ -9,6 +9,7 @@ import { createServices, type Services } from '../../server/src/services.ts'
 import { openTestDatabase } from './database.ts'
 import { testConfig } from './server.ts'
 import { TEST_SALE_RULES } from './sale-rules.ts'
+import { registerTestRng, sealed } from './device-marks.ts'
 
 export interface DeskSetup {
   services: Services
@@ -29,6 +30,7 @@ export async function deskOverDatabase(start = '2026-11-21T14:00:00Z'): Promise<
     entropy: { name: 'test', randomBytes: (n) => new Uint8Array(randomBytes(n)) },
     clock: { now: () => new Date(now) },
   })
+  await registerTestRng(services)
   const hall = await services.bingo.createHall({
     name: 'Sala Illimani',
     profileId: 'BO-2025',
@@ -38,7 +40,7 @@ export async function deskOverDatabase(start = '2026-11-21T14:00:00Z'): Promise<
     saleRules: TEST_SALE_RULES,
   })
   const station = async (name: string, person: { id: string; name: string }): Promise<StationPerson> => {
-    const device = await services.auth.enrolDevice({ kind: 'cashier_station', name, hallId: hall.id })
+    const device = await services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name, hallId: hall.id })
     return {
       station: { id: device.id, name, kind: 'cashier_station', hallId: hall.id },
       person: { ...person, role: 'cashier', halls: [hall.id] },

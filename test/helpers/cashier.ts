@@ -7,6 +7,7 @@ import type { InstantDesign } from '../../server/src/instant/design.ts'
 import type { Services } from '../../server/src/services.ts'
 import { hallWithGameOnSale, type HallSetup } from './cashdesk.ts'
 import { api } from './server.ts'
+import { sealed } from './device-marks.ts'
 
 export const PASSWORD = 'correct horse battery'
 export const secondPersonHeader = (username: string, password = PASSWORD) => ({
@@ -53,9 +54,9 @@ export async function cashierHall(
     tokens.set(username, (await auth.login(username, PASSWORD)).token)
   }
   const devices = {
-    caja1: await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId }),
-    caja2: await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 2', hallId: setup.hallId }),
-    kiosk: await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId }),
+    caja1: await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId }),
+    caja2: await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 2', hallId: setup.hallId }),
+    kiosk: await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId }),
   }
   const loginAt = async (username: string, device: { credential: string }) => {
     const r = await api(

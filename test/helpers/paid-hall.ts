@@ -7,6 +7,7 @@ import type { Services } from '../../server/src/services.ts'
 import type { InstantDesign } from '../../server/src/instant/design.ts'
 import { hallWithGameOnSale, type HallSetup } from './cashdesk.ts'
 import { plan649 } from './lottery-plans.ts'
+import { sealed } from './device-marks.ts'
 
 export const PASSWORD = 'correct horse battery'
 
@@ -57,8 +58,8 @@ export async function paidHall(
     name: options.name ?? 'Sala Illimani',
   })
   const { auth } = services
-  const kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
-  const station = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId })
+  const kiosk = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
+  const station = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja 1', hallId: setup.hallId })
   await auth.createUser({ username: 'cajera', displayName: 'Rosa Vargas', role: 'cashier', password: PASSWORD })
   await auth.createUser({ username: 'jefa', displayName: 'Marta Quispe', role: 'director', password: PASSWORD })
   const desk = { id: station.id, name: 'Caja 1', kind: 'cashier_station' as const, hallId: setup.hallId }

@@ -5,6 +5,7 @@
  */
 import type { Services } from '../../server/src/services.ts'
 import { api } from './server.ts'
+import { sealed } from './device-marks.ts'
 
 export interface Till {
   station: { id: string; credential: string; name: string }
@@ -23,7 +24,7 @@ export async function openTill(
 ): Promise<Till> {
   const name = input.stationName ?? 'Mesa 1'
   const station = {
-    ...(await services.auth.enrolDevice({ kind: 'cashier_station', name, hallId: input.hallId })),
+    ...(await services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name, hallId: input.hallId })),
     name,
   }
   const till: Till = { station, token: '', headers: {}, shiftId: '', relogin }

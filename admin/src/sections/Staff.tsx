@@ -180,6 +180,10 @@ interface Device {
   enrolledAt: string
   lastSeenAt: string | null
   revokedAt: string | null
+  /** Issue 26 (GEN-7, GEN-4): the marks on record and what the hall's profile still asks of the device. */
+  sealCode: string | null
+  typeApprovalNo: string | null
+  missingMarks: string[]
 }
 
 /**
@@ -192,6 +196,10 @@ function Stations() {
   const [kind, setKind] = useState<string>('kiosk')
   const [name, setName] = useState('')
   const [hallId, setHallId] = useState('')
+  const [sealCode, setSealCode] = useState('')
+  const [typeApprovalNo, setTypeApprovalNo] = useState('')
+  /** Issue 26: the device whose seal and type approval are being recorded, with what is typed. */
+  const [marking, setMarking] = useState<{ device: Device; sealCode: string; typeApprovalNo: string } | null>(null)
   const devices = useLoad(() => api<{ devices: Device[] }>('GET', '/api/auth/devices').then((r) => r.devices))
   /** The credential just issued, shown once (gone on reload, as the server keeps only its hash). */
   const [issued, setIssued] = useState<{ name: string; link: string; again: boolean } | null>(null)
@@ -205,11 +213,27 @@ function Stations() {
       kind,
       name: name.trim(),
       ...(hall ? { hallId: hall } : {}),
+      // Issue 26: the server refuses the station when its hall's rules require a mark left empty.
+      ...(sealCode.trim() ? { sealCode: sealCode.trim() } : {}),
+      ...(typeApprovalNo.trim() ? { typeApprovalNo: typeApprovalNo.trim() } : {}),
     })
     setIssued({ name: name.trim(), link: linkOf({ kind, hallId: hall }, r.credential), again: false })
     setCopied(false)
     setName('')
+    setSealCode('')
+    setTypeApprovalNo('')
     devices.reload()
+  })
+  const saveMarks = useAction(async () => {
+    if (!marking) return
+    await api('POST', `/api/auth/devices/${encodeURIComponent(marking.device.id)}/marks`, {
+      sealCode: marking.sealCode.trim() || null,
+      typeApprovalNo: marking.typeApprovalNo.trim() || null,
+    })
+    const done = marking.device.name
+    setMarking(null)
+    devices.reload()
+    return tx('marksSaved', { name: done })
   })
   const act = useAction(async () => {
     if (!asking) return
@@ -256,6 +280,12 @@ function Stations() {
             options={(halls.data ?? []).map((h): [string, string] => [h.id, h.name])}
           />
         </Field>
+        <Field label={tx('sealCode')}>
+          <Input name="sealCode" value={sealCode} onValue={setSealCode} />
+        </Field>
+        <Field label={tx('typeApprovalNo')}>
+          <Input name="typeApprovalNo" value={typeApprovalNo} onValue={setTypeApprovalNo} />
+        </Field>
         <button type="submit" class="primary" disabled={enrol.busy || !name.trim()}>
           {tx('enrolDevice')}
         </button>
@@ -289,11 +319,37 @@ function Stations() {
         <Table
           testId="enrolled-table"
           empty={tx('noDevices')}
-          head={[tx('name'), tx('deviceKind'), tx('hall'), tx('lastSeen'), tx('enrolledAt'), tx('status'), '']}
+          head={[
+            tx('name'),
+            tx('deviceKind'),
+            tx('hall'),
+            tx('sealCode'),
+            tx('typeApprovalNo'),
+            tx('lastSeen'),
+            tx('enrolledAt'),
+            tx('status'),
+            '',
+          ]}
           rows={devices.data.map((d) => [
             <strong data-testid="device-name">{d.name}</strong>,
             kindName(d.kind),
             d.hallName ?? '—',
+            <span data-testid="device-seal">
+              {d.sealCode ?? '—'}
+              {d.missingMarks.length > 0 && (
+                <>
+                  {' '}
+                  <span class="tag bad" data-testid="device-missing-marks">
+                    {tx('marksMissing', {
+                      what: d.missingMarks
+                        .map((m) => tx(m === 'seal-code' ? 'mark_seal_code' : 'mark_type_approval'))
+                        .join(', '),
+                    })}
+                  </span>
+                </>
+              )}
+            </span>,
+            <span data-testid="device-type-approval">{d.typeApprovalNo ?? '—'}</span>,
             d.lastSeenAt ? hallTime(d, d.lastSeenAt) : tx('never'),
             hallTime(d, d.enrolledAt),
             d.revokedAt ? (
@@ -312,10 +368,53 @@ function Stations() {
               <button data-testid="reenrol" onClick={() => setAsking({ action: 'reenrol', device: d })}>
                 {tx('reenrol')}
               </button>
+              {!d.revokedAt && (
+                <button
+                  data-testid="edit-marks"
+                  onClick={() =>
+                    setMarking({ device: d, sealCode: d.sealCode ?? '', typeApprovalNo: d.typeApprovalNo ?? '' })
+                  }
+                >
+                  {tx('editMarks')}
+                </button>
+              )}
             </div>,
           ])}
         />
       )}
+      {marking && (
+        <form
+          class="inline"
+          data-testid="device-marks"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void saveMarks.run()
+          }}
+        >
+          <strong>{tx('marksTitle', { name: marking.device.name })}</strong>
+          <Field label={tx('sealCode')}>
+            <Input
+              name="markSealCode"
+              value={marking.sealCode}
+              onValue={(v) => setMarking({ ...marking, sealCode: v })}
+            />
+          </Field>
+          <Field label={tx('typeApprovalNo')}>
+            <Input
+              name="markTypeApprovalNo"
+              value={marking.typeApprovalNo}
+              onValue={(v) => setMarking({ ...marking, typeApprovalNo: v })}
+            />
+          </Field>
+          <button type="submit" class="primary" disabled={saveMarks.busy}>
+            {tx('saveMarks')}
+          </button>
+          <button type="button" onClick={() => setMarking(null)}>
+            {tx('cancel')}
+          </button>
+        </form>
+      )}
+      {saveMarks.feedback}
       {!asking && act.feedback}
       {asking && (
         <ConfirmDialog

@@ -150,6 +150,9 @@ export function registerAccessRoutes(app: App, services: Services) {
           kind: z.enum(['kiosk', 'cashier_station', 'display', 'terminal']),
           name: z.string().min(1).max(120),
           hallId: id,
+          // Issue 26 (GEN-7, GEN-4): required where the hall's profile says so; the use case decides.
+          sealCode: z.string().max(60).nullable().optional(),
+          typeApprovalNo: z.string().max(60).nullable().optional(),
         })
         .strict(),
     )
@@ -166,6 +169,19 @@ export function registerAccessRoutes(app: App, services: Services) {
   app.post('/api/auth/devices/:deviceId/revoke', needs('device.admin'), async (c) => {
     await auth.revokeDevice(param(c, 'deviceId'), actingHalls(c))
     return c.json({ ok: true })
+  })
+  // Issue 26: the seal code and type approval of an enrolled device (one enrolled before they were recorded).
+  app.post('/api/auth/devices/:deviceId/marks', needs('device.admin'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({
+          sealCode: z.string().max(60).nullable().optional(),
+          typeApprovalNo: z.string().max(60).nullable().optional(),
+        })
+        .strict(),
+    )
+    return c.json(await auth.setMarks(param(c, 'deviceId'), b, actingHalls(c)))
   })
   app.post('/api/auth/devices/:deviceId/reenrol', needs('device.admin'), async (c) =>
     c.json(await auth.reenrolDevice(param(c, 'deviceId'), actingHalls(c))),

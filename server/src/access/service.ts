@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { getProfile } from '../shared/profile.ts'
+import { getProfile, missingDeviceMarks } from '../shared/profile.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
 import type { Clock } from '../shared/clock.ts'
 import {
@@ -23,6 +23,9 @@ import {
   type DeviceCredentialRow,
   hallsOfUser,
   insertDeviceCredential,
+  hallProfileId,
+  isDeviceSealTaken,
+  setDeviceMarks,
   insertToken,
   insertUser,
   listUsers,
@@ -123,6 +126,9 @@ export interface PasswordHashing {
 /** The shipped cost of a password hash: scrypt with N = 2^14, r = 8, p = 1 (about 16 MiB and tens of ms a hash). */
 export const PASSWORD_HASHING: Readonly<PasswordHashing> = Object.freeze({ N: 16384, r: 8, p: 1 })
 const SCRYPT_MAXMEM = 64 * 1024 * 1024
+/** A device of no hall (or of an unknown profile) is asked for no mark. */
+const NO_MARKS = { enrolledDeviceMarks: { sealCode: [], typeApproval: [] } }
+
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 
 export async function hashPassword(
@@ -511,11 +517,62 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     await revokeToken(db, sha256(token), now().toISOString())
   }
 
-  /** Enrols a device; the secret is shown once and stored only as a hash. */
+  /**
+   * Issue 26: a seal code or type-approval number as typed (trimmed, empty = none); at most 60 characters of letters,
+   * digits and the separators regulators print (the AJ's identification code, the Consejería's resolution number).
+   */
+  function markOf(v: string | null | undefined, field: 'sealCode' | 'typeApprovalNo'): string | null {
+    const t = (v ?? '').trim()
+    if (!t) return null
+    if (!/^[\p{L}\p{N}][\p{L}\p{N} ./:_-]{0,59}$/u.test(t))
+      throw new DomainError('VALIDATION_FAILED', `${field}: up to 60 letters, digits and . / : _ -`, { field })
+    return t
+  }
+
+  /**
+   * Issue 26 (GEN-7, GEN-4, BNG-31): the marks of a device of `kind` in hall `hallId`, refused when the hall's profile
+   * requires one that is missing, or when the seal code is another device's (the AJ's code identifies one device).
+   */
+  async function checkMarks(
+    tx: Sql,
+    d: { id?: string; kind: string; hallId: string | null },
+    given: { sealCode?: string | null; typeApprovalNo?: string | null },
+  ) {
+    const marks = {
+      sealCode: markOf(given.sealCode, 'sealCode'),
+      typeApprovalNo: markOf(given.typeApprovalNo, 'typeApprovalNo'),
+    }
+    const profileId = d.hallId ? (await hallProfileId(tx, d.hallId))?.profile_id : undefined
+    const profile = profileId ? getProfile(profileId) : undefined
+    const missing = profile ? missingDeviceMarks(profile, d.kind, marks) : []
+    if (missing.length)
+      throw new DomainError(
+        'DEVICE_MARKS_MISSING',
+        `a ${d.kind} of hall ${d.hallId} is enrolled with its ${missing.join(' and ')} (${profile!.id})`,
+        {
+          field: missing[0] === 'seal-code' ? 'sealCode' : 'typeApprovalNo',
+          missing,
+          at: 'enrolment',
+          rule: missing.includes('seal-code') ? 'GEN-7' : 'GEN-4',
+        },
+      )
+    if (marks.sealCode && (await isDeviceSealTaken(tx, marks.sealCode, d.id)))
+      throw new DomainError('CONFLICT', `seal code ${marks.sealCode} is on another enrolled device (GEN-7)`, {
+        field: 'sealCode',
+      })
+    return marks
+  }
+
+  /**
+   * Enrols a device; the secret is shown once and stored only as a hash. Issue 26: with the seal code and
+   * type-approval number its hall's profile requires (DEVICE_MARKS_MISSING otherwise), journaled with it.
+   */
   async function enrolDevice(input: {
     kind: DeviceKind
     name: string
     hallId?: string
+    sealCode?: string | null
+    typeApprovalNo?: string | null
   }): Promise<{ id: string; secret: string; credential: string }> {
     if (!Object.values(DeviceKind).includes(input.kind))
       throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`)
@@ -525,6 +582,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     const id = newId('dev')
     const secret = randomBytes(24).toString('base64url')
     await db.transaction(async (tx) => {
+      const marks = await checkMarks(tx, { kind: input.kind, hallId: input.hallId ?? null }, input)
       await insertDeviceCredential(tx, {
         id,
         kind: input.kind,
@@ -532,15 +590,45 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
         hallId: input.hallId ?? null,
         secretHash: sha256(secret),
         createdAt: now().toISOString(),
+        ...marks,
       })
       await appendJournal(tx, {
         at: now().toISOString(),
         type: 'device.enrolled',
         scope: input.hallId ? `hall:${input.hallId}` : '',
-        payload: { deviceId: id, kind: input.kind, name: input.name },
+        payload: { deviceId: id, kind: input.kind, name: input.name, ...marks },
       })
     })
     return { id, secret, credential: `${id}.${secret}` }
+  }
+
+  /**
+   * Issue 26: a director records the seal code and type-approval number of an enrolled device of her halls (a device
+   * enrolled before they were recorded, a new seal after an inspection). The same profile check as at enrolment.
+   */
+  async function setMarks(
+    deviceId: string,
+    given: { sealCode?: string | null; typeApprovalNo?: string | null },
+    halls: '*' | readonly string[] = '*',
+  ) {
+    const d = await deviceOfHalls(deviceId, halls)
+    return db.transaction(async (tx) => {
+      const marks = await checkMarks(tx, { id: d.id, kind: d.kind, hallId: d.hall_id }, given)
+      await setDeviceMarks(tx, deviceId, marks)
+      await appendJournal(tx, {
+        at: now().toISOString(),
+        type: 'device.marks',
+        scope: d.hall_id ? `hall:${d.hall_id}` : '',
+        payload: {
+          deviceId,
+          name: d.name,
+          from: { sealCode: d.seal_code, typeApprovalNo: d.type_approval_no },
+          to: marks,
+          rule: 'GEN-7',
+        },
+      })
+      return { id: deviceId, ...marks }
+    })
   }
 
   /**
@@ -559,6 +647,13 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       enrolledAt: d.created_at,
       lastSeenAt: d.last_seen_at,
       revokedAt: d.revoked_at,
+      // Issue 26: the marks on record, and what the hall's profile still asks of this device.
+      sealCode: d.seal_code,
+      typeApprovalNo: d.type_approval_no,
+      missingMarks: missingDeviceMarks(getProfile(d.hall_profile_id ?? '') ?? NO_MARKS, d.kind, {
+        sealCode: d.seal_code,
+        typeApprovalNo: d.type_approval_no,
+      }),
     }))
   }
 
@@ -703,6 +798,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     confirmPerson,
     logout,
     enrolDevice,
+    setMarks,
     listDevices,
     deviceHall,
     revokeDevice,

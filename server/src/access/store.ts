@@ -31,6 +31,8 @@ export interface DeviceCredentialRow {
   name: string
   hall_id: string | null
   revoked_at: string | null
+  seal_code: string | null
+  type_approval_no: string | null
 }
 
 // People
@@ -254,12 +256,67 @@ export async function revokeTokensOfDevice(tx: Sql, deviceId: string, at: string
 
 export async function insertDeviceCredential(
   tx: Sql,
-  d: { id: string; kind: DeviceKind; name: string; hallId: string | null; secretHash: string; createdAt: string },
+  d: {
+    id: string
+    kind: DeviceKind
+    name: string
+    hallId: string | null
+    secretHash: string
+    createdAt: string
+    sealCode: string | null
+    typeApprovalNo: string | null
+  },
 ): Promise<void> {
   await tx.run(
-    'INSERT INTO device_credentials (id, kind, name, hall_id, secret_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    [d.id, d.kind, d.name, d.hallId, d.secretHash, d.createdAt],
+    'INSERT INTO device_credentials (id, kind, name, hall_id, secret_hash, created_at, seal_code, type_approval_no) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [d.id, d.kind, d.name, d.hallId, d.secretHash, d.createdAt, d.sealCode, d.typeApprovalNo],
   )
+}
+
+/** Issue 26 (GEN-7): whether another enrolled device already carries this seal code. */
+export async function isDeviceSealTaken(tx: Sql, sealCode: string, exceptId?: string): Promise<boolean> {
+  const r = await tx.get<{ id: string }>('SELECT id FROM device_credentials WHERE seal_code = ? AND id <> ?', [
+    sealCode,
+    exceptId ?? '',
+  ])
+  return Boolean(r)
+}
+
+/** Issue 26: records a device's seal code and type-approval number (a device enrolled before, or a new seal). */
+export async function setDeviceMarks(
+  tx: Sql,
+  deviceId: string,
+  marks: { sealCode: string | null; typeApprovalNo: string | null },
+): Promise<void> {
+  await tx.run('UPDATE device_credentials SET seal_code = ?, type_approval_no = ? WHERE id = ?', [
+    marks.sealCode,
+    marks.typeApprovalNo,
+    deviceId,
+  ])
+}
+
+export interface DeviceMarksRow {
+  id: string
+  kind: DeviceKind
+  name: string
+  hall_id: string | null
+  seal_code: string | null
+  type_approval_no: string | null
+  hall_profile_id: string | null
+}
+
+/** Issue 26: an enrolled device's marks and its hall's profile, for the check where it sells or pays. */
+export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksRow | undefined> {
+  return db.get<DeviceMarksRow>(
+    `SELECT d.id, d.kind, d.name, d.hall_id, d.seal_code, d.type_approval_no, h.profile_id AS hall_profile_id
+       FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id WHERE d.id = ?`,
+    [deviceId],
+  )
+}
+
+/** The profile of a hall (undefined: no such hall). */
+export function hallProfileId(db: Sql, hallId: string): Promise<{ profile_id: string } | undefined> {
+  return db.get<{ profile_id: string }>('SELECT profile_id FROM halls WHERE id = ?', [hallId])
 }
 
 /** Revokes an active credential; false when there is none with this id. */
@@ -299,6 +356,8 @@ export interface EnrolledDeviceRow {
   created_at: string
   revoked_at: string | null
   last_seen_at: string | null
+  seal_code: string | null
+  type_approval_no: string | null
 }
 
 /** The enrolled devices of the halls given ('*': every hall, and devices bound to none), by hall and name. */
@@ -306,7 +365,8 @@ export function enrolledDevices(db: Sql, halls: '*' | readonly string[]): Promis
   const where = halls === '*' ? '' : `WHERE d.hall_id IN (${halls.map(() => '?').join(', ') || 'NULL'})`
   return db.all<EnrolledDeviceRow>(
     `SELECT d.id, d.kind, d.name, d.hall_id, h.name AS hall_name, h.settings AS hall_settings,
-            h.profile_id AS hall_profile_id, d.created_at, d.revoked_at, d.last_seen_at
+            h.profile_id AS hall_profile_id, d.created_at, d.revoked_at, d.last_seen_at,
+            d.seal_code, d.type_approval_no
        FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id ${where}
       ORDER BY h.name, d.revoked_at IS NOT NULL, d.name, d.created_at`,
     halls === '*' ? [] : [...halls],
@@ -315,7 +375,7 @@ export function enrolledDevices(db: Sql, halls: '*' | readonly string[]): Promis
 
 export function deviceCredentialById(db: Sql, deviceId: string): Promise<DeviceCredentialRow | undefined> {
   return db.get<DeviceCredentialRow>(
-    'SELECT id, kind, name, hall_id, revoked_at FROM device_credentials WHERE id = ?',
+    'SELECT id, kind, name, hall_id, revoked_at, seal_code, type_approval_no FROM device_credentials WHERE id = ?',
     [deviceId],
   )
 }

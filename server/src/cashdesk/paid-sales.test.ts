@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { hallWithGameOnSale } from '../../../test/helpers/cashdesk.ts'
 import { deskOverDatabase, type DeskSetup } from '../../../test/helpers/cashdesk-unit.ts'
 import type { StationPerson } from './shifts.ts'
+import { sealed } from '../../../test/helpers/device-marks.ts'
 
 const open: DeskSetup[] = []
 afterEach(async () => {
@@ -23,14 +24,19 @@ async function hallOnSale() {
   const { services } = d
   const { shifts, vouchers } = services.cashdesk
   const setup = await hallWithGameOnSale(services, { faceValueCents: FACE })
-  const device = await services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja Norte', hallId: setup.hallId })
+  const device = await services.auth.enrolDevice({
+    ...sealed(),
+    kind: 'cashier_station',
+    name: 'Caja Norte',
+    hallId: setup.hallId,
+  })
   const ana: StationPerson = {
     station: { id: device.id, name: 'Caja Norte', kind: 'cashier_station', hallId: setup.hallId },
     person: { id: 'u_ana', name: 'Ana Quispe', role: 'cashier', halls: [setup.hallId] },
   }
   await shifts.open(ana, { floatCents: FLOAT })
   const till = await shifts.till(ana)
-  const kiosk = await services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
+  const kiosk = await services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
   const expected = async () => (await shifts.report(till.shiftId!)).expectedCents
   const sold = async () => (await services.bingo.getGameState(setup.gameId)).cardsSold
   const voucher = async (amountCents: number) =>
@@ -108,7 +114,12 @@ describe('cards bought at a kiosk with a voucher (GEN-13, GEN-14)', () => {
   it("refuses a voucher at another hall's kiosk, and the voucher stays whole", async () => {
     const h = await hallOnSale()
     const v = await h.voucher(2_000)
-    const elsewhere = await h.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco Centro', hallId: h.hallId })
+    const elsewhere = await h.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco Centro',
+      hallId: h.hallId,
+    })
     await expect(
       h.paid.kioskPurchase({
         voucherCode: v.code,

@@ -55,6 +55,7 @@ import {
 import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen, CashCount } from './cash-intake.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
+import { assertDeviceMarked } from '../access/device-marks.ts'
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import { createGroupCommit } from '../db/group-commit.ts'
@@ -420,6 +421,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
         // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
         await assertActsInHall(tx, v.hallId, { stationId: input.kioskId, resource: 'voucher' })
+        // Issue 26 (GEN-7): a kiosk sells only with the seal code (and type approval) its hall's profile requires.
+        await assertDeviceMarked(tx, input.kioskId)
         const hall = await vouchers.hallFor(tx, v.hallId)
         // GEN-25: a hall that sells only to identified players takes only a voucher that names its buyer.
         assertIdentifiedWhereRequired(hall, vouchers.openDocument(v.buyerDocument), 'kiosk')
@@ -878,6 +881,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     let publish = () => {}
     const result = await sales.run(async (tx) => {
       const at = now()
+      // Issue 26 (GEN-7): a terminal is a medio de juego; it sells only sealed where its hall's profile says so.
+      await assertDeviceMarked(tx, input.terminalId)
       const game = await gameById(tx, input.gameId)
       if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
       const face = Number(game.face_value_cents)

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { hallWithGameOnSale, playToTheEnd, winningCodes } from '../../../test/helpers/cashdesk.ts'
 import { deskOverDatabase, type DeskSetup } from '../../../test/helpers/cashdesk-unit.ts'
 import type { StationPerson } from './shifts.ts'
+import { sealed } from '../../../test/helpers/device-marks.ts'
 
 const open: DeskSetup[] = []
 afterEach(async () => {
@@ -24,7 +25,7 @@ async function finishedGame() {
   const { shifts, payouts } = services.cashdesk
   const setup = await hallWithGameOnSale(services)
   const station = async (name: string, person: { id: string; name: string }): Promise<StationPerson> => {
-    const device = await services.auth.enrolDevice({ kind: 'cashier_station', name, hallId: setup.hallId })
+    const device = await services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name, hallId: setup.hallId })
     return {
       station: { id: device.id, name, kind: 'cashier_station', hallId: setup.hallId },
       person: { ...person, role: 'cashier', halls: [setup.hallId] },

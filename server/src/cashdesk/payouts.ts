@@ -40,6 +40,7 @@ import { assertRowsSealed } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { DomainError } from '../shared/errors.ts'
+import { sealCodeOfDevice } from '../access/device-marks.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { CardCustody } from '../bingo/card-custody.ts'
@@ -351,6 +352,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           status: st.status,
           reason: st.status === 'invalid' ? st.reason : null,
           stationId: who.stationId ?? null,
+          // REGULATIONS.md §8 / GEN-7: each outcome is logged with the terminal's seal code.
+          sealCode: await sealCodeOfDevice(tx, who.stationId),
           cashierId: who.cashierId ?? null,
           rule: '§8',
         },
@@ -638,6 +641,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             })
           }
           const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
+          // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
+          const sealCode = await sealCodeOfDevice(tx, input.stationId)
           // A bonus prize's own record is its `bonus.paid` (settleWithin, with this payout's id): the minutes count it once.
           for (const p of st.prizes.filter((x) => !x.bonus)) {
             const rec = await appendJournal(tx, {
@@ -653,6 +658,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
                 paidBy,
                 payoutId,
                 stationId: input.stationId,
+                sealCode,
                 cashierId: input.cashierId,
                 payeeIdentified: Boolean(payeeDocument),
                 payment: paidVia.method,

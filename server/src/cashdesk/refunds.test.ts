@@ -7,6 +7,7 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd } from '../../../test/
 import { deskOverDatabase, type DeskSetup } from '../../../test/helpers/cashdesk-unit.ts'
 import type { RefundActor } from './refunds.ts'
 import type { StationPerson } from './shifts.ts'
+import { sealed } from '../../../test/helpers/device-marks.ts'
 
 const open: DeskSetup[] = []
 afterEach(async () => {
@@ -32,7 +33,12 @@ async function annulledGame() {
   await services.bingo.drawNext(gameId)
   // BNG-82: a ball found irregular annuls the game; its cards are refunded.
   await services.bingo.declareIncident({ gameId, kind: 'ball-irregularity', note: 'bola 12 deformada' })
-  const device = await services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja Norte', hallId: setup.hallId })
+  const device = await services.auth.enrolDevice({
+    ...sealed(),
+    kind: 'cashier_station',
+    name: 'Caja Norte',
+    hallId: setup.hallId,
+  })
   const anaAt: StationPerson = {
     station: { id: device.id, name: 'Caja Norte', kind: 'cashier_station', hallId: setup.hallId },
     person: { id: ana.id, name: ana.name, role: 'cashier', halls: [setup.hallId] },

@@ -140,7 +140,8 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(
       await services.ticketDesk.judge(
         b.code,
-        b.stationId ? actors(c, { stationId: b.stationId, cashierId: b.cashierId }) : {},
+        // Issue 26 (§8): a scan at an enrolled station is journaled with that station (and its seal), body or not.
+        b.stationId || principalOf(c).device ? actors(c, { stationId: b.stationId ?? '', cashierId: b.cashierId }) : {},
       ),
     )
   })

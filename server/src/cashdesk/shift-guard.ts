@@ -5,6 +5,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { assertDeviceMarked } from '../access/device-marks.ts'
 import { lockShift } from './store.ts'
 
 export interface ShiftLine {
@@ -52,11 +53,15 @@ export interface ShiftReport {
 }
 
 /**
- * Inside a movement's transaction, before the movement is written: the shift must be open at the commit. Its row is
+ * Inside a movement's transaction, before the movement is written: the station is sealed where its hall requires it
+ * (issue 26) and the shift must be open at the commit. Its row is
  * locked (`lockShift`) as the close locks it, so a sale, payout or refund and the close of its shift are serialised:
  * the movement lands before the close (and is in its report) or is refused, never after it.
  */
 export async function assertShiftOpen(tx: Sql, shiftId: string | null, stationId?: string): Promise<void> {
+  // Issue 26 (GEN-7, GEN-4): every counter sale, payout, refund and voucher movement passes here: a station without
+  // the seal code or type approval its hall's profile requires takes and pays no money (access/device-marks.ts).
+  if (stationId !== undefined) await assertDeviceMarked(tx, stationId)
   if (shiftId === null) return
   const s = await lockShift(tx, shiftId)
   if (!s || s.status !== 'open')

@@ -3,6 +3,7 @@ import { deskOverDatabase, type DeskSetup } from '../../../test/helpers/cashdesk
 import { code } from '../../../test/helpers/error-code.ts'
 import { testConfig } from '../../../test/helpers/server.ts'
 import type { StationPerson } from './shifts.ts'
+import { sealed } from '../../../test/helpers/device-marks.ts'
 
 const open: DeskSetup[] = []
 afterEach(async () => {
@@ -83,7 +84,12 @@ describe('credit vouchers at the cashier', () => {
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
-    const device = await services.auth.enrolDevice({ kind: 'cashier_station', name: 'Caja S', hallId: other.id })
+    const device = await services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'cashier_station',
+      name: 'Caja S',
+      hallId: other.id,
+    })
     const foreign = { stationId: device.id, cashierId: 'u_ana', shiftId: null }
     expect(await code(vouchers.cashOut({ code: voucher.code, ...foreign }))).toBe('WRONG_HALL')
     advance((testConfig().voucherDays + 1) * 86_400_000)

@@ -1,6 +1,7 @@
 import type { Services } from '../services.ts'
 import { DEMO_BETTING_PLAN } from '../bingo/betting-plan.ts'
 import { markDemo } from '../demo.ts'
+import { registerDemoRng } from '../equipment/service.ts'
 
 export interface DemoResult {
   gameId: string
@@ -36,6 +37,8 @@ export async function runDemoGame(
   })
   // The demo beacon signs the demo's own halls only (issue 24 point 4).
   await markDemo(services, [{ hallId: hall.id }])
+  // Issue 26 (GEN-6): its RNG game is drawn by the demo's registered RNG device.
+  await registerDemoRng(services)
   const set = await bingo.createMasterSet({ count: options.cards })
   const series = await bingo.createSeries({
     hallId: hall.id,

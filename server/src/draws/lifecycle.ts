@@ -44,7 +44,7 @@ import { join } from 'node:path'
 import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
-import { extractionDevice } from '../equipment/devices.ts'
+import { extractionDevice, registeredRng } from '../equipment/devices.ts'
 import { roundTime } from '../shared/beacon.ts'
 import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
 import {
@@ -57,6 +57,7 @@ import {
 } from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
+import { sealCodeOfDevice } from '../access/device-marks.ts'
 import { assertDrawDate, charityDueBy, isClaimExpired, postponedDates } from '../shared/lottery-common.ts'
 import {
   beaconKeyOf,
@@ -160,6 +161,11 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   texts: { notClosed(row: Row): string; notRng: string; noProof: string; listChanged(drawId: string): string }
   /** Before a beacon is asked for: the software draw's authorisation, demo references (INS-16, RNG-26). */
   checkRng(plan: Plan): void
+  /**
+   * Issue 26 (GEN-6, profile rngDeviceRequired): an RNG draw is planned and drawn only while a registered, sealed and
+   * certified RNG device serves its hall or the operator (type-approved where `typeApproval`). Absent: not required.
+   */
+  rngDevice?: { required: boolean; typeApproval: boolean }
   /** Inside the transaction, before the first ball or the RNG draw (lotto: LNS-14, LNS-21). */
   readyToDraw(tx: Sql, row: Row, plan: Plan): Promise<void>
   rngList(tx: Sql, row: Row, plan: Plan): Promise<RngList>
@@ -317,6 +323,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     await db.transaction(async (tx) => {
       if (input.manualDevice && p.drawMethod === 'manual')
         p.drawDevice = (await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now())).id
+      const rng = p.drawMethod === 'rng' ? await rngOf(tx, p.drawHallId ?? null) : null
       await check(tx)
       const at = now()
       await insertDraw(tx, {
@@ -348,10 +355,18 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
           commitment,
           entropySource: source,
           ...(input.rngAuthorisation !== undefined ? { rngAuthorisation: input.rngAuthorisation } : {}),
+          ...(rng ? { rngDevice: rng, rule: 'GEN-6' } : {}),
         },
       })
     })
     return id
+  }
+
+  /** Issue 26 (GEN-6): the registered RNG that draws, where the profile requires one; null where it does not. */
+  async function rngOf(tx: Sql, hallId: string | null) {
+    if (!line.rngDevice?.required) return null
+    const d = await registeredRng(tx, hallId, clock.now(), { typeApproval: line.rngDevice.typeApproval })
+    return { id: d.id, sealCode: d.sealCode, certificateId: d.certificateId, typeApprovalNo: d.typeApprovalNo }
   }
 
   // ---------------------------------------------------------------------------------------- close of sales
@@ -514,6 +529,8 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       const row = await loadDraw(tx, drawId)
       const plan = assertRngClosed(row)
       await line.readyToDraw(tx, row, plan)
+      // Issue 26 (GEN-6): the RNG device must still be fit at the draw (a suspended or expired one draws nothing).
+      const rng = await rngOf(tx, (plan as { drawHallId?: string | null }).drawHallId ?? null)
       const value = parseBeacon(row.beacon) ?? fetched
       const seed = seedOf(line.sealer, seedContext(line.seedLine, row.id), row)
       const { list, input } = await orderInput(tx, row, plan, value, seed)
@@ -540,6 +557,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
           ...line.drawnRecord(values),
           seed: seedHex,
           actor,
+          ...(rng ? { rngDevice: rng } : {}),
         },
       })
     })
@@ -957,6 +975,8 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
             goods: o.goods,
             ...o.detail,
             stationId: input.stationId,
+            // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
+            sealCode: await sealCodeOfDevice(tx, input.stationId),
             cashierId: input.cashierId,
             payeeDocument: protectDocument(line.sealer, p.document),
             ...o.tail,

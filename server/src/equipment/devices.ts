@@ -24,6 +24,7 @@ import {
   isSealCodeTaken,
   listDevices,
   markDeviceSeen,
+  rngDevicesFor,
   setDeviceField,
   setDeviceStatus,
   touchDevice,
@@ -149,6 +150,42 @@ export async function extractionDevice(
     certificateId: row.certificate_id!,
     hallId: row.hall_id,
   }
+}
+
+/**
+ * Issue 26 (GEN-6, BNG-30, RNG-25; RNG-33/34): the RNG that draws a game or lottery under a profile that requires one
+ * (`rngDeviceRequired`) is a registered device of kind rng, sealed, certified, unexpired and active (type-approved
+ * where `typeApproval`), of the draw's hall or of the operator (no hall). The first fit one serves; none:
+ * DEVICE_NOT_CERTIFIED with the reasons of each candidate, so that no draw is made by unregistered software.
+ */
+export async function registeredRng(
+  tx: Sql,
+  hallId: string | null,
+  now: Date,
+  opts: { typeApproval?: boolean } = {},
+): Promise<ExtractionDevice & { typeApprovalNo: string | null }> {
+  const candidates = (await rngDevicesFor(tx, hallId)).map(toDevice)
+  const refused: Array<{ deviceId: string; problems: string[] }> = []
+  for (const d of candidates) {
+    const problems = deviceProblems(d, now, opts)
+    if (problems.length === 0)
+      return {
+        id: d.id,
+        name: d.name,
+        sealCode: d.sealCode!,
+        certificateId: d.certificateId!,
+        hallId: d.hallId,
+        typeApprovalNo: d.typeApprovalNo,
+      }
+    refused.push({ deviceId: d.id, problems })
+  }
+  throw new DomainError(
+    'DEVICE_NOT_CERTIFIED',
+    candidates.length === 0
+      ? `no RNG device is registered for ${hallId ? `hall ${hallId}` : 'the operator'}: a draw by software needs a registered, sealed and certified RNG (GEN-6, BNG-30)`
+      : `no registered RNG may draw now: ${refused.map((r) => `${r.deviceId} (${r.problems.join(', ')})`).join('; ')} (GEN-6, BNG-30)`,
+    { rule: 'GEN-6', problems: candidates.length === 0 ? ['no-rng-device'] : ['rng-not-usable'], refused },
+  )
 }
 
 const ID_RE = /^[A-Za-z0-9._:-]{1,40}$/
@@ -414,13 +451,20 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       // BNG-30/31: a manual game is drawn from a registered, sealed and certified extractor (type-approved where the
       // profile asks for it). An RNG game names its RNG device when the hall registers one; the server's own entropy
       // source is stated in every proof (RNG-32).
-      const deviceId = e.drawSource === 'manual' ? await extractorOf(tx, e.hallId, e.deviceId) : e.deviceId
+      // Issue 26 (GEN-6, RNG-25): where the profile requires it, an RNG game is drawn by a registered RNG device,
+      // recorded on the game like a blower; a hall with none announces no RNG game.
+      const deviceId =
+        e.drawSource === 'manual'
+          ? await extractorOf(tx, e.hallId, e.deviceId)
+          : e.drawSource === 'rng' && !e.deviceId && e.profile.rngDeviceRequired
+            ? (await registeredRng(tx, e.hallId, clock.now(), { typeApproval: e.profile.drawDeviceTypeApproval })).id
+            : e.deviceId
       if (!deviceId) return
       const kinds = e.drawSource === 'rng' ? [DeviceKind.Rng] : [DeviceKind.Blower]
       const d = await assertUsable(tx, deviceId, {
         kinds,
         hallId: e.hallId,
-        typeApproval: e.drawSource !== 'rng' && e.profile.drawDeviceTypeApproval,
+        typeApproval: e.profile.drawDeviceTypeApproval,
       })
       const role = e.drawSource === 'rng' ? 'rng' : e.drawSource === 'manual' ? 'extractor' : 'blower'
       await insertGameDevice(tx, {
@@ -461,6 +505,10 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
         await assertUsable(tx, assigned.device_id, { typeApproval: e.profile.drawDeviceTypeApproval })
       } else if (e.deviceId) {
         await assertUsable(tx, e.deviceId)
+      } else if (e.source === 'rng') {
+        // Issue 26 (GEN-6): the RNG the game was announced with must still be fit (suspended, expired: no more balls).
+        const rng = await deviceOfGame(tx, e.gameId, 'rng')
+        if (rng) await assertUsable(tx, rng.device_id, { typeApproval: e.profile.drawDeviceTypeApproval })
       } else if (e.source === 'manual') {
         // The extractor the game was announced with must still be fit (a suspended drum stops the game). A game
         // switched to manual after a failure (BNG-81) has none assigned and goes on by hand.

@@ -8,6 +8,7 @@ import { effectiveGameLimit, warningThreshold } from './ball-sets.ts'
 import { seedDemoHall } from '../demo.ts'
 import { deviceProblems } from './devices.ts'
 import { code } from '../../../test/helpers/error-code.ts'
+import { registerTestRng } from '../../../test/helpers/device-marks.ts'
 
 const open: Array<Services> = []
 const dbs: Database[] = []
@@ -16,7 +17,8 @@ afterEach(async () => {
   dbs.splice(0)
 })
 
-async function services(overrides: Parameters<typeof testConfig>[0] = {}, entropyName = 'test-source') {
+/** `withRng`: the operator's registered RNG (issue 26, GEN-6), which every RNG game of both profiles needs. */
+async function services(overrides: Parameters<typeof testConfig>[0] = {}, entropyName = 'test-source', withRng = true) {
   const db = await openTestDatabase()
   dbs.push(db)
   const s = await createServices(testConfig(overrides), {
@@ -24,6 +26,7 @@ async function services(overrides: Parameters<typeof testConfig>[0] = {}, entrop
     entropy: { name: entropyName, randomBytes: (n) => new Uint8Array(randomBytes(n)) },
     clock: { now: () => new Date('2026-11-21T20:00:00Z') },
   })
+  if (withRng) await registerTestRng(s)
   open.push(s)
   return s
 }
@@ -320,7 +323,7 @@ describe('ball sets in play', () => {
 
 describe('device registry', () => {
   it('journals registration and changes, and refuses a blower whose HELLO shows another seal', async () => {
-    const s = await services()
+    const s = await services({}, 'test-source', false)
     const { hall } = await hallWithGame(s)
     const d = await s.devices.register({
       id: 'BLW-9',

@@ -88,6 +88,26 @@ export type Equipment = ReturnType<typeof createEquipment>
  * BOLILLO_BALL_SOURCE=sim, the simulated blower registered with its seal and certificate. Returns the draw source
  * the demo game should use when it is the blower.
  */
+/**
+ * Issue 26 (GEN-6, RNG-25): the server's RNG is a medio de juego registered with its seal and certificate, labelled as
+ * the demo's; the operator's (no hall), so that it serves the demo halls' RNG games and the operator's lotto and
+ * lottery draws. Registered once (the CLI demo game plays in a data directory of its own, or again in one).
+ */
+export async function registerDemoRng(services: { devices: ReturnType<typeof createDeviceRegistry> }): Promise<void> {
+  if ((await services.devices.list({ kind: 'rng' })).some((d) => d.id === 'DEMO-RNG')) return
+  await services.devices.register({
+    id: 'DEMO-RNG',
+    kind: 'rng',
+    name: 'Generador de números aleatorios del servidor (demostración)',
+    hallId: null,
+    manufacturer: 'Bolillo',
+    model: 'bolillo-draw-v2',
+    sealCode: 'DEMO-PRECINTO-RNG',
+    certificateId: 'DEMO-CERT-RNG',
+    typeApprovalNo: 'DEMO-HOM-RNG',
+  })
+}
+
 export async function seedDemoEquipment(
   services: {
     config: Config
@@ -110,6 +130,7 @@ export async function seedDemoEquipment(
     guaranteedGames: 3000,
     status: 'reserve',
   })
+  await registerDemoRng(services)
   if (services.config.ballSource !== 'sim') {
     // BNG-30/31: the demo's manual games are drawn from a registered, sealed, certified and type-approved drum.
     await services.devices.register({

@@ -157,6 +157,18 @@ export function deviceOfGame(tx: Sql, gameId: string, role: string): Promise<{ d
   ])
 }
 
+/**
+ * Issue 26 (GEN-6): the RNG devices that may serve a draw of `hallId` (null: an operator draw): the hall's own first,
+ * then the operator's (registered to no hall), by id.
+ */
+export function rngDevicesFor(tx: Sql, hallId: string | null): Promise<DeviceRow[]> {
+  return tx.all<DeviceRow>(
+    `SELECT * FROM devices WHERE kind = 'rng' AND (hall_id IS NULL OR hall_id = ?)
+      ORDER BY CASE WHEN hall_id IS NULL THEN 1 ELSE 0 END, id`,
+    [hallId ?? ''],
+  )
+}
+
 /** The active extractors (kind blower: drum or pneumatic, BNG-30) registered for a hall. */
 export function activeExtractorsOfHall(tx: Sql, hallId: string): Promise<Array<{ id: string }>> {
   return tx.all<{ id: string }>(

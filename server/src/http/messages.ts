@@ -90,6 +90,10 @@ export const messages: Record<
     es: 'El dispositivo no está registrado, precintado y certificado, o no está activo: no puede usarse en el juego.',
     en: 'The device is not registered, sealed and certified, or not active: it cannot be used in play.',
   },
+  DEVICE_MARKS_MISSING: {
+    es: 'El equipo no tiene el código de precinto o el número de homologación que exige la normativa de su sala.',
+    en: "The device lacks the seal code or type-approval number its hall's rules require.",
+  },
   BALL_SET_EXHAUSTED: {
     es: 'El juego de bolas llegó a su límite de partidas: cámbielo por el de reserva.',
     en: 'The ball set has reached its game limit: change it for the reserve set.',
@@ -392,6 +396,26 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
     return lang === 'es'
       ? 'Ningún cartón tiene este código impreso: revise lo tecleado (el código bajo el QR, empieza por C) e inténtelo de nuevo.'
       : 'No card has this printed code: check what was typed (the code under the QR, it starts with C) and try again.'
+  if (code === 'DEVICE_MARKS_MISSING' && Array.isArray(d.missing)) {
+    // Issue 26: names what is missing, and whether the device is being enrolled or was stopped selling or paying.
+    const words = {
+      'seal-code': { es: 'el código de precinto de seguridad (AJ)', en: 'the security seal code' },
+      'type-approval': { es: 'el número de homologación', en: 'the type-approval number' },
+    } as const
+    const named = (d.missing as string[])
+      .filter((m): m is keyof typeof words => m in words)
+      .map((m) => words[m][lang])
+      .join(lang === 'es' ? ' y ' : ' and ')
+    const device = typeof d.deviceName === 'string' ? d.deviceName : null
+    if (named && d.at === 'use')
+      return lang === 'es'
+        ? `${device ? `El equipo «${device}»` : 'Este equipo'} no puede vender ni pagar: le falta ${named}. Pida al director que lo registre en la ficha del equipo.`
+        : `${device ? `Device "${device}"` : 'This device'} cannot sell or pay: it lacks ${named}. Ask the director to record it on the device.`
+    if (named)
+      return lang === 'es'
+        ? `La normativa de la sala exige ${named} para dar de alta este equipo.`
+        : `The hall's rules require ${named} to enrol this device.`
+  }
   if (code === 'BET_OUT_OF_LIMITS') {
     const n = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : null)
     const min = n('minCardsPerPurchase')

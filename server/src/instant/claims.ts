@@ -10,6 +10,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { ticketFace, type TicketFace } from './play.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { sealCodeOfDevice } from '../access/device-marks.ts'
 import { sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import type { OnPaid } from '../shared/settlement.ts'
 import { payoutReceipt } from '../../../printer/src/ticket-layout.ts'
@@ -231,6 +232,8 @@ export function createClaimUseCases(ctx: InstantContext) {
           amountCents: v.amountCents,
           currency: t.batch.currency,
           stationId: input.stationId,
+          // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
+          sealCode: await sealCodeOfDevice(tx, input.stationId),
           cashierId: input.cashierId,
           payeeIdentified: true,
           rule: 'INS-11',

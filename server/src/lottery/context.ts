@@ -264,6 +264,11 @@ export function createLotteryContext(deps: LotteryDeps) {
       listChanged: (drawId) =>
         `the tickets in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`,
     },
+    // Issue 26 (GEN-6): RNG draws by a registered, certified RNG device where the profile requires one.
+    rngDevice: {
+      required: deps.softwareDraw.rngDeviceRequired ?? false,
+      typeApproval: deps.softwareDraw.rngTypeApproval ?? false,
+    },
     checkRng(plan) {
       // INS-16 / RNG-26: a numbered lottery drawn by software ("lotería electrónica") only while its authorisation stands.
       if (!isRaffle(plan)) checkSoftwareDraw('rng', deps.softwareDraw)

@@ -170,6 +170,11 @@ export function createLottoContext(deps: LottoDeps) {
       listChanged: (drawId) =>
         `the slips in play of draw ${drawId} no longer give the sales digest fixed at the close of sales`,
     },
+    // Issue 26 (GEN-6): RNG draws by a registered, certified RNG device where the profile requires one.
+    rngDevice: {
+      required: deps.softwareDraw.rngDeviceRequired ?? false,
+      typeApproval: deps.softwareDraw.rngTypeApproval ?? false,
+    },
     checkRng(plan) {
       checkSoftwareDraw('rng', deps.softwareDraw)
       checkDemoReferences(plan, deps.softwareDraw)

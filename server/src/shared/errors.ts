@@ -29,6 +29,8 @@ export const ErrorCode = {
   BeaconPending: 'BEACON_PENDING',
   // Certified devices, ball sets and entropy (GEN-7, BNG-24..27, RNG-32).
   DeviceNotCertified: 'DEVICE_NOT_CERTIFIED',
+  /** Issue 26 (GEN-7, GEN-4): an enrolled device without the seal code or type approval its hall's profile requires. */
+  DeviceMarksMissing: 'DEVICE_MARKS_MISSING',
   BallSetExhausted: 'BALL_SET_EXHAUSTED',
   BallSetRequired: 'BALL_SET_REQUIRED',
   ReserveBallSetRequired: 'RESERVE_BALL_SET_REQUIRED',

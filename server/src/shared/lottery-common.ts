@@ -191,6 +191,13 @@ export interface SoftwareDrawPolicy {
   authorisationRef: string | null
   /** Issue 24 point 4: a server without the demo, which sells and draws nothing under a demo reference. */
   demoReferencesRefused?: boolean
+  /**
+   * Issue 26 (GEN-6, RNG-25; profile rngDeviceRequired): an RNG draw is planned and drawn only while a registered,
+   * sealed and certified RNG device serves its hall or the operator (equipment registry, kind rng).
+   */
+  rngDeviceRequired?: boolean
+  /** Issue 26: that device also carries a type-approval number (profile drawDeviceTypeApproval). */
+  rngTypeApproval?: boolean
 }
 
 /** A reference that says it is the demo's, not a real authorisation, licence or certificate (issue 24 point 4). */

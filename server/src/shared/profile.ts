@@ -52,6 +52,18 @@ export interface ElectronicBingoRules {
   terms: TerminalTerms | null
 }
 
+/** The kinds of enrolled device (access/roles.ts DeviceKind), named here so that shared/ imports no other module. */
+export type EnrolledDeviceKind = 'kiosk' | 'cashier_station' | 'display' | 'terminal'
+
+/**
+ * Issue 26: what an enrolled device must carry before it is enrolled, and before it sells or pays: the regulator's
+ * security seal code (GEN-7) and the type-approval (homologación) number (GEN-4, BNG-31), each for the kinds listed.
+ */
+export interface EnrolledDeviceMarks {
+  sealCode: readonly EnrolledDeviceKind[]
+  typeApproval: readonly EnrolledDeviceKind[]
+}
+
 export interface Profile {
   id: string
   name: string
@@ -274,6 +286,31 @@ export interface Profile {
    * BOLILLO_CERTIFIED_BUILDS=required once its register is in place.
    */
   certifiedBuildsRequired?: boolean
+  /** Issue 26 (GEN-4, GEN-7, BNG-31, RNG-33, RNG-34): the marks each kind of enrolled device carries. */
+  enrolledDeviceMarks: EnrolledDeviceMarks
+  /**
+   * Issue 26 (GEN-6, BNG-30, RNG-25, RNG-33/34): a game or draw by RNG is drawn only where a registered RNG device
+   * (equipment registry, kind `rng`: sealed, certified, unexpired, active; of the hall or of the operator) exists; it
+   * is recorded on the game like a blower. Type approval of that device follows `drawDeviceTypeApproval`.
+   */
+  rngDeviceRequired: boolean
+}
+
+/**
+ * Issue 26: what an enrolled device of `kind` lacks under `profile` (empty: nothing). Pure: the words are stable, the
+ * refusal carries them in its details and the screens name them in Spanish.
+ */
+export function missingDeviceMarks(
+  profile: Pick<Profile, 'enrolledDeviceMarks'>,
+  kind: string,
+  marks: { sealCode?: string | null; typeApprovalNo?: string | null },
+): Array<'seal-code' | 'type-approval'> {
+  const missing: Array<'seal-code' | 'type-approval'> = []
+  const k = kind as EnrolledDeviceKind
+  if (profile.enrolledDeviceMarks.sealCode.includes(k) && !marks.sealCode?.trim()) missing.push('seal-code')
+  if (profile.enrolledDeviceMarks.typeApproval.includes(k) && !marks.typeApprovalNo?.trim())
+    missing.push('type-approval')
+  return missing
 }
 
 const CANTABRIA_SHARES: PrizeShares = { poolBp: 6700, lineBp: 1000, bingoBp: 5100, primaBp: 600 }
@@ -331,6 +368,17 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   potAuthorisationRequired: true,
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
+  // GEN-7 (002 §1.1.t, "Los medios de juego sin excepción, deberán llevar un Precinto de Seguridad con un Código de
+  // Identificación asignado por la AJ"): betting terminals and computers adapted as gaming terminals are medios de
+  // juego (GEN-6, §1.1.t III). The devices that sell or pay (kiosk, cashier station, electronic bingo terminal) are
+  // enrolled only with their seal code and refused where they sell or pay without one. A hall display takes no bet
+  // and moves no money: its seal code is recorded when given, and an AJ resolution that lists displays adds 'display'
+  // here. The Bolivian texts ask no type-approval number of these devices (the AJ's seal is its verification).
+  enrolledDeviceMarks: { sealCode: ['kiosk', 'cashier_station', 'terminal'], typeApproval: [] },
+  // GEN-6 (002 §1.1.t III: "software o hardware fabricado o adaptado como soporte tecnológico para la operación de
+  // juegos") and RNG-25 (002 §6.1.2, "mediante software de juego"): the RNG that draws is a medio de juego, registered
+  // with its AJ seal and Certificado de Cumplimiento like a blower (BNG-30).
+  rngDeviceRequired: true,
   // GEN-6 (002 §1.1.t): computers adapted as gaming terminals are medios de juego, each under the AJ's authorisation;
   // the 2025 text sets no terms of its own for virtual cards, so the hall records the AJ's with its reference.
   electronicBingo: {
@@ -421,6 +469,15 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   potAuthorisationRequired: false,
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
+  // GEN-4 (004 Decreto art. 3.2: "El material, componentes o elementos utilizados en la práctica de los juegos ... será
+  // el previamente homologado por la Consejería ... e inscrito en el Registro de Juego") and BNG-31 (004 Bingo II.3:
+  // "máquinas, aparatos o equipos informáticos auxiliares del juego del bingo, que han de ser previamente homologados
+  // por resolución del órgano competente"): every enrolled device carries its type-approval number. Cantabria has no
+  // AJ security seal: the seal code is recorded when the hall has one, not required.
+  enrolledDeviceMarks: { sealCode: [], typeApproval: ['kiosk', 'cashier_station', 'display', 'terminal'] },
+  // GEN-4 / RNG-34: an RNG, where an authorisation allows one at all (softwareDrawAllowed, softwareLotteryDrawAllowed
+  // are false here), is gaming material like any other: registered and type-approved (drawDeviceTypeApproval).
+  rngDeviceRequired: true,
   // BNG-101 (004 Bingo VI.2): "the prize percentage, operation and requirements are set by the Consejería"; BNG-9
   // (004 Bingo II.1.a): physical and electronic cards in one ordinary game, technical requirements by Consejería order.
   // The decree fixes only that the player calls (004 Bingo III, BNG-48): no automatic claim. Caps, marking, duration,

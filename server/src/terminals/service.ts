@@ -26,6 +26,7 @@ import { formatShortCode } from '../cashdesk/short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent } from '../cashdesk/vouchers.ts'
 import { voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
+import { assertDeviceMarked } from '../access/device-marks.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { assertRowsSealed } from '../shared/row-seals.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -201,6 +202,8 @@ export function createTerminalService(deps: TerminalDeps) {
       const v = await loadSpendableVoucher(tx, voucherId, at)
       // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
       await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
+      // Issue 26 (GEN-7): an unsealed terminal opens no session on a player's money.
+      await assertDeviceMarked(tx, input.terminalId)
       // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
       assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
       const { verdict } = await termsOfHall(tx, v.hallId)

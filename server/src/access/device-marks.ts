@@ -1,0 +1,42 @@
+/**
+ * Issue 26 (GEN-7, GEN-4, BNG-31): the check an enrolled device passes where it sells or pays. Devices enrolled before
+ * seal codes were recorded (migration 0190) keep their credential, their drawer and their history, and may still log
+ * in, show screens and be listed; what they may not do is take or pay money while their hall's profile requires a
+ * mark they lack. Refusing at the point of use rather than revoking them at start-up keeps the hall able to record the
+ * seal (POST /api/auth/devices/:deviceId/marks) without re-enrolling every screen, while no sale or payout happens on
+ * an unsealed kiosk or station (GEN-7: a device without its seal is withdrawn until regularised).
+ */
+import type { Sql } from '../db/database.ts'
+import { DomainError } from '../shared/errors.ts'
+import { getProfile, missingDeviceMarks } from '../shared/profile.ts'
+import { deviceMarksById } from './store.ts'
+
+/**
+ * Refuses with DEVICE_MARKS_MISSING when the enrolled device `deviceId` lacks a mark its hall's profile requires.
+ * An id that is no enrolled device (authentication off, where a station is only a name) or a device of no hall passes.
+ */
+export async function assertDeviceMarked(sql: Sql, deviceId: string | null | undefined): Promise<void> {
+  if (!deviceId) return
+  const d = await deviceMarksById(sql, deviceId)
+  const profile = d?.hall_profile_id ? getProfile(d.hall_profile_id) : undefined
+  if (!d || !profile) return
+  const missing = missingDeviceMarks(profile, d.kind, { sealCode: d.seal_code, typeApprovalNo: d.type_approval_no })
+  if (missing.length)
+    throw new DomainError(
+      'DEVICE_MARKS_MISSING',
+      `device ${d.name} (${d.id}) may not sell or pay: it has no ${missing.join(', ')} (GEN-7, GEN-4)`,
+      {
+        deviceId: d.id,
+        deviceName: d.name,
+        missing,
+        at: 'use',
+        rule: missing.includes('seal-code') ? 'GEN-7' : 'GEN-4',
+      },
+    )
+}
+
+/** GEN-7 / REGULATIONS.md §8: the seal code of the enrolled device that validates or pays, for its journal record. */
+export async function sealCodeOfDevice(sql: Sql, deviceId: string | null | undefined): Promise<string | null> {
+  if (!deviceId) return null
+  return (await deviceMarksById(sql, deviceId))?.seal_code ?? null
+}
