@@ -234,6 +234,10 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     const amounts = linePrizes.map((p) => Number(p.amount_cents))
     expect(amounts.reduce((a, b) => a + b, 0)).toBe(Number(state.linePoolCents))
     expect(Math.max(...amounts) - Math.min(...amounts)).toBeLessThanOrEqual(1)
+    // Credited at its award, with the bingo still to play: the central's terminal sees its share of the line at once.
+    expect(state.status).toBe('drawing')
+    const lineOfA = linePrizes.filter((p) => p.card_id === cardA.id).reduce((s, p) => s + Number(p.amount_cents), 0)
+    expect((await api(server.url, 'GET', '/api/terminal/state', undefined, as(tA))).body.session.wonCents).toBe(lineOfA)
 
     // The bingo: the rest of El Alto's terminal card, claimed with its button.
     const rest = cardB.rows.flat().filter((n) => n > 0 && !line.includes(n))
@@ -261,7 +265,8 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
       const again = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t))
       expect(again.body.session.balanceCents).toBe(start + wonBy(ids))
     }
-    // Each credit is one payout of the card, made to the terminal's session (no drawer, no shift).
+    // Each credit is one payout of the card at its award, made to the terminal's session (no drawer, no shift):
+    // El Alto's card won the line (credited in play) and the bingo (at the end), two payouts.
     const payouts = await db.all<{ card_id: string; payment_method: string }>(
       'SELECT card_id, payment_method FROM payouts WHERE game_id = ? AND card_id IN (?, ?)',
       [gameId, cardA.id, cardB.id],
@@ -269,6 +274,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     expect(payouts.map((p) => [p.card_id, p.payment_method]).sort()).toEqual(
       [
         [cardA.id, 'terminal'],
+        [cardB.id, 'terminal'],
         [cardB.id, 'terminal'],
       ].sort(),
     )

@@ -352,8 +352,10 @@ export function createTerminalService(deps: TerminalDeps) {
   }
 
   /**
-   * Credits the prizes of finished games to the sessions holding the winning cards, each once: through the cash
-   * desk's payout of the card (ALREADY_PAID when it was paid already), the credit in the payout's transaction.
+   * Credits awarded prizes to the sessions holding the winning cards as soon as they are awarded (issue 27: the
+   * player "sees the prize credited at once"; a line while the game plays on), each once: through the cash desk's
+   * payout of the card, whose transaction moves the prizes from awarded to paid by a conditional update
+   * (ALREADY_PAID when another credit or a cash desk paid them first) and makes the credit; no drawer moves.
    */
   async function settle(winners: Array<{ card_id: string; session_id: string; terminal_id: string }>) {
     let credited = 0
@@ -369,7 +371,7 @@ export function createTerminalService(deps: TerminalDeps) {
             await assertRowsSealed(tx, 'terminal_cards', [w.card_id])
             await assertRowsSealed(tx, 'terminal_sessions', [w.session_id])
             if ((await store.markCredited(tx, w.card_id, paid.at)) !== 1)
-              throw new DomainError('ALREADY_PAID', 'credited at the same moment', {})
+              throw new DomainError('TERMINAL_CARD_NOT_HELD', 'no session holds this card', { cardId: w.card_id })
             if ((await store.creditSession(tx, w.session_id, paid.amountCents)) !== 1)
               throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed before its prize', {})
             const session = (await store.sessionById(tx, w.session_id))!

@@ -206,32 +206,33 @@ export async function gamesInPlayOf(sql: Sql, sessionId: string): Promise<string
   return rows.map((r) => r.game_id)
 }
 
-/** Held cards of a game with a prize still to pay: what the game's end credits to their sessions. */
+/**
+ * Held cards of a game with a prize awarded and not yet paid: what its award credits to their sessions (a line while
+ * the game plays on, the bingo at its end). A prize leaves this list when the payout marks it paid.
+ */
 export async function heldWinnersOf(sql: Sql, gameId: string) {
   return sql.all<{ card_id: string; session_id: string; terminal_id: string }>(
     `SELECT DISTINCT tc.card_id, tc.session_id, ts.terminal_id
        FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id JOIN prizes p ON p.card_id = tc.card_id
-      WHERE tc.game_id = ? AND p.status = 'awarded' AND tc.credited_at IS NULL`,
+      WHERE tc.game_id = ? AND p.status = 'awarded'`,
     [gameId],
   )
 }
 
-/** Held cards of a session (any game) with a prize still to pay. */
+/** Held cards of a session (any game) with a prize awarded and not yet paid. */
 export async function heldWinnersOfSession(sql: Sql, sessionId: string) {
   return sql.all<{ card_id: string; session_id: string; terminal_id: string; game_id: string }>(
     `SELECT DISTINCT tc.card_id, tc.session_id, ts.terminal_id, tc.game_id
        FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id JOIN prizes p ON p.card_id = tc.card_id
-       JOIN games g ON g.id = tc.game_id
-      WHERE tc.session_id = ? AND p.status = 'awarded' AND tc.credited_at IS NULL AND g.status = 'finished'`,
+      WHERE tc.session_id = ? AND p.status = 'awarded'`,
     [sessionId],
   )
 }
 
+/** When the card's latest credit was made (a card may be credited its line, then its bingo); 0 rows: not held. */
 export async function markCredited(sql: Sql, cardId: string, at: string): Promise<number> {
   touchRows(sql, 'terminal_cards', [cardId])
-  return (
-    await sql.run('UPDATE terminal_cards SET credited_at = ? WHERE card_id = ? AND credited_at IS NULL', [at, cardId])
-  ).changes
+  return (await sql.run('UPDATE terminal_cards SET credited_at = ? WHERE card_id = ?', [at, cardId])).changes
 }
 
 export async function terminalCursor(sql: Sql, seriesId: string): Promise<number | undefined> {
@@ -278,3 +279,4 @@ export async function previousTerminalGameStart(sql: Sql, hallId: string, gameId
   )
   return r?.at ?? null
 }
+
