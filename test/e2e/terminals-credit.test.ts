@@ -155,4 +155,49 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
     const v = await server.services.verifyJournal()
     expect(v.ok, JSON.stringify(v)).toBe(true)
   })
+
+  it('a cash load is refused to the terminal itself, to a person at no station, for another hall and for a non-terminal; nothing moves', async () => {
+    const load = (terminalId: string, headers: Record<string, string>) =>
+      api(
+        server.url,
+        'POST',
+        '/api/terminal-sessions/load',
+        { terminalId, amountCents: 1000, cash: { smallCents: 0, otherCents: 1000 }, ageConfirmed: true },
+        headers,
+      )
+    const other = await server.services.bingo.createHall({
+      name: 'Sala Sajama',
+      profileId: 'BO-2025',
+      playingPositions: 50,
+      shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+    })
+    const foreign = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal S', hallId: other.id })
+    const balances = async () =>
+      (await server.services.db.all<{ b: number }>('SELECT balance_cents AS b FROM terminal_sessions ORDER BY id')).map(
+        (r) => Number(r.b),
+      )
+    const [drawer, before] = [await drawerCents(), await balances()]
+    const director = { ...es, authorization: `Bearer ${hall.directorToken}` }
+    const cases: Array<[string, Record<string, string>, number, string]> = [
+      [terminals[0].id, as(terminals[0]), 403, 'FORBIDDEN'],
+      [terminals[0].id, director, 409, 'STATION_REQUIRED'],
+      [foreign.id, asCashier(), 403, 'WRONG_HALL'],
+      [hall.kiosk.id, asCashier(), 404, 'NOT_FOUND'],
+    ]
+    for (const [terminalId, headers, status, code] of cases) {
+      const r = await load(terminalId, headers)
+      expect([r.status, r.body.error?.code], `${terminalId} ${code}`).toEqual([status, code])
+      expect(r.body.error.message).toBeTruthy()
+    }
+    expect(await drawerCents()).toBe(drawer)
+    expect(await balances()).toEqual(before)
+    // The cashier of the hall at her station loads onto its open session: the drawer and the balance move together.
+    const ok = await load(terminals[0].id, asCashier())
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    expect(ok.body.started).toBe(false)
+    expect(await drawerCents()).toBe(drawer + 1000)
+    expect(
+      (await api(server.url, 'GET', '/api/terminal/state', undefined, as(terminals[0]))).body.session.balanceCents,
+    ).toBe(ok.body.balanceCents)
+  })
 })

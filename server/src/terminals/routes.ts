@@ -72,6 +72,27 @@ export function registerTerminalRoutes(app: App, services: Services): void {
       await terminals.recover({ voucherCode: b.voucherCode, stationId: till.stationId, cashierId: till.cashierId }),
     )
   })
+  // Credit loaded by a cashier at her station: the cash into her drawer, the terminal's balance up (or a session
+  // started). The hall is the terminal's; the drawer the person's open shift at the station she logged in at.
+  app.get('/api/halls/:hallId/terminals', needs('terminal.load'), async (c) =>
+    c.json(await terminals.terminalsOf(param(c, 'hallId'))),
+  )
+  app.post('/api/terminal-sessions/load', needs('terminal.load'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({
+          terminalId: id,
+          amountCents: cents.min(1),
+          cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
+          ageConfirmed: z.boolean().optional(),
+          buyerDocument: z.string().max(40).optional(),
+        })
+        .strict(),
+    )
+    const till = await tillOf(c, services, {})
+    return c.json(await terminals.load({ ...b, ...till }), 201)
+  })
   app.get('/api/halls/:hallId/terminal-terms', needs('hall.read'), async (c) =>
     c.json(await terminals.termsOf(param(c, 'hallId'))),
   )

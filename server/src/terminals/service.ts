@@ -255,6 +255,111 @@ export function createTerminalService(deps: TerminalDeps) {
   }
 
   /**
+   * Credit loaded by a cashier: cash into her drawer (her open shift at an enrolled station of the terminal's hall)
+   * by the cash desk's one cash-in path (a voucher sold and, in the same transaction, spent into the session: GEN-17's
+   * intake, the drawer's movement, the journal), and the terminal's balance rises by as much. With no session open
+   * at the terminal it starts one, whose original voucher is the one sold here (a lost session is recovered with it).
+   */
+  async function load(input: {
+    terminalId: string
+    amountCents: number
+    cash: { smallCents: number; otherCents: number }
+    stationId: string
+    cashierId: string
+    shiftId?: string | null
+    ageConfirmed?: boolean
+    buyerDocument?: string | null
+  }) {
+    const terminal = await store.terminalDevice(db, input.terminalId)
+    if (!terminal?.hall_id)
+      throw new DomainError('NOT_FOUND', 'no such bingo terminal is enrolled', { resource: 'terminal' })
+    const hallId = terminal.hall_id
+    await vouchers.checkCashIn({ ...input, hallId })
+    const result = await db.transaction(async (tx) => {
+      const at = now()
+      // The cash goes into the drawer of a station of the terminal's own hall, by someone of it (issue 23 point 3).
+      await assertActsInHall(tx, hallId, { stationId: input.stationId, resource: 'terminal session' })
+      const { verdict } = await termsOfHall(tx, hallId)
+      if (!('terms' in verdict))
+        throw new DomainError('RULE_DISABLED', 'the hall has no terms for its terminals (BNG-101, CFG-33)', {
+          rule: 'BNG-101',
+          reason: verdict.refused,
+        })
+      const open = await store.openSessionOf(tx, input.terminalId)
+      if (!open) {
+        // GEN-23 / GEN-25: a session started at the counter: the cashier confirms the player's age, and where the
+        // hall sells only to identified players the load names the buyer.
+        assertOfAge('counter', input.ageConfirmed)
+        assertIdentifiedWhereRequired(await vouchers.hallFor(tx, hallId), input.buyerDocument ?? null, 'counter')
+      } else await assertRowsSealed(tx, 'terminal_sessions', [open.id])
+      const sessionId = open?.id ?? newId('ts')
+      const { voucher: v, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
+      await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'purchase', ref: sessionId })
+      let balanceCents: number
+      if (open) {
+        if ((await store.loadSession(tx, open.id, v.amountCents)) !== 1)
+          throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed at the same moment', {})
+        balanceCents = open.balance_cents + v.amountCents
+      } else {
+        await store.insertSession(tx, {
+          id: sessionId,
+          hallId,
+          terminalId: input.terminalId,
+          voucherId: v.id,
+          currency: v.currency,
+          balanceCents: v.amountCents,
+          at,
+        })
+        balanceCents = v.amountCents
+      }
+      await store.insertLedger(tx, {
+        id: newId('tl'),
+        sessionId,
+        at,
+        kind: open ? 'loaded' : 'opened',
+        amountCents: v.amountCents,
+        balanceCents,
+        refId: v.id,
+        gameId: null,
+      })
+      await appendJournal(tx, {
+        at,
+        type: open ? 'terminal.credit_loaded' : 'terminal.session_opened',
+        scope: `hall:${hallId}`,
+        payload: {
+          sessionId,
+          terminalId: input.terminalId,
+          voucherId: v.id,
+          amountCents: v.amountCents,
+          currency: v.currency,
+          balanceCents,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          loadedAtCashDesk: true,
+          rule: 'BNG-101',
+        },
+      })
+      return {
+        sessionId,
+        started: !open,
+        terminal: { id: terminal.id, name: terminal.name },
+        amountCents: v.amountCents,
+        balanceCents,
+        currency: v.currency,
+        voucher: vouchers.view(v, at),
+        aml,
+      }
+    })
+    return result
+  }
+
+  /** The hall's terminals and their open sessions, for the cashier who loads credit onto one. */
+  async function terminalsOf(hallId: string) {
+    await assertActsInHall(db, hallId, { resource: 'terminal session' })
+    return { hallId, terminals: await store.terminalsOfHall(db, hallId) }
+  }
+
+  /**
    * Virtual cards for the hall's game on sale, from the balance: the caps (per card, game, session) and the balance
    * are checked inside the sale's transaction, before any card is taken; SALES_CLOSED after the close of sales.
    */
@@ -646,7 +751,20 @@ export function createTerminalService(deps: TerminalDeps) {
     }
   }
 
-  return { setTerms, termsOf, open, buy, claim, end, recover, view, settleGame, hooks: terminalHooks }
+  return {
+    setTerms,
+    termsOf,
+    open,
+    load,
+    terminalsOf,
+    buy,
+    claim,
+    end,
+    recover,
+    view,
+    settleGame,
+    hooks: terminalHooks,
+  }
 }
 
 export type TerminalService = ReturnType<typeof createTerminalService>

@@ -134,7 +134,7 @@ export async function insertLedger(
     id: string
     sessionId: string
     at: string
-    kind: 'opened' | 'cards' | 'prize' | 'closed' | 'recovered'
+    kind: 'opened' | 'loaded' | 'cards' | 'prize' | 'closed' | 'recovered'
     amountCents: number
     balanceCents: number
     refId: string
@@ -280,3 +280,44 @@ export async function previousTerminalGameStart(sql: Sql, hallId: string, gameId
   return r?.at ?? null
 }
 
+/** An enrolled terminal (its hall), or undefined for any other device or a revoked one. */
+export async function terminalDevice(sql: Sql, id: string) {
+  return sql.get<{ id: string; name: string; hall_id: string | null }>(
+    "SELECT id, name, hall_id FROM device_credentials WHERE id = ? AND kind = 'terminal' AND revoked_at IS NULL",
+    [id],
+  )
+}
+
+/** A hall's enrolled terminals with their open session's balance, if any (the cashier's list to load credit onto). */
+export async function terminalsOfHall(sql: Sql, hallId: string) {
+  const rows = await sql.all<{
+    id: string
+    name: string
+    session_id: string | null
+    balance_cents: number | null
+    currency: string | null
+  }>(
+    `SELECT d.id, d.name, ts.id AS session_id, ts.balance_cents, ts.currency
+       FROM device_credentials d LEFT JOIN terminal_sessions ts ON ts.terminal_id = d.id AND ts.status = 'open'
+      WHERE d.kind = 'terminal' AND d.hall_id = ? AND d.revoked_at IS NULL ORDER BY d.name, d.id`,
+    [hallId],
+  )
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    session: r.session_id
+      ? { id: r.session_id, balanceCents: Number(r.balance_cents), currency: r.currency ?? '' }
+      : null,
+  }))
+}
+
+/** Adds cash loaded at a cash desk to an open session's balance; 0 rows when the session is no longer open. */
+export async function loadSession(sql: Sql, id: string, cents: number): Promise<number> {
+  touchRows(sql, 'terminal_sessions', [id])
+  return (
+    await sql.run("UPDATE terminal_sessions SET balance_cents = balance_cents + ? WHERE id = ? AND status = 'open'", [
+      cents,
+      id,
+    ])
+  ).changes
+}
