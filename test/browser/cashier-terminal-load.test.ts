@@ -33,6 +33,7 @@ browserSuite('the cashier loads cash credit onto a bingo terminal (issue 27)', (
         minGameSeconds: 0,
         prizeReturnBp: { min: 6000, max: 8500 },
         terminalRangePercent: 25,
+        onDisconnect: 'play-on-credit',
       },
       by: 'test',
     })

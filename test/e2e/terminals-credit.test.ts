@@ -26,6 +26,7 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
       minGameSeconds: 0,
       prizeReturnBp: { min: 6000, max: 8500 },
       terminalRangePercent: 25,
+      onDisconnect: 'play-on-credit',
     },
   }
   const won = async () =>

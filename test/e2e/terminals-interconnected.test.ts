@@ -33,6 +33,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     minGameSeconds: 0,
     prizeReturnBp: { min: 6000, max: 8500 },
     terminalRangePercent: 25,
+    onDisconnect: 'play-on-credit' as const,
   }
   const shares = { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 }
 

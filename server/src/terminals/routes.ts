@@ -35,6 +35,7 @@ const termsBody = z
         minGameSeconds: z.number().int().min(0).max(86_400),
         prizeReturnBp: z.object({ min: z.number().int().min(0), max: z.number().int().max(10_000) }).strict(),
         terminalRangePercent: z.number().int().min(1).max(99),
+        onDisconnect: z.enum(['play-on-credit']).optional(),
       })
       .strict(),
   })

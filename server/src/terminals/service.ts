@@ -34,7 +34,15 @@ import { getProfile, type TerminalTerms } from '../shared/profile.ts'
 import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { gameById } from '../bingo/store/games.ts'
-import { effectiveTerms, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
+import {
+  effectiveTerms,
+  rankCards,
+  reservedFrom,
+  secondsUntilNextGame,
+  spendVerdict,
+  termsProblem,
+  termsProblemFor,
+} from './rules.ts'
 import * as store from './store.ts'
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
@@ -132,7 +140,14 @@ export function createTerminalService(deps: TerminalDeps) {
 
   /** BNG-101 / CFG-33: the hall's record of the authority's terms, with its reference (the director). */
   async function setTerms(input: { hallId: string; reference: string; terms: TerminalTerms; by: string }) {
-    const problem = termsProblem(input.terms)
+    const rules = getProfile((await store.hallProfileId(db, input.hallId)) ?? '')?.electronicBingo
+    const problem = rules ? termsProblemFor(rules, input.terms) : termsProblem(input.terms)
+    if (problem === 'onDisconnect' && input.terms.onDisconnect === undefined)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `the authority's terms say what a terminal's disconnection does to its cards (${rules?.disconnection.source ?? 'BNG-101'})`,
+        { field: 'terms.onDisconnect', rule: 'BNG-101' },
+      )
     if (problem)
       throw new DomainError('VALIDATION_FAILED', `terminal terms: ${problem} is not valid`, { field: problem })
     const reference = input.reference.trim()
@@ -179,6 +194,8 @@ export function createTerminalService(deps: TerminalDeps) {
       allowed: rules?.allowed ?? false,
       authority: rules?.authority ?? null,
       autoClaim: rules?.autoClaim ?? false,
+      // Issue 27: the text's rule on a terminal's disconnection, or null where the authority's record states it.
+      disconnection: rules?.disconnection ?? null,
       ...('terms' in verdict ? { terms: verdict.terms, reference: verdict.reference } : { refused: verdict.refused }),
     }
   }
