@@ -268,10 +268,13 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     }
     // Each credit is one payout of the card at its award, made to the terminal's session (no drawer, no shift):
     // El Alto's card won the line (credited in play) and the bingo (at the end), two payouts.
-    const payouts = await db.all<{ card_id: string; payment_method: string }>(
-      'SELECT card_id, payment_method FROM payouts WHERE game_id = ? AND card_id IN (?, ?)',
+    const payouts = await db.all<{ card_id: string; payment_method: string; hall_id: string }>(
+      'SELECT card_id, payment_method, hall_id FROM payouts WHERE game_id = ? AND card_id IN (?, ?)',
       [gameId, cardA.id, cardB.id],
     )
+    // BNG-100: each payout records the hall that sold the card, not the central hall of the game.
+    expect(new Set(payouts.filter((p) => p.card_id === cardB.id).map((p) => p.hall_id))).toEqual(new Set([alto]))
+    expect(payouts.filter((p) => p.card_id === cardA.id).map((p) => p.hall_id)).toEqual([central])
     expect(payouts.map((p) => [p.card_id, p.payment_method]).sort()).toEqual(
       [
         [cardA.id, 'terminal'],

@@ -603,7 +603,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             id: payoutId,
             cardId: st.ticketId,
             gameId: st.gameId,
-            hallId: st.hallId,
+            // BNG-100: the hall that sold the card (in an interconnected game, not the central's), whose register it is.
+            hallId: st.cardHallId,
             amountCents: st.amountCents,
             currency: st.currency,
             prizeIds: ids,
@@ -627,7 +628,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             })
           if (paidVia.method === 'cash' && st.amountCents > 0) {
             await vouchers.movement(tx, {
-              hallId: st.hallId,
+              // The drawer's own hall: the card's (assertPayHall), not an interconnected game's central.
+              hallId: st.cardHallId,
               stationId: input.stationId,
               cashierId: input.cashierId,
               shiftId: input.shiftId,
