@@ -322,4 +322,58 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     })
     expect((await bingo.getGameState(gameId)).status).toBe('on_sale')
   }, 60_000)
+
+  it("offers the hall's own game and an interconnected one at once; the player chooses which to buy for (BNG-100)", async () => {
+    const { bingo } = server.services
+    const tA = devices[`terminal-${central}`]
+    const tB = devices[`terminal-${alto}`]
+    // The interconnected game is still on sale (the previous test held its start); El Alto opens its own game too.
+    const { extractorId: altoDrum } = await equipForManualGames(server.services, alto)
+    const altoSession = await bingo.openSession({ hallId: alto, recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
+    const own = (
+      await bingo.announceGame({
+        sessionId: altoSession.id,
+        seriesIds: [series[alto]],
+        drawSource: 'manual',
+        deviceId: altoDrum,
+      })
+    ).gameId
+    await bingo.openSales(own)
+    // The terminal's screen, a real socket.io client of its hall, is told of the new game on sale.
+    const watcher = await feed(tB, alto)
+    expect([gameId, own]).toContain(watcher.gameId)
+
+    const state = await api(server.url, 'GET', '/api/terminal/state', undefined, as(tB))
+    const offered = (state.body.games as Array<{ gameId: string; kind: string; hallCount: number; onSale: boolean }>)
+      .map((g) => [g.gameId, g.kind, g.hallCount, g.onSale])
+      .sort()
+    expect(offered).toEqual(
+      [
+        [own, 'hall', 1, true],
+        [gameId, 'interconnected', 2, true],
+      ].sort(),
+    )
+    const balance = state.body.session.balanceCents as number
+    const forOwn = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId: own }, as(tB))
+    expect(forOwn.status, JSON.stringify(forOwn.body)).toBe(201)
+    expect(forOwn.body.game.gameId).toBe(own)
+    expect(forOwn.body.game.cards).toHaveLength(1)
+    const forShared = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId }, as(tB))
+    expect(forShared.status, JSON.stringify(forShared.body)).toBe(201)
+    expect(forShared.body.game.gameId).toBe(gameId)
+    expect(forShared.body.session.balanceCents).toBe(balance - 1000)
+    const held = await server.services.db.all<{ game_id: string }>(
+      'SELECT tc.game_id FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id WHERE ts.terminal_id = ? AND tc.game_id IN (?, ?)',
+      [tB.id, own, gameId],
+    )
+    expect(held.map((h) => h.game_id).sort()).toEqual([own, gameId, gameId].sort())
+
+    // The central's terminal is offered only the interconnected game, and cannot buy into El Alto's own.
+    const central_ = await api(server.url, 'GET', '/api/terminal/state', undefined, as(tA))
+    expect((central_.body.games as Array<{ gameId: string }>).map((g) => g.gameId)).not.toContain(own)
+    const foreign = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId: own }, as(tA))
+    expect([foreign.status, foreign.body.error.code]).toEqual([403, 'WRONG_HALL'])
+    const unknown = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId: 'g_nope' }, as(tB))
+    expect([unknown.status, unknown.body.error.code]).toEqual([403, 'WRONG_HALL'])
+  }, 60_000)
 })

@@ -55,8 +55,8 @@ export function registerTerminalRoutes(app: App, services: Services): void {
     )
   })
   app.post('/api/terminal/cards', needs('terminal.play'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000) }).strict())
-    return c.json(await terminals.buy({ terminalId: terminalOf(c), count: b.count }), 201)
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), gameId: id.optional() }).strict())
+    return c.json(await terminals.buy({ terminalId: terminalOf(c), count: b.count, gameId: b.gameId }), 201)
   })
   app.post('/api/terminal/claims', needs('terminal.play'), async (c) => {
     const b = await body(c, z.object({ cardId: id, kind: z.enum(['line', 'bingo']) }).strict())

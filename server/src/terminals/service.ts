@@ -52,7 +52,7 @@ export interface TerminalDeps {
   clock: Clock
   bingo: BingoService
   /** BNG-100: the simultaneous (interconnected) games a hall takes part in. */
-  bonus: Pick<BonusService, 'activeGamesOfHall'>
+  bonus: Pick<BonusService, 'activeGamesOfHall' | 'gameHalls'>
   vouchers: VoucherService
   payouts: PayoutService
   paidSales: Pick<PaidSales, 'terminalCards'>
@@ -129,6 +129,31 @@ export function createTerminalService(deps: TerminalDeps) {
    */
   const gameOfHall = async (hallId: string) =>
     (await deps.bonus.activeGamesOfHall(hallId)).at(-1) ?? (await bingo.currentGameOfHall(hallId))
+  /**
+   * The games a hall's terminals may buy for, decided from the hall: its own newest game and the running simultaneous
+   * games it has joined (BNG-100), each named by its kind. A player chooses among those on sale.
+   */
+  async function gamesOfHall(hallId: string) {
+    const own = await bingo.currentGameOfHall(hallId)
+    const joined = await deps.bonus.activeGamesOfHall(hallId)
+    const ids = [...new Set([...(own && !joined.includes(own) ? [own] : []), ...joined])]
+    const out = []
+    for (const gameId of ids) {
+      const row = await gameById(db, gameId)
+      if (!row) continue
+      const halls = joined.includes(gameId) ? await deps.bonus.gameHalls(gameId) : []
+      out.push({
+        gameId,
+        orderNo: row.orderNo,
+        kind: halls.length > 0 ? ('interconnected' as const) : ('hall' as const),
+        hallCount: Math.max(1, halls.length),
+        status: row.status,
+        onSale: row.status === GameStatus.OnSale,
+        faceValueCents: row.faceValueCents,
+      })
+    }
+    return out
+  }
 
   async function sessionOrRefuse(sql: Sql, terminalId: string) {
     const s = await store.openSessionOf(sql, terminalId)
@@ -380,9 +405,12 @@ export function createTerminalService(deps: TerminalDeps) {
    * Virtual cards for the hall's game on sale, from the balance: the caps (per card, game, session) and the balance
    * are checked inside the sale's transaction, before any card is taken; SALES_CLOSED after the close of sales.
    */
-  async function buy(input: { terminalId: string; count: number }) {
+  async function buy(input: { terminalId: string; count: number; gameId?: string }) {
     const s = await sessionOrRefuse(db, input.terminalId)
-    const gameId = await gameOfHall(s.hall_id)
+    // The player's choice among the games his hall offers (its own, an interconnected one); the default as shown.
+    if (input.gameId && !(await gamesOfHall(s.hall_id)).some((g) => g.gameId === input.gameId))
+      throw new DomainError('WRONG_HALL', "a terminal plays its own hall's games", { resource: 'game' })
+    const gameId = input.gameId ?? (await gameOfHall(s.hall_id))
     if (!gameId) throw new DomainError('SALES_NOT_OPEN', 'no game of this hall is on sale', {})
     let paidBy = s.id
     await deps.paidSales.terminalCards({
@@ -460,7 +488,7 @@ export function createTerminalService(deps: TerminalDeps) {
         })
       },
     })
-    return view(input.terminalId)
+    return view(input.terminalId, undefined, gameId)
   }
 
   /** A claim by the player's button, for a card this terminal's session holds, verified by the server (BNG-44). */
@@ -701,7 +729,7 @@ export function createTerminalService(deps: TerminalDeps) {
    * in that game with the numbers still needed, best first, and the terms (marking mode, caps). Prizes of finished
    * games are credited first, so a terminal that reconnects sees the game as it is.
    */
-  async function view(terminalId: string, sessionId?: string) {
+  async function view(terminalId: string, sessionId?: string, focusGameId?: string) {
     const s = sessionId ? await store.sessionById(db, sessionId) : await store.openSessionOf(db, terminalId)
     if (s && s.status === 'open') {
       const pending = await store.heldWinnersOfSession(db, s.id)
@@ -711,8 +739,14 @@ export function createTerminalService(deps: TerminalDeps) {
     const hallId = session?.hall_id ?? null
     const terms = hallId ? await termsOf(hallId) : null
     let game = null
+    const games = hallId && session?.status === 'open' ? await gamesOfHall(hallId) : []
     if (hallId && session?.status === 'open') {
-      const gameId = await gameOfHall(hallId)
+      // The game asked for (one of the hall's), else one in which the session holds cards in play, else the default.
+      const inPlay = await store.gamesInPlayOf(db, session.id)
+      const shown = await gameOfHall(hallId)
+      const gameId =
+        (focusGameId && games.some((g) => g.gameId === focusGameId) ? focusGameId : null) ??
+        (shown && inPlay.includes(shown) ? shown : (inPlay.find((g) => games.some((x) => x.gameId === g)) ?? shown))
       if (gameId) {
         const state = await bingo.getGameState(gameId)
         const row = (await gameById(db, gameId))!
@@ -764,6 +798,8 @@ export function createTerminalService(deps: TerminalDeps) {
           }
         : null,
       terms,
+      /** The games the player may choose to buy for (BNG-100: the hall's own and an interconnected one at once). */
+      games,
       game,
     }
   }
