@@ -51,6 +51,23 @@ export interface KioskBasketRequest {
   instant?: { gameNo: number; count: number }
 }
 
+/** Issue 27: a bingo terminal of the hall and its open session, as the cashier loads credit onto it. */
+export interface HallTerminal {
+  id: string
+  name: string
+  session: { id: string; balanceCents: number; currency: string } | null
+}
+export interface TerminalLoad {
+  sessionId: string
+  started: boolean
+  terminal: { id: string; name: string }
+  amountCents: number
+  balanceCents: number
+  currency: string
+  voucher: VoucherView
+  aml: { flagged: boolean; reportId: string | null }
+}
+
 /** `print`: printed, or PRINT_PENDING (the voucher is sold; reprint it with `reprintSale` before handing it over). */
 export interface VoucherSale {
   voucher: VoucherView
@@ -138,6 +155,17 @@ export function createCashdeskApi(
       cashierId: string
       buyerDocument?: string
     }) => request<VoucherSale>('POST', '/api/vouchers', input),
+    /** Issue 27: the hall's bingo terminals, each with its open session's balance (null: waiting for a player). */
+    hallTerminals: (hallId: string) =>
+      request<{ hallId: string; terminals: HallTerminal[] }>('GET', `/api/halls/${enc(hallId)}/terminals`),
+    /** Issue 27: cash loaded onto a terminal's session (or a session started), the cash into this drawer. */
+    loadTerminal: (input: {
+      terminalId: string
+      amountCents: number
+      cash: { smallCents: number; otherCents: number }
+      ageConfirmed?: boolean
+      buyerDocument?: string
+    }) => request<TerminalLoad>('POST', '/api/terminal-sessions/load', input),
     cashOut: (input: { code: string; stationId: string; cashierId: string }) =>
       request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
     validate: (input: { code: string; stationId: string; cashierId: string }) =>

@@ -180,6 +180,7 @@ async function seedDemoTerminals(
       minGameSeconds: 180,
       prizeReturnBp: { min: 6000, max: 8500 },
       terminalRangePercent: 25,
+      onDisconnect: 'play-on-credit',
     },
     by: 'Demostración',
   })

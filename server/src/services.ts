@@ -321,7 +321,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     admission: players,
     sealer,
   })
-  // Issue 27 (BNG-101): electronic bingo on hall terminals; a virtual card's prize is credited when its game ends.
+  // Issue 27 (BNG-101): electronic bingo on hall terminals; a virtual card's prize is credited when it is awarded.
   const terminals = createTerminalService({
     db,
     clock: overrides.clock ?? systemClock,
@@ -337,7 +337,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     onError: (e) => log.warn('terminal prize credit failed', e),
   })
   listeners.add((e) => {
-    if (e.type === 'game:changed' && e.reason === 'finished')
+    // The line at the close of its "any more?" window (the split is final then), the bingo at the game's end.
+    if (e.type === 'game:changed' && (e.reason === 'line_awarded' || e.reason === 'finished'))
       terminals.settleGame(e.gameId).catch((err) => log.warn('terminal prize credit failed', err))
   })
   // Issue 23: every payout and misprint refund of a presented ticket, whatever its line, through the cash desk.

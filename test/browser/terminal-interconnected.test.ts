@@ -58,6 +58,7 @@ browserSuite('a hall terminal in an interconnected game (issue 27, BNG-100)', ()
           minGameSeconds: 0,
           prizeReturnBp: { min: 6000, max: 8500 },
           terminalRangePercent: 25,
+          onDisconnect: 'play-on-credit',
         },
         by: 'test',
       })

@@ -297,6 +297,7 @@ describe('the demo switched off on the same DATA_DIR (issue 24 point 4)', () => 
           minGameSeconds: 0,
           prizeReturnBp: { min: 6000, max: 8500 },
           terminalRangePercent: 25,
+          onDisconnect: 'play-on-credit',
         },
         by: 'marta',
       }),

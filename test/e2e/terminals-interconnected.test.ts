@@ -35,6 +35,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     minGameSeconds: 0,
     prizeReturnBp: { min: 6000, max: 8500 },
     terminalRangePercent: 25,
+    onDisconnect: 'play-on-credit' as const,
   }
   const shares = { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 }
 
@@ -252,6 +253,10 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     const amounts = linePrizes.map((p) => p.amountCents)
     expect(amounts.reduce((a, b) => a + b, 0)).toBe(Number(state.linePoolCents))
     expect(Math.max(...amounts) - Math.min(...amounts)).toBeLessThanOrEqual(1)
+    // Credited at its award, with the bingo still to play: the central's terminal sees its share of the line at once.
+    expect(state.status).toBe('drawing')
+    const lineOfA = linePrizes.filter((p) => p.card_id === cardA.id).reduce((s, p) => s + Number(p.amount_cents), 0)
+    expect((await api(server.url, 'GET', '/api/terminal/state', undefined, as(tA))).body.session.wonCents).toBe(lineOfA)
 
     // The bingo: the rest of El Alto's terminal card, claimed with its button.
     const rest = cardB.rows.flat().filter((n) => n > 0 && !line.includes(n))
@@ -278,14 +283,19 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
       const again = await api(server.url, 'GET', '/api/terminal/state', undefined, as(t))
       expect(again.body.session.balanceCents).toBe(start + wonBy(ids))
     }
-    // Each credit is one payout of the card, made to the terminal's session (no drawer, no shift).
-    const payouts = await db.all<{ card_id: string; payment_method: string }>(
-      'SELECT card_id, payment_method FROM payouts WHERE game_id = ? AND card_id IN (?, ?)',
+    // Each credit is one payout of the card at its award, made to the terminal's session (no drawer, no shift):
+    // El Alto's card won the line (credited in play) and the bingo (at the end), two payouts.
+    const payouts = await db.all<{ card_id: string; payment_method: string; hall_id: string }>(
+      'SELECT card_id, payment_method, hall_id FROM payouts WHERE game_id = ? AND card_id IN (?, ?)',
       [gameId, cardA.id, cardB.id],
     )
+    // BNG-100: each payout records the hall that sold the card, not the central hall of the game.
+    expect(new Set(payouts.filter((p) => p.card_id === cardB.id).map((p) => p.hall_id))).toEqual(new Set([alto]))
+    expect(payouts.filter((p) => p.card_id === cardA.id).map((p) => p.hall_id)).toEqual([central])
     expect(payouts.map((p) => [p.card_id, p.payment_method]).sort()).toEqual(
       [
         [cardA.id, 'terminal'],
+        [cardB.id, 'terminal'],
         [cardB.id, 'terminal'],
       ].sort(),
     )
@@ -328,5 +338,59 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
       details: expect.objectContaining({ hallId: alto, minGameSeconds: 180 }),
     })
     expect((await bingo.getGameState(gameId)).status).toBe('on_sale')
+  }, 60_000)
+
+  it("offers the hall's own game and an interconnected one at once; the player chooses which to buy for (BNG-100)", async () => {
+    const { bingo } = server.services
+    const tA = devices[`terminal-${central}`]
+    const tB = devices[`terminal-${alto}`]
+    // The interconnected game is still on sale (the previous test held its start); El Alto opens its own game too.
+    const { extractorId: altoDrum } = await equipForManualGames(server.services, alto)
+    const altoSession = await bingo.openSession({ hallId: alto, recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
+    const own = (
+      await bingo.announceGame({
+        sessionId: altoSession.id,
+        seriesIds: [series[alto]],
+        drawSource: 'manual',
+        deviceId: altoDrum,
+      })
+    ).gameId
+    await bingo.openSales(own)
+    // The terminal's screen, a real socket.io client of its hall, is told of the new game on sale.
+    const watcher = await feed(tB, alto)
+    expect([gameId, own]).toContain(watcher.gameId)
+
+    const state = await api(server.url, 'GET', '/api/terminal/state', undefined, as(tB))
+    const offered = (state.body.games as Array<{ gameId: string; kind: string; hallCount: number; onSale: boolean }>)
+      .map((g) => [g.gameId, g.kind, g.hallCount, g.onSale])
+      .sort()
+    expect(offered).toEqual(
+      [
+        [own, 'hall', 1, true],
+        [gameId, 'interconnected', 2, true],
+      ].sort(),
+    )
+    const balance = state.body.session.balanceCents as number
+    const forOwn = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId: own }, as(tB))
+    expect(forOwn.status, JSON.stringify(forOwn.body)).toBe(201)
+    expect(forOwn.body.game.gameId).toBe(own)
+    expect(forOwn.body.game.cards).toHaveLength(1)
+    const forShared = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId }, as(tB))
+    expect(forShared.status, JSON.stringify(forShared.body)).toBe(201)
+    expect(forShared.body.game.gameId).toBe(gameId)
+    expect(forShared.body.session.balanceCents).toBe(balance - 1000)
+    const held = await server.services.db.all<{ game_id: string }>(
+      'SELECT tc.game_id FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id WHERE ts.terminal_id = ? AND tc.game_id IN (?, ?)',
+      [tB.id, own, gameId],
+    )
+    expect(held.map((h) => h.game_id).sort()).toEqual([own, gameId, gameId].sort())
+
+    // The central's terminal is offered only the interconnected game, and cannot buy into El Alto's own.
+    const central_ = await api(server.url, 'GET', '/api/terminal/state', undefined, as(tA))
+    expect((central_.body.games as Array<{ gameId: string }>).map((g) => g.gameId)).not.toContain(own)
+    const foreign = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId: own }, as(tA))
+    expect([foreign.status, foreign.body.error.code]).toEqual([403, 'WRONG_HALL'])
+    const unknown = await api(server.url, 'POST', '/api/terminal/cards', { count: 1, gameId: 'g_nope' }, as(tB))
+    expect([unknown.status, unknown.body.error.code]).toEqual([403, 'WRONG_HALL'])
   }, 60_000)
 })

@@ -34,6 +34,7 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       minGameSeconds: 0,
       prizeReturnBp: { min: 6000, max: 8500 },
       terminalRangePercent: 25,
+      onDisconnect: 'play-on-credit',
     },
   }
 
@@ -111,9 +112,26 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       const r = await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, who)
       expect(r.status).toBe(403)
     }
+    // Issue 27: the hall's profile (Bolivia) leaves a terminal's disconnection to the authority: terms that do not
+    // state it are refused, in the user's language, and nothing is recorded.
+    const { onDisconnect: _omitted, ...silent } = terms.terms
+    const incomplete = await api(
+      server.url,
+      'PUT',
+      `/api/halls/${hall.hallId}/terminal-terms`,
+      { ...terms, terms: silent },
+      asDirector(),
+    )
+    expect([incomplete.status, incomplete.body.error.code]).toEqual([400, 'VALIDATION_FAILED'])
+    expect(incomplete.body.error.message).toBeTruthy()
+    expect(incomplete.body.error.details.field).toBe('terms.onDisconnect')
+    expect(
+      (await api(server.url, 'GET', `/api/halls/${hall.hallId}/terminal-terms`, undefined, asDirector())).body,
+    ).toMatchObject({ refused: 'terms_missing', disconnection: { mode: null } })
     const r = await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, asDirector())
     expect(r.status, JSON.stringify(r.body)).toBe(200)
     expect(r.body.reference).toBe(terms.reference)
+    expect(r.body.terms.onDisconnect).toBe('play-on-credit')
     expect(r.body.terms.terminalRangePercent).toBe(25)
   })
 

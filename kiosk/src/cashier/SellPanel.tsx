@@ -1,4 +1,6 @@
+import { useEffect } from 'preact/hooks'
 import { formatMoney } from '../../../server/src/shared/money.ts'
+import { ConfirmBox } from './ConfirmBox.tsx'
 import type { CashierStore } from './store.ts'
 import { NOTES, TEXTS } from './texts.ts'
 
@@ -10,6 +12,11 @@ export function SellPanel(props: { store: CashierStore }) {
   const money = (c: number) => formatMoney(c, cur, store.lang.value)
   const b = store.breakdown.value
   const sale = store.sale.value
+  const loaded = store.loaded.value
+  const chosen = store.terminals.value.find((t) => t.id === store.terminalId.value)
+  useEffect(() => {
+    void store.refreshTerminals()
+  }, [])
   const setNote = (cents: number, n: number) => {
     store.notes.value = { ...store.notes.value, [cents]: Math.max(0, n) }
   }
@@ -31,7 +38,7 @@ export function SellPanel(props: { store: CashierStore }) {
                       class="c-step"
                       data-testid={`note-minus-${note.cents}`}
                       onClick={() => setNote(note.cents, n - 1)}
-                      disabled={Boolean(sale)}
+                      disabled={Boolean(sale) || Boolean(loaded)}
                     >
                       −
                     </button>
@@ -43,7 +50,7 @@ export function SellPanel(props: { store: CashierStore }) {
                       min="0"
                       data-testid={`note-count-${note.cents}`}
                       value={n}
-                      disabled={Boolean(sale)}
+                      disabled={Boolean(sale) || Boolean(loaded)}
                       onInput={(e) => setNote(note.cents, Number((e.target as HTMLInputElement).value) || 0)}
                     />
                   </td>
@@ -53,7 +60,7 @@ export function SellPanel(props: { store: CashierStore }) {
                       class="c-step"
                       data-testid={`note-plus-${note.cents}`}
                       onClick={() => setNote(note.cents, n + 1)}
-                      disabled={Boolean(sale)}
+                      disabled={Boolean(sale) || Boolean(loaded)}
                     >
                       +
                     </button>
@@ -70,7 +77,7 @@ export function SellPanel(props: { store: CashierStore }) {
                   inputMode="decimal"
                   data-testid="coins"
                   value={store.coins.value}
-                  disabled={Boolean(sale)}
+                  disabled={Boolean(sale) || Boolean(loaded)}
                   placeholder="0,00"
                   onInput={(e) => {
                     store.coins.value = (e.target as HTMLInputElement).value
@@ -98,7 +105,7 @@ export function SellPanel(props: { store: CashierStore }) {
             <dd data-testid="voucher-other">{money(b.otherCents)}</dd>
           </div>
         </dl>
-        {!sale && (
+        {!sale && !loaded && (
           <>
             <label class="c-field">
               <span>{T.buyerDocument}</span>
@@ -121,6 +128,87 @@ export function SellPanel(props: { store: CashierStore }) {
               {T.sell(money(b.amountCents))}
             </button>
           </>
+        )}
+        {!sale && !loaded && store.terminals.value.length > 0 && (
+          <div class="c-load" data-testid="terminal-load">
+            <h3 class="c-h3">{T.loadTitle}</h3>
+            <label class="c-field">
+              <span>{T.loadTerminal}</span>
+              <select
+                class="c-input"
+                data-testid="terminal-select"
+                value={store.terminalId.value}
+                onChange={(e) => {
+                  store.terminalId.value = (e.target as HTMLSelectElement).value
+                  store.loadConfirming.value = false
+                }}
+              >
+                <option value="">{T.loadPick}</option>
+                {store.terminals.value.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.name} · {t.session ? T.loadBalance(money(t.session.balanceCents)) : T.loadWaiting}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {chosen && !chosen.session && (
+              <label class="c-check">
+                <input
+                  type="checkbox"
+                  data-testid="terminal-age"
+                  checked={store.loadAgeConfirmed.value}
+                  onChange={(e) => {
+                    store.loadAgeConfirmed.value = (e.target as HTMLInputElement).checked
+                  }}
+                />{' '}
+                {T.loadAge}
+              </label>
+            )}
+            {store.loadConfirming.value && chosen ? (
+              <ConfirmBox
+                title={T.loadConfirmTitle}
+                text={T.loadConfirmText(money(b.amountCents), chosen.name, !chosen.session)}
+                yes={T.loadYes}
+                no={T.loadNo}
+                busy={store.busy.value}
+                onYes={() => void store.loadTerminal()}
+                onNo={() => {
+                  store.loadConfirming.value = false
+                }}
+                testId="terminal-load-confirm"
+              />
+            ) : (
+              <button
+                type="button"
+                class="c-btn c-btn--primary"
+                data-testid="terminal-load-button"
+                disabled={store.busy.value || b.amountCents <= 0 || !chosen}
+                onClick={() => {
+                  store.loadConfirming.value = true
+                }}
+              >
+                {T.load(money(b.amountCents))}
+              </button>
+            )}
+          </div>
+        )}
+        {loaded && (
+          <div class="c-sold" data-testid="terminal-loaded">
+            <div class="c-banner c-banner--ok">
+              <div class="c-banner__title">{T.loaded(loaded.terminal.name)}</div>
+              <div class="c-banner__amount">{money(loaded.amountCents)}</div>
+            </div>
+            <p data-testid="terminal-loaded-balance">{T.loadedBalance(money(loaded.balanceCents))}</p>
+            {loaded.aml.flagged && <p class="c-aml">{T.amlFlag}</p>}
+            <button
+              type="button"
+              class="c-btn c-btn--primary"
+              data-testid="terminal-load-new"
+              onClick={() => store.newSale()}
+            >
+              {T.newSale}
+            </button>
+          </div>
         )}
         {store.error.value && (
           <div class="c-error" data-testid="cashier-error" data-code={store.error.value.code}>

@@ -9,6 +9,8 @@ import {
   type CardGame,
   type CardRefund,
   type CashdeskApi,
+  type HallTerminal,
+  type TerminalLoad,
   type Lang,
   type ShiftReport,
   type StationDay,
@@ -78,6 +80,12 @@ export function createCashierStore(
   const coins = signal('')
   const buyerDocument = signal('')
   const sale = signal<VoucherSale | null>(null)
+  // Issue 27: the counted cash loaded onto a bingo terminal instead of a voucher.
+  const terminals = signal<HallTerminal[]>([])
+  const terminalId = signal('')
+  const loadAgeConfirmed = signal(false)
+  const loadConfirming = signal(false)
+  const loaded = signal<TerminalLoad | null>(null)
   // day
   const day = signal<StationDay | null>(null)
   // the person at this station and the open shift (issue 13 point 5)
@@ -358,6 +366,35 @@ export function createCashierStore(
     }
   }
 
+  /** Issue 27: the hall's terminals (a cashier whose role may not load sees none). */
+  async function refreshTerminals(): Promise<void> {
+    try {
+      terminals.value = (await api.hallTerminals(options.hallId)).terminals
+    } catch {
+      terminals.value = []
+    }
+  }
+
+  /** Issue 27: the counted cash onto the chosen terminal's session (one started if none is open), after the confirm. */
+  async function loadTerminal(): Promise<void> {
+    const b = breakdown.value
+    const r = await run(() =>
+      api.loadTerminal({
+        terminalId: terminalId.value,
+        amountCents: b.amountCents,
+        cash: { smallCents: b.smallCents, otherCents: b.otherCents },
+        ageConfirmed: loadAgeConfirmed.value || undefined,
+        buyerDocument: buyerDocument.value.trim() || undefined,
+      }),
+    )
+    loadConfirming.value = false
+    if (r) {
+      loaded.value = r
+      void refreshDay()
+      void refreshTerminals()
+    }
+  }
+
   /** The sold voucher whose paper did not come out, printed again here (marked REIMPRESIÓN n). */
   async function reprintVoucher(): Promise<void> {
     const s = sale.value
@@ -372,6 +409,8 @@ export function createCashierStore(
       coins.value = ''
       buyerDocument.value = ''
       sale.value = null
+      loaded.value = null
+      loadAgeConfirmed.value = false
       error.value = null
     })
   }
@@ -531,6 +570,13 @@ export function createCashierStore(
     coins,
     buyerDocument,
     sale,
+    terminals,
+    terminalId,
+    loadAgeConfirmed,
+    loadConfirming,
+    loaded,
+    refreshTerminals,
+    loadTerminal,
     breakdown,
     day,
     stationId: options.stationId,

@@ -132,7 +132,15 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
         : g.status === 'finished' || g.status === 'void'
           ? t.finished
           : t.inPlay
-  const maxByBalance = g ? Math.floor(s.balanceCents / g.faceValueCents) : 0
+  // BNG-100: the hall's own game and an interconnected one may be on sale at once; the player chooses, each named.
+  const onSale = v.games.filter((x) => x.onSale)
+  const [picked, setPicked] = useState<string | null>(null)
+  const target = onSale.find((x) => x.gameId === picked) ?? onSale.find((x) => x.gameId === g?.gameId) ?? onSale[0]
+  const gameName = (x: (typeof onSale)[number]) =>
+    x.kind === 'interconnected'
+      ? `${t.interconnected} · ${x.hallCount} ${t.halls} · nº ${x.orderNo}`
+      : `${t.hallGame} · ${s.hallName} · nº ${x.orderNo}`
+  const maxByBalance = target ? Math.floor(s.balanceCents / target.faceValueCents) : 0
   // BNG-100: a game played with other halls (one draw, one pool) says so, and with how many halls.
   const feedState = store.feed.state.value
   const halls = g && feedState?.gameId === g.gameId ? (feedState.halls ?? null) : null
@@ -181,11 +189,27 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
             <strong data-testid="won">{money(s.wonCents, currency, lang)}</strong>
           </div>
         </div>
-        {g?.onSale || g?.status === 'on_sale' ? (
+        {target ? (
           <div class="t-buy">
-            <h2>{t.buyTitle}</h2>
+            <h2>{onSale.length > 1 ? t.chooseGame : t.buyTitle}</h2>
+            {onSale.length > 1 && (
+              <div class="t-choose" role="radiogroup" data-testid="choose-game">
+                {onSale.map((x) => (
+                  <button
+                    key={x.gameId}
+                    role="radio"
+                    aria-checked={x.gameId === target.gameId}
+                    class={x.gameId === target.gameId ? 't-choice t-choice--on' : 't-choice'}
+                    data-testid={`choose-${x.kind}`}
+                    onClick={() => setPicked(x.gameId)}
+                  >
+                    {gameName(x)}
+                  </button>
+                ))}
+              </div>
+            )}
             <p>
-              {t.cardPrice}: <strong>{money(g.faceValueCents, currency, lang)}</strong>
+              {t.cardPrice}: <strong>{money(target.faceValueCents, currency, lang)}</strong>
             </p>
             <div class="t-stepper">
               <button onClick={() => setCount(Math.max(1, count - 1))} aria-label="-">
@@ -200,9 +224,9 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
               class="t-primary"
               data-testid="buy"
               disabled={store.busy.value || count > maxByBalance}
-              onClick={() => void store.buy(count)}
+              onClick={() => void store.buy(count, target.gameId)}
             >
-              {t.buy} {count} {t.cards} · {money(count * g.faceValueCents, currency, lang)}
+              {t.buy} {count} {t.cards} · {money(count * target.faceValueCents, currency, lang)}
             </button>
           </div>
         ) : g && g.cards.length && g.status !== 'finished' && g.status !== 'void' ? (

@@ -123,8 +123,11 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
         view.value = v
       }
     },
-    async buy(count: number) {
-      const v = await call(() => request<TerminalView>('POST', '/api/terminal/cards', { count }))
+    /** Cards for `gameId` (the player's choice among the hall's games on sale), or the game shown. */
+    async buy(count: number, gameId?: string) {
+      const v = await call(() =>
+        request<TerminalView>('POST', '/api/terminal/cards', gameId ? { count, gameId } : { count }),
+      )
       if (v) view.value = v
     },
     async claim(

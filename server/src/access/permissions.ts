@@ -182,6 +182,8 @@ export const permissions = {
   'terminal.play': [Role.Terminal],
   /** Issue 27: a lost terminal session's balance paid back by the cash desk against the original voucher. */
   'terminal.recover': [...staff, ...cash],
+  /** Issue 27: cash loaded onto a terminal's session at a cash desk (the cash into the loader's drawer). */
+  'terminal.load': [...staff, ...cash],
   /** Issue 27 (BNG-101, CFG-33): the authority's terms for the hall's terminals, with its reference. */
   'terminal.terms': [Role.Director],
 } as const satisfies Record<string, readonly Role[]>

@@ -196,8 +196,11 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   const { db, clock, keys, config } = deps
   const now = () => clock.now().toISOString()
 
-  /** A card's state at `at`, read through `sql` (the caller's transaction when paying). */
-  async function evaluate(sql: Sql, cardId: string, at: string): Promise<TicketStatus> {
+  /**
+   * A card's state at `at`, read through `sql` (the caller's transaction when paying). `inPlay`: the prizes already
+   * awarded in a game still in play count (a terminal's credit, issue 27); otherwise such a card is `pending`.
+   */
+  async function evaluate(sql: Sql, cardId: string, at: string, inPlay = false): Promise<TicketStatus> {
     const c = await cardJoin(sql, cardId)
     if (!c) return { status: 'invalid', reason: 'unknown', detail: `card ${cardId} was never sold`, ticketId: cardId }
     const rows = JSON.parse(c.numbers) as number[][]
@@ -248,7 +251,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           : null,
       }
     }
-    if (c.gameStatus !== 'finished') return { ...ref, status: 'pending' }
+    // BNG-71: a paper card's prizes are paid at the game's end, against the card. Issue 27 (BNG-101, the operation
+    // the Consejería sets): a virtual card's prize is credited to its terminal session once awarded, that is once the
+    // "any more?" window closed and the split is final (a line before the game ends); the game's end adds the bingo.
+    if (c.gameStatus !== 'finished' && !inPlay) return { ...ref, status: 'pending' }
     // Issue 23: the bonus prizes the card won are its prizes like the line and the bingo, paid with them.
     const prizes: Array<PrizeRow & { name?: string }> = [
       ...(await prizesOfCard(sql, c.id)),
@@ -526,7 +532,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           // Issue 24 point 1: nor for a card whose numbers or status were changed outside the server (before the
           // card is judged, which reads them).
           await assertRowsSealed(tx, 'cards', [parsed.cardId])
-          const st = await evaluate(tx, parsed.cardId, at)
+          const st = await evaluate(tx, parsed.cardId, at, Boolean(input.credit))
           if (st.status !== 'winner') refuse(st)
           assertPayHall(st.cardHallId, input)
           // Issue 24 point 1: no prize is paid from a row changed outside the server (its amount, its status).
@@ -597,14 +603,16 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
               })
             ).seq
           }
-          // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners.
-          await archiveOnPayout(tx, st.ticketId, at, paidBy)
+          // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners, after its game. A virtual
+          // card credited in play (its line) stays in its game: its bingo's payout or the hall archives it after.
+          if (st.gameStatus === 'finished') await archiveOnPayout(tx, st.ticketId, at, paidBy)
           const ids = st.prizes.map((p) => p.id)
           await insertPayout(tx, {
             id: payoutId,
             cardId: st.ticketId,
             gameId: st.gameId,
-            hallId: st.hallId,
+            // BNG-100: the hall that sold the card (in an interconnected game, not the central's), whose register it is.
+            hallId: st.cardHallId,
             amountCents: st.amountCents,
             currency: st.currency,
             prizeIds: ids,
@@ -628,7 +636,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             })
           if (paidVia.method === 'cash' && st.amountCents > 0) {
             await vouchers.movement(tx, {
-              hallId: st.hallId,
+              // The drawer's own hall: the card's (assertPayHall), not an interconnected game's central.
+              hallId: st.cardHallId,
               stationId: input.stationId,
               cashierId: input.cashierId,
               shiftId: input.shiftId,

@@ -897,8 +897,9 @@ export async function markPrizesPaid(
   return changed
 }
 
+/** The card's latest payout (a virtual card credited its line in play and its bingo at the end has two, issue 27). */
 export async function payoutOfCard(tx: Sql, cardId: string): Promise<PayoutRow | undefined> {
-  return tx.get<PayoutRow>('SELECT * FROM payouts WHERE card_id = ?', [cardId])
+  return tx.get<PayoutRow>('SELECT * FROM payouts WHERE card_id = ? ORDER BY paid_at DESC, id DESC LIMIT 1', [cardId])
 }
 
 export async function insertPayout(

@@ -421,6 +421,113 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   /**
+   * GEN-17 / GEN-23 / GEN-27: what a cash intake checks before its transaction: whole minor units, the count adds up,
+   * small notes over the limit name the buyer, and a named buyer is admitted in the hall of the station that takes it.
+   */
+  async function checkCashIn(input: {
+    hallId: string
+    amountCents: number
+    cash: { smallCents: number; otherCents: number }
+    stationId: string
+    buyerDocument?: string | null
+  }): Promise<void> {
+    const { amountCents, cash } = input
+    if (!Number.isSafeInteger(amountCents) || amountCents < 0)
+      throw new DomainError('VALIDATION_FAILED', 'amountCents must be a whole number of minor units', {
+        field: 'amountCents',
+      })
+    if (amountCents <= 0)
+      throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
+    // GEN-17: the count adds up, and small notes over the limit name the buyer (checked again in the transaction).
+    intakes.check({ amountCents, cash, buyerDocument: input.buyerDocument ?? null })
+    // GEN-23 / GEN-27 (issue 23 point 3): the buyer this sale records is asked about here, whatever the request
+    // looked like, in the hall of the station that sells (the hall check below refuses any other).
+    const buyerDocument = input.buyerDocument?.trim() || null
+    if (buyerDocument && deps.admission)
+      await deps.admission.assertAdmitted([buyerDocument], (await hallOfStation(db, input.stationId)) ?? input.hallId)
+  }
+
+  /**
+   * A voucher sold for cash inside the caller's transaction: issued, the cash into the station's drawer under its open
+   * shift, the intake recorded (GEN-17), journaled. `sell` prints it; a terminal's cash load spends it into the
+   * session at once (issue 27), so money enters a drawer by this one path.
+   */
+  async function sellWithin(
+    tx: Sql,
+    input: {
+      hallId: string
+      amountCents: number
+      cash: { smallCents: number; otherCents: number }
+      stationId: string
+      cashierId: string
+      shiftId?: string | null
+      buyerDocument?: string | null
+      at: string
+    },
+  ) {
+    const { amountCents, cash, at } = input
+    const buyerDocument = input.buyerDocument?.trim() || null
+    const hall = await hallFor(tx, input.hallId)
+    // Issue 23 point 3: a voucher is sold in the hall of the station whose drawer takes the cash, by someone of it.
+    await assertActsInHall(tx, hall.id, { stationId: input.stationId, resource: 'voucher sale' })
+    const v = await issue(tx, {
+      hallId: hall.id,
+      currency: hall.currency,
+      amountCents,
+      origin: 'cashier',
+      parentId: null,
+      stationId: input.stationId,
+      issuedBy: input.cashierId,
+      smallCents: cash.smallCents,
+      otherCents: cash.otherCents,
+      buyerDocument,
+      at,
+    })
+    await movement(tx, {
+      hallId: hall.id,
+      stationId: input.stationId,
+      cashierId: input.cashierId,
+      shiftId: input.shiftId,
+      product: 'voucher',
+      kind: 'voucher_sale',
+      amountCents,
+      currency: hall.currency,
+      refId: v.id,
+      at,
+    })
+    // Issue 24 point 1: recorded before the sale's record, which seals the intake with the voucher.
+    const { counted: _counted, ...aml } = await intakes.record(tx, {
+      hallId: hall.id,
+      stationId: input.stationId,
+      cashierId: input.cashierId,
+      source: 'voucher',
+      refId: v.id,
+      amountCents,
+      currency: hall.currency,
+      cash,
+      buyerDocument,
+      at,
+    })
+    await appendJournal(tx, {
+      at,
+      type: 'voucher.sold',
+      scope: `hall:${hall.id}`,
+      payload: {
+        voucherId: v.id,
+        amountCents,
+        currency: hall.currency,
+        smallCents: cash.smallCents,
+        otherCents: cash.otherCents,
+        stationId: input.stationId,
+        cashierId: input.cashierId,
+        payment: 'cash',
+        rule: 'GEN-13',
+      },
+    })
+    return { voucher: v, hall, aml }
+  }
+
+  /**
    * Sells a voucher for cash at a cashier station and prints it after the commit (issue 23 point 5: no printer
    * waited on under the write lock). A voucher whose paper did not come out stays sold and is answered with
    * `print.code` PRINT_PENDING: the cashier reprints it (POST /api/tickets/reprint) before handing it over.
@@ -439,82 +546,14 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     print: SalePrint
     preview: string
   }> {
-    const { amountCents, cash } = input
-    if (!Number.isSafeInteger(amountCents) || amountCents < 0)
-      throw new DomainError('VALIDATION_FAILED', 'amountCents must be a whole number of minor units', {
-        field: 'amountCents',
-      })
-    if (amountCents <= 0)
-      throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
-    // GEN-17: the count adds up, and small notes over the limit name the buyer (checked again in the transaction).
-    intakes.check({ amountCents, cash, buyerDocument: input.buyerDocument ?? null })
-    // GEN-23 / GEN-27 (issue 23 point 3): the buyer this sale records is asked about here, whatever the request
-    // looked like, in the hall of the station that sells (the hall check below refuses any other).
-    const buyerDocument = input.buyerDocument?.trim() || null
-    if (buyerDocument && deps.admission)
-      await deps.admission.assertAdmitted([buyerDocument], (await hallOfStation(db, input.stationId)) ?? input.hallId)
+    await checkCashIn(input)
+    const { amountCents } = input
     const printer = deps.printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     // Issue 23 point 5: the sale commits with the paper it owes, and the voucher is printed after the commit.
     const { doc, ...sold } = await db.transaction(async (tx) => {
       const at = now()
-      const hall = await hallFor(tx, input.hallId)
-      // Issue 23 point 3: a voucher is sold in the hall of the station whose drawer takes the cash, by someone of it.
-      await assertActsInHall(tx, hall.id, { stationId: input.stationId, resource: 'voucher sale' })
-      const v = await issue(tx, {
-        hallId: hall.id,
-        currency: hall.currency,
-        amountCents,
-        origin: 'cashier',
-        parentId: null,
-        stationId: input.stationId,
-        issuedBy: input.cashierId,
-        smallCents: cash.smallCents,
-        otherCents: cash.otherCents,
-        buyerDocument,
-        at,
-      })
-      await movement(tx, {
-        hallId: hall.id,
-        stationId: input.stationId,
-        cashierId: input.cashierId,
-        shiftId: input.shiftId,
-        product: 'voucher',
-        kind: 'voucher_sale',
-        amountCents,
-        currency: hall.currency,
-        refId: v.id,
-        at,
-      })
-      // Issue 24 point 1: recorded before the sale's record, which seals the intake with the voucher.
-      const { counted: _counted, ...aml } = await intakes.record(tx, {
-        hallId: hall.id,
-        stationId: input.stationId,
-        cashierId: input.cashierId,
-        source: 'voucher',
-        refId: v.id,
-        amountCents,
-        currency: hall.currency,
-        cash,
-        buyerDocument,
-        at,
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'voucher.sold',
-        scope: `hall:${hall.id}`,
-        payload: {
-          voucherId: v.id,
-          amountCents,
-          currency: hall.currency,
-          smallCents: cash.smallCents,
-          otherCents: cash.otherCents,
-          stationId: input.stationId,
-          cashierId: input.cashierId,
-          payment: 'cash',
-          rule: 'GEN-13',
-        },
-      })
+      const { voucher: v, hall, aml } = await sellWithin(tx, { ...input, at })
       const doc = voucherTicket(
         {
           code: codeOf(v.id),
@@ -802,6 +841,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   return {
     openDocument,
     sell,
+    sellWithin,
+    checkCashIn,
     check,
     cashOut,
     stationDay,

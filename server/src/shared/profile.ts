@@ -20,6 +20,14 @@ export interface PrizeShares {
 export type TerminalMarking = 'automatic' | 'per-ball' | 'catch-up'
 
 /**
+ * Issue 27: what happens to a terminal's cards when the terminal loses its connection. `play-on-credit`: the cards play
+ * on to the end of their game and a win is credited to the session (a terminal that reconnects shows the game as it
+ * is). The shipped texts fix no other; a jurisdiction whose text does adds its mode here.
+ */
+export type TerminalDisconnection = 'play-on-credit'
+export const TERMINAL_DISCONNECTIONS: readonly TerminalDisconnection[] = ['play-on-credit']
+
+/**
  * Issue 27: the operating terms of electronic bingo on hall terminals (BNG-101, CFG-33). Amounts in minor units;
  * `prizeReturnBp` bounds the game's line + bingo shares (basis points of the takings); `terminalRangePercent` is the
  * top share of each series' card numbers reserved for terminals (BNG-9: paper and virtual cards in one game, no clash).
@@ -32,6 +40,11 @@ export interface TerminalTerms {
   minGameSeconds: number
   prizeReturnBp: { min: number; max: number }
   terminalRangePercent: number
+  /**
+   * What a terminal's disconnection does to its cards, where the profile leaves it to the authority
+   * (`ElectronicBingoRules.disconnection.mode` null): then the hall's record states it under the authority's reference.
+   */
+  onDisconnect?: TerminalDisconnection
 }
 
 export interface ElectronicBingoRules {
@@ -50,6 +63,11 @@ export interface ElectronicBingoRules {
   autoClaim: boolean
   /** The terms the text itself fixes; null where it leaves them to `authority` (the hall's record then supplies them). */
   terms: TerminalTerms | null
+  /**
+   * What a terminal's disconnection does to its cards: the text's own rule (`mode`), or null where the text leaves
+   * it to `authority`, and then a hall's terms are not accepted without `onDisconnect`. `source`: the paragraph.
+   */
+  disconnection: { mode: TerminalDisconnection | null; source: string }
 }
 
 /** The kinds of enrolled device (access/roles.ts DeviceKind), named here so that shared/ imports no other module. */
@@ -386,6 +404,8 @@ export const BOLIVIA_2025: Profile = Object.freeze({
     authority: { name: 'Autoridad de Fiscalización del Juego (AJ)', rule: 'GEN-6 (002 §1.1.t)' },
     autoClaim: true,
     terms: null,
+    // The Bolivian texts (000, 002) say nothing of a terminal's disconnection: the AJ's resolution states it.
+    disconnection: { mode: null, source: 'GEN-6 (002 §1.1.t): the AJ regulates; 000 and 002 are silent on it' },
   },
 }) as Profile
 
@@ -487,6 +507,15 @@ export const CANTABRIA_2010: Profile = Object.freeze({
     authority: { name: 'Consejería competente en materia de juego (Cantabria)', rule: 'BNG-101 (004 Bingo VI.2)' },
     autoClaim: false,
     terms: null,
+    // 004 Bingo VI.2 ("2. Bingo electrónico"), third paragraph: "El porcentaje que debe ir destinado a premios en esta
+    // modalidad, así como la operativa de este juego y requisitos del mismo será el establecido por la Consejería
+    // competente en materia de juego" (as amended by Decreto 84/2013). The decree says nothing of a disconnection:
+    // it is part of the operation the Consejería sets.
+    disconnection: {
+      mode: null,
+      source:
+        'BNG-101 (004 Bingo VI.2, tercer párrafo: «la operativa de este juego y requisitos del mismo será el establecido por la Consejería»)',
+    },
   },
 }) as Profile
 

@@ -35,6 +35,7 @@ const termsBody = z
         minGameSeconds: z.number().int().min(0).max(86_400),
         prizeReturnBp: z.object({ min: z.number().int().min(0), max: z.number().int().max(10_000) }).strict(),
         terminalRangePercent: z.number().int().min(1).max(99),
+        onDisconnect: z.enum(['play-on-credit']).optional(),
       })
       .strict(),
   })
@@ -54,8 +55,8 @@ export function registerTerminalRoutes(app: App, services: Services): void {
     )
   })
   app.post('/api/terminal/cards', needs('terminal.play'), async (c) => {
-    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000) }).strict())
-    return c.json(await terminals.buy({ terminalId: terminalOf(c), count: b.count }), 201)
+    const b = await body(c, z.object({ count: z.number().int().min(1).max(1000), gameId: id.optional() }).strict())
+    return c.json(await terminals.buy({ terminalId: terminalOf(c), count: b.count, gameId: b.gameId }), 201)
   })
   app.post('/api/terminal/claims', needs('terminal.play'), async (c) => {
     const b = await body(c, z.object({ cardId: id, kind: z.enum(['line', 'bingo']) }).strict())
@@ -71,6 +72,27 @@ export function registerTerminalRoutes(app: App, services: Services): void {
     return c.json(
       await terminals.recover({ voucherCode: b.voucherCode, stationId: till.stationId, cashierId: till.cashierId }),
     )
+  })
+  // Credit loaded by a cashier at her station: the cash into her drawer, the terminal's balance up (or a session
+  // started). The hall is the terminal's; the drawer the person's open shift at the station she logged in at.
+  app.get('/api/halls/:hallId/terminals', needs('terminal.load'), async (c) =>
+    c.json(await terminals.terminalsOf(param(c, 'hallId'))),
+  )
+  app.post('/api/terminal-sessions/load', needs('terminal.load'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({
+          terminalId: id,
+          amountCents: cents.min(1),
+          cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
+          ageConfirmed: z.boolean().optional(),
+          buyerDocument: z.string().max(40).optional(),
+        })
+        .strict(),
+    )
+    const till = await tillOf(c, services, {})
+    return c.json(await terminals.load({ ...b, ...till }), 201)
   })
   app.get('/api/halls/:hallId/terminal-terms', needs('hall.read'), async (c) =>
     c.json(await terminals.termsOf(param(c, 'hallId'))),

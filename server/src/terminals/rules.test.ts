@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { missingFor, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
+import {
+  effectiveTerms,
+  missingFor,
+  rankCards,
+  reservedFrom,
+  secondsUntilNextGame,
+  spendVerdict,
+  termsProblem,
+  termsProblemFor,
+} from './rules.ts'
+import { BOLIVIA_2025, CANTABRIA_2010, type ElectronicBingoRules } from '../shared/profile.ts'
 import { prizePools, splitPrize } from '../bingo/game.ts'
 
 /** Issue 27: the pure rules of hall terminals, as properties (BNG-101, BNG-9, BNG-56). */
@@ -153,5 +163,50 @@ describe('secondsUntilNextGame (BNG-101, CFG-33: minimum game duration)', () => 
   it('never holds the first game, nor any game when the terms set no minimum', () => {
     expect(secondsUntilNextGame(null, start, 180)).toBe(0)
     expect(secondsUntilNextGame(start, start, 0)).toBe(0)
+  })
+})
+
+describe("a terminal's disconnection, per jurisdiction (issue 27, BNG-101)", () => {
+  const base = {
+    markingMode: 'automatic' as const,
+    maxCardCents: 600,
+    maxGameCents: 20_000,
+    maxSessionCents: 100_000,
+    minGameSeconds: 180,
+    prizeReturnBp: { min: 7000, max: 8500 },
+    terminalRangePercent: 30,
+  }
+  const reference = 'Resolución de la Consejería 12/2026'
+
+  it("Cantabria leaves it to the Consejería (004 Bingo VI.2): the hall's record must state it, under the reference", () => {
+    const rules = CANTABRIA_2010.electronicBingo
+    expect(rules.disconnection.mode).toBeNull()
+    expect(rules.disconnection.source).toContain('004 Bingo VI.2')
+    expect(rules.disconnection.source).toContain('operativa de este juego')
+    expect(termsProblemFor(rules, base)).toBe('onDisconnect')
+    expect(effectiveTerms(rules, { reference, terms: base })).toEqual({ refused: 'terms_missing' })
+    const stated = { ...base, onDisconnect: 'play-on-credit' as const }
+    expect(termsProblemFor(rules, stated)).toBeNull()
+    expect(effectiveTerms(rules, { reference, terms: stated })).toEqual({ terms: stated, reference })
+    // Stated, but with no reference of the authority: no terms at all.
+    expect(effectiveTerms(rules, { reference: '  ', terms: stated })).toEqual({ refused: 'terms_missing' })
+  })
+
+  it('Bolivia leaves it to the AJ the same way; a mode no text knows is refused', () => {
+    expect(BOLIVIA_2025.electronicBingo.disconnection.mode).toBeNull()
+    expect(termsProblemFor(BOLIVIA_2025.electronicBingo, base)).toBe('onDisconnect')
+    expect(termsProblem({ ...base, onDisconnect: 'void-cards' as never })).toBe('onDisconnect')
+  })
+
+  it("where a text fixes the rule, it applies whatever a hall's record says, and the record need not state it", () => {
+    const fixed: ElectronicBingoRules = {
+      allowed: true,
+      authority: null,
+      autoClaim: false,
+      terms: base,
+      disconnection: { mode: 'play-on-credit', source: 'a text that says so' },
+    }
+    expect(termsProblemFor(fixed, base)).toBeNull()
+    expect(effectiveTerms(fixed, null)).toEqual({ terms: { ...base, onDisconnect: 'play-on-credit' }, reference: null })
   })
 })

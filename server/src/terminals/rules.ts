@@ -3,7 +3,7 @@
  * the range of each series reserved for terminals, what a purchase may spend, and how a terminal ranks its cards.
  * No I/O: the service reads the rows and the screen reuses the ranking.
  */
-import type { ElectronicBingoRules, TerminalTerms } from '../shared/profile.ts'
+import { TERMINAL_DISCONNECTIONS, type ElectronicBingoRules, type TerminalTerms } from '../shared/profile.ts'
 
 export type { TerminalTerms } from '../shared/profile.ts'
 
@@ -19,7 +19,24 @@ export function termsProblem(t: TerminalTerms): string | null {
   if (!whole(r.min) || !whole(r.max) || r.min > r.max || r.max > 10_000) return 'prizeReturnBp'
   if (!Number.isInteger(t.terminalRangePercent) || t.terminalRangePercent < 1 || t.terminalRangePercent > 99)
     return 'terminalRangePercent'
+  if (t.onDisconnect !== undefined && !TERMINAL_DISCONNECTIONS.includes(t.onDisconnect)) return 'onDisconnect'
   return null
+}
+
+/**
+ * Issue 27: a hall's record must say what a terminal's disconnection does where the profile leaves it to the
+ * authority (Cantabria: 004 Bingo VI.2, the operation the Consejería sets). 'onDisconnect' when it does not.
+ */
+export function termsProblemFor(rules: ElectronicBingoRules, t: TerminalTerms): string | null {
+  const problem = termsProblem(t)
+  if (problem) return problem
+  if (rules.disconnection.mode === null && t.onDisconnect === undefined) return 'onDisconnect'
+  return null
+}
+
+/** What a terminal's disconnection does under the profile and a hall's record (the text's own rule first). */
+function withDisconnection(rules: ElectronicBingoRules, t: TerminalTerms): TerminalTerms {
+  return { ...t, onDisconnect: rules.disconnection.mode ?? t.onDisconnect }
 }
 
 /**
@@ -43,12 +60,14 @@ export function effectiveTerms(
   record: { reference: string; terms: TerminalTerms } | null,
 ): { terms: TerminalTerms; reference: string | null } | { refused: 'not_allowed' | 'terms_missing' } {
   if (!rules.allowed) return { refused: 'not_allowed' }
+  // A record from before the disconnection rule (or one that omits it where the authority sets it) is incomplete.
+  const complete = record && termsProblemFor(rules, record.terms) !== 'onDisconnect'
   if (rules.authority) {
-    if (!record || !record.reference.trim()) return { refused: 'terms_missing' }
-    return { terms: record.terms, reference: record.reference }
+    if (!record || !record.reference.trim() || !complete) return { refused: 'terms_missing' }
+    return { terms: withDisconnection(rules, record.terms), reference: record.reference }
   }
-  if (record) return { terms: record.terms, reference: record.reference }
-  return rules.terms ? { terms: rules.terms, reference: null } : { refused: 'terms_missing' }
+  if (record && complete) return { terms: withDisconnection(rules, record.terms), reference: record.reference }
+  return rules.terms ? { terms: withDisconnection(rules, rules.terms), reference: null } : { refused: 'terms_missing' }
 }
 
 /** BNG-9: the first card number of a series reserved for terminals (the top `percent` % of its numbers). */

@@ -35,7 +35,15 @@ import { getProfile, type TerminalTerms } from '../shared/profile.ts'
 import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { gameById } from '../bingo/store/games.ts'
-import { effectiveTerms, rankCards, reservedFrom, secondsUntilNextGame, spendVerdict, termsProblem } from './rules.ts'
+import {
+  effectiveTerms,
+  rankCards,
+  reservedFrom,
+  secondsUntilNextGame,
+  spendVerdict,
+  termsProblem,
+  termsProblemFor,
+} from './rules.ts'
 import * as store from './store.ts'
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
@@ -45,7 +53,7 @@ export interface TerminalDeps {
   clock: Clock
   bingo: BingoService
   /** BNG-100: the simultaneous (interconnected) games a hall takes part in. */
-  bonus: Pick<BonusService, 'activeGamesOfHall'>
+  bonus: Pick<BonusService, 'activeGamesOfHall' | 'gameHalls'>
   vouchers: VoucherService
   payouts: PayoutService
   paidSales: Pick<PaidSales, 'terminalCards'>
@@ -123,6 +131,31 @@ export function createTerminalService(deps: TerminalDeps) {
    */
   const gameOfHall = async (hallId: string) =>
     (await deps.bonus.activeGamesOfHall(hallId)).at(-1) ?? (await bingo.currentGameOfHall(hallId))
+  /**
+   * The games a hall's terminals may buy for, decided from the hall: its own newest game and the running simultaneous
+   * games it has joined (BNG-100), each named by its kind. A player chooses among those on sale.
+   */
+  async function gamesOfHall(hallId: string) {
+    const own = await bingo.currentGameOfHall(hallId)
+    const joined = await deps.bonus.activeGamesOfHall(hallId)
+    const ids = [...new Set([...(own && !joined.includes(own) ? [own] : []), ...joined])]
+    const out = []
+    for (const gameId of ids) {
+      const row = await gameById(db, gameId)
+      if (!row) continue
+      const halls = joined.includes(gameId) ? await deps.bonus.gameHalls(gameId) : []
+      out.push({
+        gameId,
+        orderNo: row.orderNo,
+        kind: halls.length > 0 ? ('interconnected' as const) : ('hall' as const),
+        hallCount: Math.max(1, halls.length),
+        status: row.status,
+        onSale: row.status === GameStatus.OnSale,
+        faceValueCents: row.faceValueCents,
+      })
+    }
+    return out
+  }
 
   async function sessionOrRefuse(sql: Sql, terminalId: string) {
     const s = await store.openSessionOf(sql, terminalId)
@@ -134,7 +167,14 @@ export function createTerminalService(deps: TerminalDeps) {
 
   /** BNG-101 / CFG-33: the hall's record of the authority's terms, with its reference (the director). */
   async function setTerms(input: { hallId: string; reference: string; terms: TerminalTerms; by: string }) {
-    const problem = termsProblem(input.terms)
+    const rules = getProfile((await store.hallProfileId(db, input.hallId)) ?? '')?.electronicBingo
+    const problem = rules ? termsProblemFor(rules, input.terms) : termsProblem(input.terms)
+    if (problem === 'onDisconnect' && input.terms.onDisconnect === undefined)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `the authority's terms say what a terminal's disconnection does to its cards (${rules?.disconnection.source ?? 'BNG-101'})`,
+        { field: 'terms.onDisconnect', rule: 'BNG-101' },
+      )
     if (problem)
       throw new DomainError('VALIDATION_FAILED', `terminal terms: ${problem} is not valid`, { field: problem })
     const reference = input.reference.trim()
@@ -181,6 +221,8 @@ export function createTerminalService(deps: TerminalDeps) {
       allowed: rules?.allowed ?? false,
       authority: rules?.authority ?? null,
       autoClaim: rules?.autoClaim ?? false,
+      // Issue 27: the text's rule on a terminal's disconnection, or null where the authority's record states it.
+      disconnection: rules?.disconnection ?? null,
       ...('terms' in verdict ? { terms: verdict.terms, reference: verdict.reference } : { refused: verdict.refused }),
     }
   }
@@ -259,12 +301,120 @@ export function createTerminalService(deps: TerminalDeps) {
   }
 
   /**
+   * Credit loaded by a cashier: cash into her drawer (her open shift at an enrolled station of the terminal's hall)
+   * by the cash desk's one cash-in path (a voucher sold and, in the same transaction, spent into the session: GEN-17's
+   * intake, the drawer's movement, the journal), and the terminal's balance rises by as much. With no session open
+   * at the terminal it starts one, whose original voucher is the one sold here (a lost session is recovered with it).
+   */
+  async function load(input: {
+    terminalId: string
+    amountCents: number
+    cash: { smallCents: number; otherCents: number }
+    stationId: string
+    cashierId: string
+    shiftId?: string | null
+    ageConfirmed?: boolean
+    buyerDocument?: string | null
+  }) {
+    const terminal = await store.terminalDevice(db, input.terminalId)
+    if (!terminal?.hall_id)
+      throw new DomainError('NOT_FOUND', 'no such bingo terminal is enrolled', { resource: 'terminal' })
+    const hallId = terminal.hall_id
+    await vouchers.checkCashIn({ ...input, hallId })
+    const result = await db.transaction(async (tx) => {
+      const at = now()
+      // The cash goes into the drawer of a station of the terminal's own hall, by someone of it (issue 23 point 3).
+      await assertActsInHall(tx, hallId, { stationId: input.stationId, resource: 'terminal session' })
+      const { verdict } = await termsOfHall(tx, hallId)
+      if (!('terms' in verdict))
+        throw new DomainError('RULE_DISABLED', 'the hall has no terms for its terminals (BNG-101, CFG-33)', {
+          rule: 'BNG-101',
+          reason: verdict.refused,
+        })
+      const open = await store.openSessionOf(tx, input.terminalId)
+      if (!open) {
+        // GEN-23 / GEN-25: a session started at the counter: the cashier confirms the player's age, and where the
+        // hall sells only to identified players the load names the buyer.
+        assertOfAge('counter', input.ageConfirmed)
+        assertIdentifiedWhereRequired(await vouchers.hallFor(tx, hallId), input.buyerDocument ?? null, 'counter')
+      } else await assertRowsSealed(tx, 'terminal_sessions', [open.id])
+      const sessionId = open?.id ?? newId('ts')
+      const { voucher: v, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
+      await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'purchase', ref: sessionId })
+      let balanceCents: number
+      if (open) {
+        if ((await store.loadSession(tx, open.id, v.amountCents)) !== 1)
+          throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed at the same moment', {})
+        balanceCents = open.balance_cents + v.amountCents
+      } else {
+        await store.insertSession(tx, {
+          id: sessionId,
+          hallId,
+          terminalId: input.terminalId,
+          voucherId: v.id,
+          currency: v.currency,
+          balanceCents: v.amountCents,
+          at,
+        })
+        balanceCents = v.amountCents
+      }
+      await store.insertLedger(tx, {
+        id: newId('tl'),
+        sessionId,
+        at,
+        kind: open ? 'loaded' : 'opened',
+        amountCents: v.amountCents,
+        balanceCents,
+        refId: v.id,
+        gameId: null,
+      })
+      await appendJournal(tx, {
+        at,
+        type: open ? 'terminal.credit_loaded' : 'terminal.session_opened',
+        scope: `hall:${hallId}`,
+        payload: {
+          sessionId,
+          terminalId: input.terminalId,
+          voucherId: v.id,
+          amountCents: v.amountCents,
+          currency: v.currency,
+          balanceCents,
+          stationId: input.stationId,
+          cashierId: input.cashierId,
+          loadedAtCashDesk: true,
+          rule: 'BNG-101',
+        },
+      })
+      return {
+        sessionId,
+        started: !open,
+        terminal: { id: terminal.id, name: terminal.name },
+        amountCents: v.amountCents,
+        balanceCents,
+        currency: v.currency,
+        voucher: vouchers.view(v, at),
+        aml,
+      }
+    })
+    return result
+  }
+
+  /** The hall's terminals and their open sessions, for the cashier who loads credit onto one. */
+  async function terminalsOf(hallId: string) {
+    await assertActsInHall(db, hallId, { resource: 'terminal session' })
+    return { hallId, terminals: await store.terminalsOfHall(db, hallId) }
+  }
+
+  /**
    * Virtual cards for the hall's game on sale, from the balance: the caps (per card, game, session) and the balance
    * are checked inside the sale's transaction, before any card is taken; SALES_CLOSED after the close of sales.
    */
-  async function buy(input: { terminalId: string; count: number }) {
+  async function buy(input: { terminalId: string; count: number; gameId?: string }) {
     const s = await sessionOrRefuse(db, input.terminalId)
-    const gameId = await gameOfHall(s.hall_id)
+    // The player's choice among the games his hall offers (its own, an interconnected one); the default as shown.
+    if (input.gameId && !(await gamesOfHall(s.hall_id)).some((g) => g.gameId === input.gameId))
+      throw new DomainError('WRONG_HALL', "a terminal plays its own hall's games", { resource: 'game' })
+    const gameId = input.gameId ?? (await gameOfHall(s.hall_id))
     if (!gameId) throw new DomainError('SALES_NOT_OPEN', 'no game of this hall is on sale', {})
     let paidBy = s.id
     await deps.paidSales.terminalCards({
@@ -342,7 +492,7 @@ export function createTerminalService(deps: TerminalDeps) {
         })
       },
     })
-    return view(input.terminalId)
+    return view(input.terminalId, undefined, gameId)
   }
 
   /** A claim by the player's button, for a card this terminal's session holds, verified by the server (BNG-44). */
@@ -356,8 +506,10 @@ export function createTerminalService(deps: TerminalDeps) {
   }
 
   /**
-   * Credits the prizes of finished games to the sessions holding the winning cards, each once: through the cash
-   * desk's payout of the card (ALREADY_PAID when it was paid already), the credit in the payout's transaction.
+   * Credits awarded prizes to the sessions holding the winning cards as soon as they are awarded (issue 27: the
+   * player "sees the prize credited at once"; a line while the game plays on), each once: through the cash desk's
+   * payout of the card, whose transaction moves the prizes from awarded to paid by a conditional update
+   * (ALREADY_PAID when another credit or a cash desk paid them first) and makes the credit; no drawer moves.
    */
   async function settle(winners: Array<{ card_id: string; session_id: string; terminal_id: string }>) {
     let credited = 0
@@ -373,7 +525,7 @@ export function createTerminalService(deps: TerminalDeps) {
             await assertRowsSealed(tx, 'terminal_cards', [w.card_id])
             await assertRowsSealed(tx, 'terminal_sessions', [w.session_id])
             if ((await store.markCredited(tx, w.card_id, paid.at)) !== 1)
-              throw new DomainError('ALREADY_PAID', 'credited at the same moment', {})
+              throw new DomainError('TERMINAL_CARD_NOT_HELD', 'no session holds this card', { cardId: w.card_id })
             if ((await store.creditSession(tx, w.session_id, paid.amountCents)) !== 1)
               throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed before its prize', {})
             const session = (await store.sessionById(tx, w.session_id))!
@@ -581,7 +733,7 @@ export function createTerminalService(deps: TerminalDeps) {
    * in that game with the numbers still needed, best first, and the terms (marking mode, caps). Prizes of finished
    * games are credited first, so a terminal that reconnects sees the game as it is.
    */
-  async function view(terminalId: string, sessionId?: string) {
+  async function view(terminalId: string, sessionId?: string, focusGameId?: string) {
     const s = sessionId ? await store.sessionById(db, sessionId) : await store.openSessionOf(db, terminalId)
     if (s && s.status === 'open') {
       const pending = await store.heldWinnersOfSession(db, s.id)
@@ -591,8 +743,14 @@ export function createTerminalService(deps: TerminalDeps) {
     const hallId = session?.hall_id ?? null
     const terms = hallId ? await termsOf(hallId) : null
     let game = null
+    const games = hallId && session?.status === 'open' ? await gamesOfHall(hallId) : []
     if (hallId && session?.status === 'open') {
-      const gameId = await gameOfHall(hallId)
+      // The game asked for (one of the hall's), else one in which the session holds cards in play, else the default.
+      const inPlay = await store.gamesInPlayOf(db, session.id)
+      const shown = await gameOfHall(hallId)
+      const gameId =
+        (focusGameId && games.some((g) => g.gameId === focusGameId) ? focusGameId : null) ??
+        (shown && inPlay.includes(shown) ? shown : (inPlay.find((g) => games.some((x) => x.gameId === g)) ?? shown))
       if (gameId) {
         const state = await bingo.getGameState(gameId)
         const row = (await gameById(db, gameId))!
@@ -644,11 +802,26 @@ export function createTerminalService(deps: TerminalDeps) {
           }
         : null,
       terms,
+      /** The games the player may choose to buy for (BNG-100: the hall's own and an interconnected one at once). */
+      games,
       game,
     }
   }
 
-  return { setTerms, termsOf, open, buy, claim, end, recover, view, settleGame, hooks: terminalHooks }
+  return {
+    setTerms,
+    termsOf,
+    open,
+    load,
+    terminalsOf,
+    buy,
+    claim,
+    end,
+    recover,
+    view,
+    settleGame,
+    hooks: terminalHooks,
+  }
 }
 
 export type TerminalService = ReturnType<typeof createTerminalService>

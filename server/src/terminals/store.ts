@@ -153,7 +153,7 @@ export async function insertLedger(
     id: string
     sessionId: string
     at: string
-    kind: 'opened' | 'cards' | 'prize' | 'closed' | 'recovered'
+    kind: 'opened' | 'loaded' | 'cards' | 'prize' | 'closed' | 'recovered'
     amountCents: number
     balanceCents: number
     refId: string
@@ -225,32 +225,33 @@ export async function gamesInPlayOf(sql: Sql, sessionId: string): Promise<string
   return rows.map((r) => r.game_id)
 }
 
-/** Held cards of a game with a prize still to pay: what the game's end credits to their sessions. */
+/**
+ * Held cards of a game with a prize awarded and not yet paid: what its award credits to their sessions (a line while
+ * the game plays on, the bingo at its end). A prize leaves this list when the payout marks it paid.
+ */
 export async function heldWinnersOf(sql: Sql, gameId: string) {
   return sql.all<{ card_id: string; session_id: string; terminal_id: string }>(
     `SELECT DISTINCT tc.card_id, tc.session_id, ts.terminal_id
        FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id JOIN prizes p ON p.card_id = tc.card_id
-      WHERE tc.game_id = ? AND p.status = 'awarded' AND tc.credited_at IS NULL`,
+      WHERE tc.game_id = ? AND p.status = 'awarded'`,
     [gameId],
   )
 }
 
-/** Held cards of a session (any game) with a prize still to pay. */
+/** Held cards of a session (any game) with a prize awarded and not yet paid. */
 export async function heldWinnersOfSession(sql: Sql, sessionId: string) {
   return sql.all<{ card_id: string; session_id: string; terminal_id: string; game_id: string }>(
     `SELECT DISTINCT tc.card_id, tc.session_id, ts.terminal_id, tc.game_id
        FROM terminal_cards tc JOIN terminal_sessions ts ON ts.id = tc.session_id JOIN prizes p ON p.card_id = tc.card_id
-       JOIN games g ON g.id = tc.game_id
-      WHERE tc.session_id = ? AND p.status = 'awarded' AND tc.credited_at IS NULL AND g.status = 'finished'`,
+      WHERE tc.session_id = ? AND p.status = 'awarded'`,
     [sessionId],
   )
 }
 
+/** When the card's latest credit was made (a card may be credited its line, then its bingo); 0 rows: not held. */
 export async function markCredited(sql: Sql, cardId: string, at: string): Promise<number> {
   touchRows(sql, 'terminal_cards', [cardId])
-  return (
-    await sql.run('UPDATE terminal_cards SET credited_at = ? WHERE card_id = ? AND credited_at IS NULL', [at, cardId])
-  ).changes
+  return (await sql.run('UPDATE terminal_cards SET credited_at = ? WHERE card_id = ?', [at, cardId])).changes
 }
 
 export async function terminalCursor(sql: Sql, seriesId: string): Promise<number | undefined> {
@@ -296,4 +297,46 @@ export async function previousTerminalGameStart(sql: Sql, hallId: string, gameId
     [gameId, hallId],
   )
   return r?.at ?? null
+}
+
+/** An enrolled terminal (its hall), or undefined for any other device or a revoked one. */
+export async function terminalDevice(sql: Sql, id: string) {
+  return sql.get<{ id: string; name: string; hall_id: string | null }>(
+    "SELECT id, name, hall_id FROM device_credentials WHERE id = ? AND kind = 'terminal' AND revoked_at IS NULL",
+    [id],
+  )
+}
+
+/** A hall's enrolled terminals with their open session's balance, if any (the cashier's list to load credit onto). */
+export async function terminalsOfHall(sql: Sql, hallId: string) {
+  const rows = await sql.all<{
+    id: string
+    name: string
+    session_id: string | null
+    balance_cents: number | null
+    currency: string | null
+  }>(
+    `SELECT d.id, d.name, ts.id AS session_id, ts.balance_cents, ts.currency
+       FROM device_credentials d LEFT JOIN terminal_sessions ts ON ts.terminal_id = d.id AND ts.status = 'open'
+      WHERE d.kind = 'terminal' AND d.hall_id = ? AND d.revoked_at IS NULL ORDER BY d.name, d.id`,
+    [hallId],
+  )
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    session: r.session_id
+      ? { id: r.session_id, balanceCents: Number(r.balance_cents), currency: r.currency ?? '' }
+      : null,
+  }))
+}
+
+/** Adds cash loaded at a cash desk to an open session's balance; 0 rows when the session is no longer open. */
+export async function loadSession(sql: Sql, id: string, cents: number): Promise<number> {
+  touchRows(sql, 'terminal_sessions', [id])
+  return (
+    await sql.run("UPDATE terminal_sessions SET balance_cents = balance_cents + ? WHERE id = ? AND status = 'open'", [
+      cents,
+      id,
+    ])
+  ).changes
 }

@@ -1,0 +1,123 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+import { paidHall, PASSWORD, type PaidHall } from '../helpers/paid-hall.ts'
+
+/**
+ * Issue 27 in real Chromium, authentication on: the cashier, logged in at her enrolled station with her shift open,
+ * counts the cash and loads it onto a bingo terminal of her hall (confirmed first, in Spanish). The first load starts
+ * the terminal's session, the second adds to its balance; the cash is in her drawer and each load is journaled.
+ */
+browserSuite('the cashier loads cash credit onto a bingo terminal (issue 27)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  let hall: PaidHall
+  let terminal: { id: string; credential: string }
+
+  beforeAll(async () => {
+    ensureBuilt(['cashier'], ['kiosk/src/cashier', 'kiosk/cashier', 'web'])
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    server = await startTestServer({ auth: 'on' })
+    hall = await paidHall(server.services)
+    await server.services.terminals.setTerms({
+      hallId: hall.hallId,
+      reference: 'AJ-RND-2026-0117 (terminales de bingo)',
+      terms: {
+        markingMode: 'automatic',
+        maxCardCents: 600,
+        maxGameCents: 2500,
+        maxSessionCents: 5000,
+        minGameSeconds: 0,
+        prizeReturnBp: { min: 6000, max: 8500 },
+        terminalRangePercent: 25,
+        onDisconnect: 'play-on-credit',
+      },
+      by: 'test',
+    })
+    terminal = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 7', hallId: hall.hallId })
+    browser = await launchChromium()
+  })
+  afterAll(async () => {
+    await browser?.close()
+    await server?.cleanup()
+  })
+
+  it('counts the cash, confirms, and the terminal starts a session; a second load adds to its balance', async () => {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    await page.goto(`${server.url}/cashier/?hall=${hall.hallId}&device=${encodeURIComponent(hall.station.credential)}`)
+    await page.getByTestId('shift-user').fill('cajera')
+    await page.getByTestId('shift-password').fill(PASSWORD)
+    await page.getByTestId('shift-enter').click()
+    await page.getByTestId('shift-open-since').waitFor()
+    const drawer = async () =>
+      Number(
+        (
+          await server.services.db.get<{ s: number | null }>(
+            'SELECT SUM(amount_cents) AS s FROM cash_movements WHERE station_id = ?',
+            [hall.station.id],
+          )
+        )?.s ?? 0,
+      )
+    const before = await drawer()
+
+    await page.getByTestId('tab-sell').click()
+    await page.getByTestId('note-plus-10000').click()
+    await page.getByTestId('note-plus-10000').click()
+    await page.getByTestId('terminal-select').selectOption(terminal.id)
+    expect(await page.getByTestId('terminal-select').textContent()).toContain('Terminal 7 · esperando jugador')
+    // Starting a session asks the cashier to confirm the player's age (GEN-23); the server refuses without it.
+    await page.getByTestId('terminal-load-button').click()
+    await page.getByTestId('terminal-load-confirm-yes').click()
+    await expect.poll(() => page.getByTestId('cashier-error').getAttribute('data-code')).toBe('AGE_NOT_CONFIRMED')
+    expect(await drawer()).toBe(before)
+
+    await page.getByTestId('terminal-age').check()
+    await page.getByTestId('terminal-load-button').click()
+    const text = (await page.getByTestId('terminal-load-confirm-text').textContent()) ?? ''
+    expect(text).toMatch(/Bs\s200,00 en efectivo entran en su caja y se suman al saldo de Terminal 7/)
+    expect(text).toContain('empieza una sesión de juego')
+    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-terminal-load-confirm.png') })
+    // "No" goes back and loads nothing.
+    await page.getByTestId('terminal-load-confirm-no').click()
+    expect(await drawer()).toBe(before)
+    await page.getByTestId('terminal-load-button').click()
+    await page.getByTestId('terminal-load-confirm-yes').click()
+    await page.getByTestId('terminal-loaded').waitFor()
+    expect(await page.getByTestId('terminal-loaded').textContent()).toContain('Cargado en Terminal 7')
+    expect(await page.getByTestId('terminal-loaded-balance').textContent()).toMatch(/Saldo del terminal: Bs\s200,00/)
+    await page.screenshot({ path: join(SCREENSHOTS, 'cashier-terminal-loaded.png') })
+
+    // The terminal sees the balance; the cash is in her drawer.
+    const as = { 'accept-language': 'es', authorization: `Device ${terminal.credential}` }
+    const state = await api(server.url, 'GET', '/api/terminal/state', undefined, as)
+    expect(state.body.session.balanceCents).toBe(20_000)
+    expect(await drawer()).toBe(before + 20_000)
+
+    // A second load onto the open session: the balance rises, no second session.
+    await page.getByTestId('terminal-load-new').click()
+    await page.getByTestId('note-plus-5000').click()
+    await expect.poll(() => page.getByTestId('terminal-select').textContent()).toContain('saldo Bs')
+    await page.getByTestId('terminal-select').selectOption(terminal.id)
+    expect(await page.getByTestId('terminal-age').count()).toBe(0)
+    await page.getByTestId('terminal-load-button').click()
+    expect(await page.getByTestId('terminal-load-confirm-text').textContent()).not.toContain('empieza')
+    await page.getByTestId('terminal-load-confirm-yes').click()
+    await page.getByTestId('terminal-loaded').waitFor()
+    expect(await page.getByTestId('terminal-loaded-balance').textContent()).toMatch(/Bs\s250,00/)
+    const after = await api(server.url, 'GET', '/api/terminal/state', undefined, as)
+    expect(after.body.session.id).toBe(state.body.session.id)
+    expect(after.body.session.balanceCents).toBe(25_000)
+    expect(after.body.session.ledger.map((l: { kind: string }) => l.kind)).toEqual(['opened', 'loaded'])
+    expect(await drawer()).toBe(before + 25_000)
+    const journaled = await server.services.db.all<{ type: string }>(
+      "SELECT type FROM journal WHERE type IN ('terminal.session_opened', 'terminal.credit_loaded') ORDER BY seq",
+    )
+    expect(journaled.map((r) => r.type)).toEqual(['terminal.session_opened', 'terminal.credit_loaded'])
+    const v = await server.services.verifyJournal()
+    expect(v.ok, JSON.stringify(v)).toBe(true)
+    await page.close()
+  })
+})
