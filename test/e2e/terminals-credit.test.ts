@@ -119,7 +119,7 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
         server.url,
         'POST',
         '/api/tickets/pay',
-        { code: server.services.cashdesk.payouts.cardCode(p.card_id) },
+        { code: server.services.cashdesk.payouts.cardCode(p.cardId) },
         asCashier(),
       )
       expect(r.status).toBeGreaterThanOrEqual(400)
@@ -144,8 +144,8 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
     expect(paidIds).toEqual(prizes.map((p) => p.id).sort())
     expect(payouts.reduce((n, p) => n + Number(p.amount_cents), 0)).toBe(pools)
     // One payout per card and award: a card's line (in play) and its bingo (at the end) are two payments.
-    for (const cardId of new Set(prizes.map((p) => p.card_id))) {
-      const awards = new Set(prizes.filter((p) => p.card_id === cardId).map((p) => p.awarded_at))
+    for (const cardId of new Set(prizes.map((p) => p.cardId))) {
+      const awards = new Set(prizes.filter((p) => p.cardId === cardId).map((p) => p.awardedAt))
       expect(payouts.filter((p) => p.card_id === cardId)).toHaveLength(awards.size)
     }
     const balances = await server.services.db.all<{ balance_cents: number }>(

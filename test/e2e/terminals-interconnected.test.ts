@@ -255,7 +255,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     expect(Math.max(...amounts) - Math.min(...amounts)).toBeLessThanOrEqual(1)
     // Credited at its award, with the bingo still to play: the central's terminal sees its share of the line at once.
     expect(state.status).toBe('drawing')
-    const lineOfA = linePrizes.filter((p) => p.card_id === cardA.id).reduce((s, p) => s + Number(p.amount_cents), 0)
+    const lineOfA = linePrizes.filter((p) => p.cardId === cardA.id).reduce((s, p) => s + Number(p.amountCents), 0)
     expect((await api(server.url, 'GET', '/api/terminal/state', undefined, as(tA))).body.session.wonCents).toBe(lineOfA)
 
     // The bingo: the rest of El Alto's terminal card, claimed with its button.
