@@ -151,10 +151,10 @@ export function createBonusService(deps: BonusDeps) {
   const vault: LuckySeedVault = {
     seal: (seed, gameId) => deps.sealer.seal(seed, `lucky-seed|${gameId}`),
     // Rows written before sealing keep their seed in `seed_hex` (old data still verifies).
-    open: (row) =>
-      row.seed_sealed
-        ? deps.sealer.open(row.seed_sealed, `lucky-seed|${row.game_id}`)
-        : Buffer.from(row.seed_hex, 'hex'),
+    open: (draw) =>
+      draw.seedSealed
+        ? deps.sealer.open(draw.seedSealed, `lucky-seed|${draw.gameId}`)
+        : Buffer.from(draw.seedHex, 'hex'),
   }
 
   /** One transaction; `game:changed` events go out after the commit. */
@@ -462,8 +462,7 @@ export function createBonusService(deps: BonusDeps) {
     const hallIds = halls.length ? halls.map((h) => h.hall_id) : [game.hallId]
     out.pots = await potViews(sql, hallIds)
     const lucky = await luckyCommitmentOfGame(sql, game.id)
-    if (lucky)
-      out.luckyBall = { commitment: lucky.commitment, numbers: lucky.numbers ? JSON.parse(lucky.numbers) : null }
+    if (lucky) out.luckyBall = { commitment: lucky.commitment, numbers: lucky.numbers }
     if (halls.length) {
       out.halls = halls.map((h) => ({
         hallId: h.hall_id,
@@ -739,8 +738,8 @@ export function createBonusService(deps: BonusDeps) {
       seed,
       salesDigest: game.salesDigest ?? '',
       ballCount: game.ballCount,
-      count: Number(row.number_count),
-      numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [],
+      count: row.numberCount,
+      numbers: row.numbers ?? [],
     }
     if (row.version === LUCKY_BALL_V2 && row.beacon) {
       return {
