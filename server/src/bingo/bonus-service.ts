@@ -453,10 +453,10 @@ export function createBonusService(deps: BonusDeps) {
     const prima = await primaGameById(sql, game.id)
     if (prima)
       Object.assign(out, {
-        primaActive: Boolean(Number(prima.active)),
-        primaAmountCents: Number(prima.amount_cents),
-        primaBallLimit: Number(prima.ball_limit),
-        primaFundCents: Number(prima.fund_at_start_cents),
+        primaActive: prima.active,
+        primaAmountCents: prima.amountCents,
+        primaBallLimit: prima.ballLimit,
+        primaFundCents: prima.fundAtStartCents,
       })
     const halls = await gameHallViews(sql, game.id)
     const hallIds = halls.length ? halls.map((h) => h.hallId) : [game.hallId]
