@@ -175,6 +175,22 @@ describe('a whole bingo game over HTTP and socket.io', () => {
 
   it('pays each prize once, publishes a proof that verifies, and the minutes and journal hold', async () => {
     const prizes = (await api(server.url, 'GET', `/api/games/${gameId}/prizes`)).body.prizes
+    // The answer keeps the prize's column names and its card's serial, the money a number on both engines.
+    expect(Object.keys(prizes[0])).toEqual([
+      'id',
+      'game_id',
+      'card_id',
+      'kind',
+      'amount_cents',
+      'at_ball',
+      'status',
+      'awarded_at',
+      'paid_at',
+      'paid_by',
+      'not_presented_at',
+      'serial',
+    ])
+    expect(typeof prizes[0].amount_cents).toBe('number')
     // Issue 13 point 6: the table pays only against the winning card's signed code.
     const code = server.services.cashdesk.payouts.cardCode(prizes[0].card_id)
     const noCode = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-1' })

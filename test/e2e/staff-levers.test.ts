@@ -182,9 +182,12 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
     expect(ok.body).toMatchObject({ status: 'void', voidReason: 'ball-irregularity', annulment: { reason } })
     const records = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
       type: string
+      at: string
       payload: any
     }>
     const voided = records.find((r) => r.type === 'game.void' && r.payload.gameId === gameId)!
+    // The hall is shown the reason and when the annulment was recorded (game_annulments, issue 25 point 5).
+    expect(ok.body.annulment).toEqual({ reason, at: voided.at })
     expect(voided.payload).toMatchObject({
       annulledBy: { name: 'Luis Mamani', role: 'floor_manager' },
       confirmedBy: { name: 'Marta Quispe', role: 'director' },

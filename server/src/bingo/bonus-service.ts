@@ -151,10 +151,10 @@ export function createBonusService(deps: BonusDeps) {
   const vault: LuckySeedVault = {
     seal: (seed, gameId) => deps.sealer.seal(seed, `lucky-seed|${gameId}`),
     // Rows written before sealing keep their seed in `seed_hex` (old data still verifies).
-    open: (row) =>
-      row.seed_sealed
-        ? deps.sealer.open(row.seed_sealed, `lucky-seed|${row.game_id}`)
-        : Buffer.from(row.seed_hex, 'hex'),
+    open: (draw) =>
+      draw.seedSealed
+        ? deps.sealer.open(draw.seedSealed, `lucky-seed|${draw.gameId}`)
+        : Buffer.from(draw.seedHex, 'hex'),
   }
 
   /** One transaction; `game:changed` events go out after the commit. */
@@ -277,11 +277,11 @@ export function createBonusService(deps: BonusDeps) {
           payload: {
             gameId: e.game.id,
             halls: halls.map((h) => ({
-              hallId: h.hall_id,
-              fromCardNo: Number(h.from_card_no),
-              toCardNo: Number(h.next_card_no) - 1,
-              cardsSold: Number(h.cards_sold),
-              salesCents: Number(h.cards_sold) * e.game.faceValueCents,
+              hallId: h.hallId,
+              fromCardNo: h.fromCardNo,
+              toCardNo: h.nextCardNo - 1,
+              cardsSold: h.cardsSold,
+              salesCents: h.cardsSold * e.game.faceValueCents,
             })),
             rule: 'BNG-100',
           },
@@ -425,7 +425,7 @@ export function createBonusService(deps: BonusDeps) {
       if (joined.length > 0)
         await reverseSimultaneousPrima(sql, {
           gameId: e.game.id,
-          hallIds: joined.map((h) => h.hall_id),
+          hallIds: joined.map((h) => h.hallId),
           at: e.at,
           scope: e.scope,
         })
@@ -453,28 +453,26 @@ export function createBonusService(deps: BonusDeps) {
     const prima = await primaGameById(sql, game.id)
     if (prima)
       Object.assign(out, {
-        primaActive: Boolean(Number(prima.active)),
-        primaAmountCents: Number(prima.amount_cents),
-        primaBallLimit: Number(prima.ball_limit),
-        primaFundCents: Number(prima.fund_at_start_cents),
+        primaActive: prima.active,
+        primaAmountCents: prima.amountCents,
+        primaBallLimit: prima.ballLimit,
+        primaFundCents: prima.fundAtStartCents,
       })
     const halls = await gameHallViews(sql, game.id)
-    const hallIds = halls.length ? halls.map((h) => h.hall_id) : [game.hallId]
+    const hallIds = halls.length ? halls.map((h) => h.hallId) : [game.hallId]
     out.pots = await potViews(sql, hallIds)
     const lucky = await luckyCommitmentOfGame(sql, game.id)
-    if (lucky)
-      out.luckyBall = { commitment: lucky.commitment, numbers: lucky.numbers ? JSON.parse(lucky.numbers) : null }
+    if (lucky) out.luckyBall = { commitment: lucky.commitment, numbers: lucky.numbers }
     if (halls.length) {
       out.halls = halls.map((h) => ({
-        hallId: h.hall_id,
+        hallId: h.hallId,
         hallName: h.name,
-        seriesCode: h.code,
-        fromCardNo: Number(h.from_card_no),
-        toCardNo: Number(h.to_card_no),
-        cardsSold: Number(h.cards_sold),
+        seriesCode: h.seriesCode,
+        fromCardNo: h.fromCardNo,
+        toCardNo: h.toCardNo,
+        cardsSold: h.cardsSold,
       }))
-      const w = await verifiedWinnerHallsOfGame(sql, game.id)
-      out.winnerHalls = w.map((r) => ({ cardId: r.card_id, serial: r.serial, hallId: r.hall_id }))
+      out.winnerHalls = await verifiedWinnerHallsOfGame(sql, game.id)
     }
     const bonus = await bonusPrizesOfGame(sql, game.id)
     out.bonusWinners = bonus.map((b) => ({
@@ -739,8 +737,8 @@ export function createBonusService(deps: BonusDeps) {
       seed,
       salesDigest: game.salesDigest ?? '',
       ballCount: game.ballCount,
-      count: Number(row.number_count),
-      numbers: row.numbers ? (JSON.parse(row.numbers) as number[]) : [],
+      count: row.numberCount,
+      numbers: row.numbers ?? [],
     }
     if (row.version === LUCKY_BALL_V2 && row.beacon) {
       return {
@@ -858,9 +856,9 @@ export function createBonusService(deps: BonusDeps) {
     sellInHallWithin,
     hallOfCards,
     activeGamesOfHall: (hallId: string) => activeSimultaneousGamesOfHall(db, hallId),
-    gameHalls: async (gameId: string) => (await gameHallsOfGame(db, gameId)).map((h) => h.hall_id),
+    gameHalls: async (gameId: string) => (await gameHallsOfGame(db, gameId)).map((h) => h.hallId),
     /** The halls of a simultaneous game read inside a caller's transaction (none: a one-hall game). */
-    gameHallsWithin: async (sql: Sql, gameId: string) => (await gameHallsOfGame(sql, gameId)).map((h) => h.hall_id),
+    gameHallsWithin: async (sql: Sql, gameId: string) => (await gameHallsOfGame(sql, gameId)).map((h) => h.hallId),
     /** Called on the node that committed a join, so that it can put the hall's screens in the game's room. */
     onHallJoined(l: (e: { gameId: string; hallId: string }) => void) {
       joinedListeners.add(l)

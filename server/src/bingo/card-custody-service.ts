@@ -222,8 +222,8 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
             serial: r.serial,
             gameId: r.gameId,
             reason: `tampered:${input.reason}`,
-            prizes: forfeited.map((f) => ({ id: f.id, kind: f.kind, amountCents: Number(f.amount_cents) })),
-            amountCents: forfeited.reduce((t, f) => t + Number(f.amount_cents), 0),
+            prizes: forfeited.map((f) => ({ id: f.id, kind: f.kind, amountCents: f.amountCents })),
+            amountCents: forfeited.reduce((t, f) => t + f.amountCents, 0),
             by: input.by,
             rule: 'BNG-92',
           },
@@ -258,7 +258,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
         throw new DomainError('CONFLICT', `game ${input.gameId} has no unpaid prize to record (BNG-71)`, {
           rule: 'BNG-71',
         })
-      const prizes = marked.map((m) => ({ serial: m.serial, kind: m.kind, amountCents: Number(m.amount_cents) }))
+      const prizes = marked.map((m) => ({ serial: m.serial, kind: m.kind, amountCents: m.amountCents }))
       await appendJournal(tx, {
         at,
         type: 'prize.not_presented',

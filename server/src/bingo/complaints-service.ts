@@ -24,7 +24,7 @@ import {
   complaintsOfHall,
   insertComplaint,
   nextComplaintNumber,
-  type ComplaintRow,
+  type Complaint,
 } from './store/complaints.ts'
 import { gameIdByOrder, sessionHallId } from './store/games.ts'
 import { hallExists } from './store/halls.ts'
@@ -54,25 +54,25 @@ const scopeOf = (hallId: string, sessionId: string | null) =>
   sessionId ? `hall:${hallId}/session:${sessionId}` : `hall:${hallId}/complaints`
 const who = (a: BookActor) => ({ id: a.id, name: a.name, role: a.role })
 
-function view(sealer: Pick<Sealer, 'open'>, r: ComplaintRow): ComplaintView {
+function view(sealer: Pick<Sealer, 'open'>, r: Complaint): ComplaintView {
   return {
     number: r.number,
-    hallId: r.hall_id,
-    sessionId: r.session_id,
-    gameNo: r.game_no,
+    hallId: r.hallId,
+    sessionId: r.sessionId,
+    gameNo: r.gameNo,
     // Issue 24 point 2: the document is stored sealed, opened for the book's readers.
-    player: { name: r.player_name, document: openDocumentAtRest(sealer, r.player_document), contact: r.player_contact },
+    player: { name: r.playerName, document: openDocumentAtRest(sealer, r.playerDocument), contact: r.playerContact },
     text: r.text,
-    recordedAt: r.recorded_at,
-    recordedBy: { id: r.recorded_by, name: r.recorded_by_name, role: r.recorded_by_role },
+    recordedAt: r.recordedAt,
+    recordedBy: { id: r.recordedBy, name: r.recordedByName, role: r.recordedByRole },
     status: r.answer === null ? 'pending' : 'answered',
     answer:
       r.answer === null
         ? null
         : {
             text: r.answer,
-            at: r.answered_at!,
-            by: { id: r.answered_by!, name: r.answered_by_name!, role: r.answered_by_role! },
+            at: r.answeredAt!,
+            by: { id: r.answeredBy!, name: r.answeredByName!, role: r.answeredByRole! },
           },
   }
 }
@@ -114,19 +114,19 @@ export function createComplaintsService(deps: {
       const id = newId('cmp')
       await insertComplaint(tx, {
         id,
-        hall_id: hallId,
+        hallId,
         number,
-        session_id: c.sessionId,
-        game_id: gameId,
-        game_no: c.gameNo,
-        player_name: c.playerName,
-        player_document: sealDocumentAtRest(deps.sealer, c.playerDocument),
-        player_contact: c.playerContact,
+        sessionId: c.sessionId,
+        gameId,
+        gameNo: c.gameNo,
+        playerName: c.playerName,
+        playerDocument: sealDocumentAtRest(deps.sealer, c.playerDocument),
+        playerContact: c.playerContact,
         text: c.text,
-        recorded_at: at,
-        recorded_by: by.id,
-        recorded_by_name: by.name,
-        recorded_by_role: by.role,
+        recordedAt: at,
+        recordedBy: by.id,
+        recordedByName: by.name,
+        recordedByRole: by.role,
       })
       // The player's name and document stay in the book (complaints table), not in the journal, which cannot forget.
       await appendJournal(tx, {
@@ -159,19 +159,19 @@ export function createComplaintsService(deps: {
       if (!(await answerComplaint(tx, row.id, { answer: a, at, byId: by.id, byName: by.name, byRole: by.role }))) {
         throw new DomainError(
           'COMPLAINT_ANSWERED',
-          `complaint ${number} was answered on ${row.answered_at ?? 'an earlier date'}`,
+          `complaint ${number} was answered on ${row.answeredAt ?? 'an earlier date'}`,
           { rule: 'BNG-72' },
         )
       }
       await appendJournal(tx, {
         at,
         type: 'complaint.answered',
-        scope: scopeOf(hallId, row.session_id),
+        scope: scopeOf(hallId, row.sessionId),
         payload: {
           complaintId: row.id,
           hallId,
           number,
-          sessionId: row.session_id,
+          sessionId: row.sessionId,
           answer: a,
           by: who(by),
           rule: 'BNG-72',

@@ -99,10 +99,10 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     salesDigest: game.salesDigest,
     closedAt: isV2(game) ? isoOfUnixSeconds(Number(game.closedAtUnix)) : null,
     beacon: beaconStateOf(game),
-    annulment: annulled ? { reason: annulled.reason, at: annulled.created_at } : null,
+    annulment: annulled ? { reason: annulled.reason, at: annulled.createdAt } : null,
     incident: incident
       ? {
-          at: incident.created_at,
+          at: incident.createdAt,
           kind: incident.kind,
           outcome: incident.outcome,
           note: incident.note,

@@ -22,9 +22,9 @@ import { appendPrimaLedgerEntry, updatePrimaState } from './store/prima.ts'
 async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
   const closed = await hallClosure(sql, hallId)
   if (closed)
-    throw new DomainError('HALL_CLOSED', `hall ${hallId} was closed at ${closed.closed_at}`, {
+    throw new DomainError('HALL_CLOSED', `hall ${hallId} was closed at ${closed.closedAt}`, {
       hallId,
-      closedAt: closed.closed_at,
+      closedAt: closed.closedAt,
       rule: 'BNG-65',
     })
 }

@@ -43,7 +43,7 @@ import {
   potJoiningHall,
   raiseLuckyNumberCount,
   setLuckyNumbers,
-  type LuckyDrawRow,
+  type LuckyDraw,
   type Pot,
 } from './store/pots.ts'
 
@@ -426,12 +426,12 @@ export async function reversePots(
 ): Promise<void> {
   const rows = await potContributionsOfGame(tx, e.gameId)
   for (const r of rows) {
-    await appendPotLedgerEntry(tx, r.pot_id, {
+    await appendPotLedgerEntry(tx, r.potId, {
       kind: 'reversal',
       gameId: e.gameId,
-      hallId: r.hall_id,
-      mainCents: -Number(r.main_cents),
-      reserveCents: -Number(r.reserve_cents),
+      hallId: r.hallId,
+      mainCents: -r.mainCents,
+      reserveCents: -r.reserveCents,
       detail: { reason: 'game void, cards refunded', rule: 'BNG-86' },
       at: e.at,
     })
@@ -459,10 +459,10 @@ export async function reversePots(
       payload: {
         gameId: e.gameId,
         contributions: rows.map((r) => ({
-          potId: r.pot_id,
-          hallId: r.hall_id,
-          mainCents: Number(r.main_cents),
-          reserveCents: Number(r.reserve_cents),
+          potId: r.potId,
+          hallId: r.hallId,
+          mainCents: r.mainCents,
+          reserveCents: r.reserveCents,
         })),
         awards: e.voidedAwards,
         rule: 'BNG-86',
@@ -476,7 +476,7 @@ export async function reversePots(
 /** Seals and opens a lucky-ball seed under the sealing key (DESIGN.md "Sealed secrets"; context `lucky-seed|<gameId>`). */
 export interface LuckySeedVault {
   seal(seed: Uint8Array, gameId: string): string
-  open(row: LuckyDrawRow): Uint8Array
+  open(draw: LuckyDraw): Uint8Array
 }
 
 /** Creates the game's lucky-ball draw if one of `hallIds` has a lucky-ball pot and the game has none yet. */
@@ -519,14 +519,14 @@ export async function drawLucky(
 ): Promise<number[] | null> {
   const row = await luckyDrawByGame(tx, e.gameId)
   if (!row) return null
-  if (row.numbers) return JSON.parse(row.numbers)
+  if (row.numbers) return row.numbers
   const numbers = luckyNumbers(
     e.vault.open(row),
     e.gameId,
     e.salesDigest,
     e.externalEntropy,
     e.ballCount,
-    Number(row.number_count),
+    row.numberCount,
   )
   await setLuckyNumbers(tx, e.gameId, numbers, e.at, LUCKY_BALL_VERSION)
   await appendJournal(tx, {
@@ -556,7 +556,7 @@ export async function drawLuckyV2(
 ): Promise<number[] | null> {
   const row = await luckyDrawByGame(tx, e.gameId)
   if (!row) return null
-  if (row.numbers) return JSON.parse(row.numbers)
+  if (row.numbers) return row.numbers
   const b = e.beacon
   const numbers = luckyNumbersV2(
     e.vault.open(row),
@@ -564,7 +564,7 @@ export async function drawLuckyV2(
     e.salesDigest,
     { round: b.round, signature: b.signature, randomness: b.randomness },
     e.ballCount,
-    Number(row.number_count),
+    row.numberCount,
   )
   const beacon = {
     scheme: b.scheme,

@@ -41,7 +41,7 @@ import {
   updatePrimaState,
   withdrawPrimaGame,
   type Prima,
-  type PrimaGameRow,
+  type PrimaGame,
 } from './store/prima.ts'
 import { primaLedgerAmountOf } from './store/prima-simultaneous.ts'
 
@@ -54,7 +54,7 @@ export async function primaByHall(tx: Sql, hallId: string): Promise<Prima | unde
   await assertRowsSealedWhere(tx, 'prima_halls', 't.hall_id = ?', [hallId])
   return unsealedPrimaByHall(tx, hallId)
 }
-async function primaGameById(tx: Sql, gameId: string): Promise<PrimaGameRow | undefined> {
+async function primaGameById(tx: Sql, gameId: string): Promise<PrimaGame | undefined> {
   await assertRowsSealedWhere(tx, 'prima_games', 't.game_id = ?', [gameId])
   return unsealedPrimaGameById(tx, gameId)
 }
@@ -324,7 +324,7 @@ export async function deductPrima(
 ): Promise<void> {
   const g = await primaGameById(tx, e.gameId)
   const row = await primaByHall(tx, e.hallId)
-  if (!g || !row || g.outcome !== null || g.deduction_cents !== null) return
+  if (!g || !row || g.outcome !== null || g.deductionCents !== null) return
   const deduction = primaDeduction(e.cardsSold, e.faceValueCents, rulesOf(row))
   const state = accruePrima(stateOf(row), deduction)
   await updatePrimaState(tx, e.hallId, state, e.at)
@@ -469,9 +469,9 @@ export async function settlePrimaTx(
   }
   const announced: PrimaAnnouncement = {
     active: true,
-    amountCents: Number(g.amount_cents),
-    ballLimit: Number(g.ball_limit),
-    fundCents: Number(g.fund_at_start_cents),
+    amountCents: g.amountCents,
+    ballLimit: g.ballLimit,
+    fundCents: g.fundAtStartCents,
   }
   const { state, award } = settlePrima(
     stateOf(row),
@@ -543,8 +543,8 @@ export async function reversePrimaTx(
   const row = await primaByHall(tx, e.hallId)
   if (!g || !row || g.outcome !== null) return
   await markPrimaGameVoid(tx, e.gameId)
-  if (g.deduction_cents === null) return
-  const deduction = Number(g.deduction_cents)
+  if (g.deductionCents === null) return
+  const deduction = g.deductionCents
   const state = reversePrima(stateOf(row), deduction)
   await updatePrimaState(tx, e.hallId, state, e.at)
   await appendPrimaLedgerEntry(tx, e.hallId, {

@@ -32,7 +32,7 @@ export function createRetentionService(deps: { db: Database; clock: { now(): Dat
       const s = await sessionRetentionFacts(tx, input.sessionId)
       if (!s) throw new DomainError('SESSION_NOT_FOUND', `session ${input.sessionId} not found`)
       const at = deps.clock.now().toISOString()
-      const retentionDays = await retentionDaysOfHall(tx, s.hall_id)
+      const retentionDays = await retentionDaysOfHall(tx, s.hallId)
       const refuse = (why: string, extra: Record<string, unknown> = {}) =>
         new DomainError('RETENTION_NOT_ELAPSED', why, {
           sessionId: input.sessionId,
@@ -40,27 +40,26 @@ export function createRetentionService(deps: { db: Database; clock: { now(): Dat
           rule: 'BNG-77',
           ...extra,
         })
-      if (Number(s.purged) > 0)
-        throw new DomainError('ILLEGAL_TRANSITION', `session ${input.sessionId} was already purged`)
-      if (s.status !== 'closed' || !s.closed_at) throw refuse('the session is still open: its minutes are not closed')
-      const retainedUntil = retentionEndsAt(s.closed_at, retentionDays)
+      if (s.purged) throw new DomainError('ILLEGAL_TRANSITION', `session ${input.sessionId} was already purged`)
+      if (s.status !== 'closed' || !s.closedAt) throw refuse('the session is still open: its minutes are not closed')
+      const retainedUntil = retentionEndsAt(s.closedAt, retentionDays)
       if (at < retainedUntil)
         throw refuse(`the session's records are kept until ${retainedUntil} (${retentionDays} days from its minutes)`, {
           retainedUntil,
         })
-      if (Number(s.pending_complaints) > 0)
+      if (s.pendingComplaints > 0)
         throw refuse(
-          `${s.pending_complaints} complaint(s) of the session are pending: its records are kept until they are resolved`,
-          { pendingComplaints: Number(s.pending_complaints) },
+          `${s.pendingComplaints} complaint(s) of the session are pending: its records are kept until they are resolved`,
+          { pendingComplaints: s.pendingComplaints },
         )
-      if (Number(s.held_cards) > 0)
-        throw refuse(`${s.held_cards} card(s) of the session are held as evidence for the authority (BNG-87 (a))`, {
-          heldCards: Number(s.held_cards),
+      if (s.heldCards > 0)
+        throw refuse(`${s.heldCards} card(s) of the session are held as evidence for the authority (BNG-87 (a))`, {
+          heldCards: s.heldCards,
         })
       const cardsPurged = await purgeNonWinningCardsOfSession(tx, input.sessionId)
       await insertRecordsPurge(tx, {
         sessionId: input.sessionId,
-        hallId: s.hall_id,
+        hallId: s.hallId,
         at,
         by: input.by,
         witness: input.witness,
@@ -70,10 +69,10 @@ export function createRetentionService(deps: { db: Database; clock: { now(): Dat
       await appendJournal(tx, {
         at,
         type: 'records.purged',
-        scope: `hall:${s.hall_id}/session:${input.sessionId}`,
+        scope: `hall:${s.hallId}/session:${input.sessionId}`,
         payload: {
           sessionId: input.sessionId,
-          closedAt: s.closed_at,
+          closedAt: s.closedAt,
           retentionDays,
           retainedUntil,
           cardsPurged,

@@ -101,8 +101,8 @@ export async function joinGameTx(tx: Sql, input: JoinInput, at: string): Promise
   if (clash)
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
-      `cards ${from}-${to} overlap hall ${clash.hall_id}'s ${clash.from_card_no}-${clash.to_card_no} (BNG-100: no card repeats)`,
-      { rule: 'BNG-100', hallId: clash.hall_id },
+      `cards ${from}-${to} overlap hall ${clash.hallId}'s ${clash.fromCardNo}-${clash.toCardNo} (BNG-100: no card repeats)`,
+      { rule: 'BNG-100', hallId: clash.hallId },
     )
   await insertGameHall(tx, {
     gameId: game.id,
@@ -144,12 +144,12 @@ export async function sellInHallTx(
   const gh = await gameHallOf(tx, game.id, input.hallId)
   if (!gh)
     throw new DomainError('NOT_FOUND', `hall ${input.hallId} does not play game ${game.id}`, { hallId: input.hallId })
-  const series = (await simultaneousSeriesById(tx, gh.series_id))!
+  const series = (await simultaneousSeriesById(tx, gh.seriesId))!
   // Issue 24 point 1: sold at the face value the server wrote (see sellTx).
   await assertRowsSealed(tx, 'games', [game.id])
   await assertRowsSealed(tx, 'series', [series.id])
-  const from = Number(gh.next_card_no)
-  const available = Number(gh.to_card_no) - from + 1
+  const from = gh.nextCardNo
+  const available = gh.toCardNo - from + 1
   if (input.count > available)
     throw new DomainError('SERIES_EXHAUSTED', `only ${available} cards left in hall ${input.hallId}'s range`, {
       available,
@@ -161,8 +161,8 @@ export async function sellInHallTx(
       gameId: game.id,
       seriesId: series.id,
       seriesCode: series.code,
-      seriesCardCount: series.card_count,
-      masterSetId: gh.master_set_id,
+      seriesCardCount: series.cardCount,
+      masterSetId: gh.masterSetId,
       from,
       to,
       channel: input.channel,
@@ -208,9 +208,9 @@ export async function hallSales(
       },
     ]
   return halls.map((h) => ({
-    hallId: h.hall_id,
-    cardsSold: Number(h.cards_sold),
-    salesCents: Number(h.cards_sold) * game.faceValueCents,
+    hallId: h.hallId,
+    cardsSold: h.cardsSold,
+    salesCents: h.cardsSold * game.faceValueCents,
     simultaneous: true,
   }))
 }

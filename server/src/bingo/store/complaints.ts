@@ -7,7 +7,8 @@
  */
 import type { Sql } from '../../db/database.ts'
 
-export interface ComplaintRow {
+/** A `complaints` row as stored. */
+interface ComplaintRow {
   id: string
   hall_id: string
   number: number
@@ -29,11 +30,55 @@ export interface ComplaintRow {
   answered_by_role: string | null
 }
 
-const toComplaint = (r: ComplaintRow): ComplaintRow => ({
-  ...r,
-  number: Number(r.number),
-  game_no: r.game_no === null ? null : Number(r.game_no),
-})
+/**
+ * An entry of a hall's complaints book as the use cases read it. `playerDocument` is stored sealed (issue 24 point 2);
+ * the answer's fields are null until the management answers.
+ */
+export interface Complaint {
+  id: string
+  hallId: string
+  number: number
+  sessionId: string | null
+  gameId: string | null
+  gameNo: number | null
+  playerName: string
+  playerDocument: string | null
+  playerContact: string | null
+  text: string
+  recordedAt: string
+  recordedBy: string
+  recordedByName: string
+  recordedByRole: string
+  answer: string | null
+  answeredAt: string | null
+  answeredBy: string | null
+  answeredByName: string | null
+  answeredByRole: string | null
+}
+
+function toComplaint(r: ComplaintRow): Complaint {
+  return {
+    id: r.id,
+    hallId: r.hall_id,
+    number: Number(r.number),
+    sessionId: r.session_id,
+    gameId: r.game_id,
+    gameNo: r.game_no === null ? null : Number(r.game_no),
+    playerName: r.player_name,
+    playerDocument: r.player_document,
+    playerContact: r.player_contact,
+    text: r.text,
+    recordedAt: r.recorded_at,
+    recordedBy: r.recorded_by,
+    recordedByName: r.recorded_by_name,
+    recordedByRole: r.recorded_by_role,
+    answer: r.answer,
+    answeredAt: r.answered_at,
+    answeredBy: r.answered_by,
+    answeredByName: r.answered_by_name,
+    answeredByRole: r.answered_by_role,
+  }
+}
 
 /** The next number of the hall's complaints book (1 for the first). */
 export async function nextComplaintNumber(tx: Sql, hallId: string): Promise<number> {
@@ -43,31 +88,31 @@ export async function nextComplaintNumber(tx: Sql, hallId: string): Promise<numb
 
 export async function insertComplaint(
   tx: Sql,
-  c: Omit<ComplaintRow, 'answer' | 'answered_at' | 'answered_by' | 'answered_by_name' | 'answered_by_role'>,
+  c: Omit<Complaint, 'answer' | 'answeredAt' | 'answeredBy' | 'answeredByName' | 'answeredByRole'>,
 ): Promise<void> {
   await tx.run(
     `INSERT INTO complaints (id, hall_id, number, session_id, game_id, game_no, player_name, player_document, player_contact, text, recorded_at, recorded_by, recorded_by_name, recorded_by_role)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       c.id,
-      c.hall_id,
+      c.hallId,
       c.number,
-      c.session_id,
-      c.game_id,
-      c.game_no,
-      c.player_name,
-      c.player_document,
-      c.player_contact,
+      c.sessionId,
+      c.gameId,
+      c.gameNo,
+      c.playerName,
+      c.playerDocument,
+      c.playerContact,
       c.text,
-      c.recorded_at,
-      c.recorded_by,
-      c.recorded_by_name,
-      c.recorded_by_role,
+      c.recordedAt,
+      c.recordedBy,
+      c.recordedByName,
+      c.recordedByRole,
     ],
   )
 }
 
-export async function complaintByNumber(tx: Sql, hallId: string, number: number): Promise<ComplaintRow | undefined> {
+export async function complaintByNumber(tx: Sql, hallId: string, number: number): Promise<Complaint | undefined> {
   const row = await tx.get<ComplaintRow>('SELECT * FROM complaints WHERE hall_id = ? AND number = ?', [hallId, number])
   return row ? toComplaint(row) : undefined
 }
@@ -88,7 +133,7 @@ export async function answerComplaint(
   )
 }
 
-export async function complaintsOfHall(tx: Sql, hallId: string): Promise<ComplaintRow[]> {
+export async function complaintsOfHall(tx: Sql, hallId: string): Promise<Complaint[]> {
   return (await tx.all<ComplaintRow>('SELECT * FROM complaints WHERE hall_id = ? ORDER BY number', [hallId])).map(
     toComplaint,
   )

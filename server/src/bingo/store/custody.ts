@@ -135,20 +135,21 @@ export async function setCardCustody(
 export async function forfeitPrizesOfCard(
   tx: Sql,
   cardId: string,
-): Promise<Array<{ id: string; kind: string; amount_cents: number; table: 'prizes' | 'bonus_prizes' }>> {
+): Promise<Array<{ id: string; kind: string; amountCents: number; table: 'prizes' | 'bonus_prizes' }>> {
+  // PostgreSQL returns the BIGINT amounts as text.
   const rows = [
     ...(
-      await tx.all<{ id: string; kind: string; amount_cents: number }>(
+      await tx.all<{ id: string; kind: string; amount_cents: number | string }>(
         "SELECT id, kind, amount_cents FROM prizes WHERE card_id = ? AND status = 'awarded'",
         [cardId],
       )
-    ).map((r) => ({ ...r, table: 'prizes' as const })),
+    ).map((r) => ({ id: r.id, kind: r.kind, amountCents: Number(r.amount_cents), table: 'prizes' as const })),
     ...(
-      await tx.all<{ id: string; kind: string; amount_cents: number }>(
+      await tx.all<{ id: string; kind: string; amount_cents: number | string }>(
         "SELECT id, prize_kind AS kind, amount_cents FROM bonus_prizes WHERE card_id = ? AND status = 'awarded'",
         [cardId],
       )
-    ).map((r) => ({ ...r, table: 'bonus_prizes' as const })),
+    ).map((r) => ({ id: r.id, kind: r.kind, amountCents: Number(r.amount_cents), table: 'bonus_prizes' as const })),
   ]
   await tx.run("UPDATE prizes SET status = 'forfeited' WHERE card_id = ? AND status = 'awarded'", [cardId])
   await tx.run("UPDATE bonus_prizes SET status = 'forfeited' WHERE card_id = ? AND status = 'awarded'", [cardId])
@@ -165,8 +166,8 @@ export async function markPrizesNotPresented(
   tx: Sql,
   gameId: string,
   at: string,
-): Promise<Array<{ serial: string; kind: string; amount_cents: number }>> {
-  const rows = await tx.all<{ serial: string; kind: string; amount_cents: number }>(
+): Promise<Array<{ serial: string; kind: string; amountCents: number }>> {
+  const rows = await tx.all<{ serial: string; kind: string; amount_cents: number | string }>(
     `SELECT c.serial, p.kind, p.amount_cents FROM prizes p JOIN cards c ON c.id = p.card_id
       WHERE p.game_id = ? AND p.status = 'awarded' AND p.not_presented_at IS NULL
      UNION ALL
@@ -182,5 +183,5 @@ export async function markPrizesNotPresented(
     "UPDATE bonus_prizes SET not_presented_at = ? WHERE game_id = ? AND status = 'awarded' AND not_presented_at IS NULL",
     [at, gameId],
   )
-  return rows
+  return rows.map((r) => ({ serial: r.serial, kind: r.kind, amountCents: Number(r.amount_cents) }))
 }

@@ -233,15 +233,29 @@ export async function unpaidPrizesOfHall(
   }
 }
 
-export async function hallClosure(
-  sql: Sql,
-  hallId: string,
-): Promise<
-  { closed_at: string; closed_by: string; prima_fund_cents: number; prima_recipient: string | null } | undefined
-> {
-  return sql.get(
-    'SELECT closed_at, closed_by, prima_fund_cents, prima_recipient FROM hall_closures WHERE hall_id = ?',
-    [hallId],
+/** BNG-65: a hall closed for good, when and by whom, and the prima fund it handed over (to whom). */
+export interface HallClosure {
+  closedAt: string
+  closedBy: string
+  primaFundCents: number
+  primaRecipient: string | null
+}
+
+export async function hallClosure(sql: Sql, hallId: string): Promise<HallClosure | undefined> {
+  // PostgreSQL returns the BIGINT fund as text.
+  const r = await sql.get<{
+    closed_at: string
+    closed_by: string
+    prima_fund_cents: number | string
+    prima_recipient: string | null
+  }>('SELECT closed_at, closed_by, prima_fund_cents, prima_recipient FROM hall_closures WHERE hall_id = ?', [hallId])
+  return (
+    r && {
+      closedAt: r.closed_at,
+      closedBy: r.closed_by,
+      primaFundCents: Number(r.prima_fund_cents),
+      primaRecipient: r.prima_recipient,
+    }
   )
 }
 

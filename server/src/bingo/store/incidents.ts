@@ -7,15 +7,22 @@
  */
 import type { Sql } from '../../db/database.ts'
 
+/** What the screens show of an `incidents` row (issue 17): what happened, how the game goes on, under which rule. */
+export interface IncidentNotice {
+  kind: string
+  outcome: string
+  note: string
+  rule: string
+  createdAt: string
+}
+
 /** Issue 17: a game's newest incident, for the hall display and the caller console. */
-export function latestIncidentOfGame(
-  sql: Sql,
-  gameId: string,
-): Promise<{ kind: string; outcome: string; note: string; rule: string; created_at: string } | undefined> {
-  return sql.get<{ kind: string; outcome: string; note: string; rule: string; created_at: string }>(
+export async function latestIncidentOfGame(sql: Sql, gameId: string): Promise<IncidentNotice | undefined> {
+  const r = await sql.get<{ kind: string; outcome: string; note: string; rule: string; created_at: string }>(
     'SELECT kind, outcome, note, rule, created_at FROM incidents WHERE game_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
     [gameId],
   )
+  return r && { kind: r.kind, outcome: r.outcome, note: r.note, rule: r.rule, createdAt: r.created_at }
 }
 
 export async function insertIncident(
@@ -39,7 +46,8 @@ export async function insertIncident(
   )
 }
 
-export interface AnnulmentRow {
+/** A `game_annulments` row as stored. */
+interface AnnulmentRow {
   game_id: string
   reason: string
   requested_by_id: string
@@ -47,6 +55,25 @@ export interface AnnulmentRow {
   confirmed_by_id: string
   confirmed_by_name: string
   created_at: string
+}
+
+/** A game annulled by two people (issue 15 point 4): the reason the hall sees, and who asked and who confirmed. */
+export interface Annulment {
+  gameId: string
+  reason: string
+  requestedBy: { id: string; name: string }
+  confirmedBy: { id: string; name: string }
+  createdAt: string
+}
+
+function toAnnulment(r: AnnulmentRow): Annulment {
+  return {
+    gameId: r.game_id,
+    reason: r.reason,
+    requestedBy: { id: r.requested_by_id, name: r.requested_by_name },
+    confirmedBy: { id: r.confirmed_by_id, name: r.confirmed_by_name },
+    createdAt: r.created_at,
+  }
 }
 
 export async function insertAnnulment(
@@ -65,6 +92,7 @@ export async function insertAnnulment(
   )
 }
 
-export function annulmentOfGame(sql: Sql, gameId: string): Promise<AnnulmentRow | undefined> {
-  return sql.get<AnnulmentRow>('SELECT * FROM game_annulments WHERE game_id = ?', [gameId])
+export async function annulmentOfGame(sql: Sql, gameId: string): Promise<Annulment | undefined> {
+  const row = await sql.get<AnnulmentRow>('SELECT * FROM game_annulments WHERE game_id = ?', [gameId])
+  return row && toAnnulment(row)
 }

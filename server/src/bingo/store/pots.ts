@@ -109,7 +109,8 @@ export interface PotLedgerEntry {
   at: string
 }
 
-export interface LuckyDrawRow {
+/** A `lucky_draws` row as stored (`numbers` is JSON text). */
+interface LuckyDrawRow {
   game_id: string
   commitment: string
   seed_hex: string
@@ -121,6 +122,38 @@ export interface LuckyDrawRow {
   seed_sealed?: string | null
   version?: string | null
   beacon?: string | null
+}
+
+/**
+ * A game's lucky-ball draw (RNG-28) as the use cases read it: `numbers` null until drawn; the seed sealed in
+ * `seedSealed` (rows written before sealing have it in clear in `seedHex`); `beacon` the v2 round as JSON.
+ */
+export interface LuckyDraw {
+  gameId: string
+  commitment: string
+  seedHex: string
+  seedSealed: string | null
+  numberCount: number
+  numbers: number[] | null
+  createdAt: string
+  drawnAt: string | null
+  version: string | null
+  beacon: string | null
+}
+
+function toLuckyDraw(r: LuckyDrawRow): LuckyDraw {
+  return {
+    gameId: r.game_id,
+    commitment: r.commitment,
+    seedHex: r.seed_hex,
+    seedSealed: r.seed_sealed ?? null,
+    numberCount: Number(r.number_count),
+    numbers: r.numbers ? (JSON.parse(r.numbers) as number[]) : null,
+    createdAt: r.created_at,
+    drawnAt: r.drawn_at,
+    version: r.version ?? null,
+    beacon: r.beacon ?? null,
+  }
 }
 
 export async function potBalance(tx: Sql, potId: string): Promise<{ mainCents: number; reserveCents: number }> {
@@ -290,14 +323,21 @@ export async function activePotsOfHalls(
   return [...out.values()]
 }
 
-export function potContributionsOfGame(
+export async function potContributionsOfGame(
   tx: Sql,
   gameId: string,
-): Promise<Array<{ pot_id: string; hall_id: string; main_cents: number; reserve_cents: number }>> {
-  return tx.all<{ pot_id: string; hall_id: string; main_cents: number; reserve_cents: number }>(
-    "SELECT pot_id, hall_id, main_cents, reserve_cents FROM pot_ledger WHERE game_id = ? AND kind = 'contribution'",
-    [gameId],
-  )
+): Promise<Array<{ potId: string; hallId: string; mainCents: number; reserveCents: number }>> {
+  return (
+    await tx.all<{ pot_id: string; hall_id: string; main_cents: number | string; reserve_cents: number | string }>(
+      "SELECT pot_id, hall_id, main_cents, reserve_cents FROM pot_ledger WHERE game_id = ? AND kind = 'contribution'",
+      [gameId],
+    )
+  ).map((r) => ({
+    potId: r.pot_id,
+    hallId: r.hall_id,
+    mainCents: Number(r.main_cents),
+    reserveCents: Number(r.reserve_cents),
+  }))
 }
 
 /** Games that contributed to a pot since its last award in another game (the accumulated games of BNG-69). */
@@ -309,8 +349,9 @@ export async function potGamesSinceLastAward(tx: Sql, potId: string, gameId: str
   return Number(cycle?.n ?? 0)
 }
 
-export function luckyDrawByGame(tx: Sql, gameId: string): Promise<LuckyDrawRow | undefined> {
-  return tx.get<LuckyDrawRow>('SELECT * FROM lucky_draws WHERE game_id = ?', [gameId])
+export async function luckyDrawByGame(tx: Sql, gameId: string): Promise<LuckyDraw | undefined> {
+  const row = await tx.get<LuckyDrawRow>('SELECT * FROM lucky_draws WHERE game_id = ?', [gameId])
+  return row && toLuckyDraw(row)
 }
 
 export async function luckyNumberCount(tx: Sql, gameId: string): Promise<number | undefined> {
@@ -357,12 +398,13 @@ export async function luckyNumbersOfGame(tx: Sql, gameId: string): Promise<numbe
   return lucky?.numbers ? JSON.parse(lucky.numbers) : null
 }
 
-export function luckyCommitmentOfGame(
+export async function luckyCommitmentOfGame(
   tx: Sql,
   gameId: string,
-): Promise<{ commitment: string; numbers: string | null } | undefined> {
-  return tx.get<{ commitment: string; numbers: string | null }>(
+): Promise<{ commitment: string; numbers: number[] | null } | undefined> {
+  const r = await tx.get<{ commitment: string; numbers: string | null }>(
     'SELECT commitment, numbers FROM lucky_draws WHERE game_id = ?',
     [gameId],
   )
+  return r && { commitment: r.commitment, numbers: r.numbers ? (JSON.parse(r.numbers) as number[]) : null }
 }

@@ -75,15 +75,44 @@ export function toPrima(r: PrimaRow): Prima {
   }
 }
 
-export interface PrimaGameRow {
+/** A `prima_games` row as stored (PostgreSQL returns its BIGINT columns as text). */
+interface PrimaGameRow {
   game_id: string
   hall_id: string
   active: number
-  amount_cents: number
+  amount_cents: number | string
   ball_limit: number
-  fund_at_start_cents: number
-  deduction_cents: number | null
+  fund_at_start_cents: number | string
+  deduction_cents: number | string | null
   outcome: string | null
+}
+
+/**
+ * The prima as a game offered it (BNG-59): whether it was on offer, its amount and ball limit, the fund at the start;
+ * the game's deduction once its sales closed and its outcome once decided (null until then).
+ */
+export interface PrimaGame {
+  gameId: string
+  hallId: string
+  active: boolean
+  amountCents: number
+  ballLimit: number
+  fundAtStartCents: number
+  deductionCents: number | null
+  outcome: string | null
+}
+
+function toPrimaGame(r: PrimaGameRow): PrimaGame {
+  return {
+    gameId: r.game_id,
+    hallId: r.hall_id,
+    active: Boolean(Number(r.active)),
+    amountCents: Number(r.amount_cents),
+    ballLimit: Number(r.ball_limit),
+    fundAtStartCents: Number(r.fund_at_start_cents),
+    deductionCents: r.deduction_cents === null ? null : Number(r.deduction_cents),
+    outcome: r.outcome,
+  }
 }
 
 export type PrimaLedgerKind = 'deduction' | 'award' | 'reversal' | 'payment'
@@ -273,8 +302,9 @@ export async function withdrawPrimaGame(tx: Sql, gameId: string): Promise<boolea
   return r.changes === 1
 }
 
-export function primaGameById(tx: Sql, gameId: string): Promise<PrimaGameRow | undefined> {
-  return tx.get<PrimaGameRow>('SELECT * FROM prima_games WHERE game_id = ?', [gameId])
+export async function primaGameById(tx: Sql, gameId: string): Promise<PrimaGame | undefined> {
+  const row = await tx.get<PrimaGameRow>('SELECT * FROM prima_games WHERE game_id = ?', [gameId])
+  return row && toPrimaGame(row)
 }
 
 export async function setPrimaGameDeduction(tx: Sql, gameId: string, deductionCents: number): Promise<void> {

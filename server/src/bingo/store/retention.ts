@@ -8,27 +8,42 @@
 import type { Sql } from '../../db/database.ts'
 
 /** What a purge of a session's records depends on: when it closed, pending complaints, cards held as evidence. */
-export async function sessionRetentionFacts(
-  sql: Sql,
-  sessionId: string,
-): Promise<
-  | {
-      hall_id: string
-      status: string
-      closed_at: string | null
-      pending_complaints: number
-      held_cards: number
-      purged: number
-    }
-  | undefined
-> {
-  return sql.get(
+export interface SessionRetentionFacts {
+  hallId: string
+  status: string
+  closedAt: string | null
+  pendingComplaints: number
+  heldCards: number
+  /** A purge of the session is on record (records_purges). */
+  purged: boolean
+}
+
+export async function sessionRetentionFacts(sql: Sql, sessionId: string): Promise<SessionRetentionFacts | undefined> {
+  // PostgreSQL returns COUNT(*) as text.
+  const r = await sql.get<{
+    hall_id: string
+    status: string
+    closed_at: string | null
+    pending_complaints: number | string
+    held_cards: number | string
+    purged: number | string
+  }>(
     `SELECT s.hall_id, s.status, s.closed_at,
        (SELECT COUNT(*) FROM complaints k WHERE k.session_id = s.id AND k.answered_at IS NULL) AS pending_complaints,
        (SELECT COUNT(*) FROM card_custody cc JOIN games g ON g.id = cc.game_id WHERE g.session_id = s.id AND cc.state = 'evidence') AS held_cards,
        (SELECT COUNT(*) FROM records_purges p WHERE p.session_id = s.id) AS purged
      FROM sessions s WHERE s.id = ?`,
     [sessionId],
+  )
+  return (
+    r && {
+      hallId: r.hall_id,
+      status: r.status,
+      closedAt: r.closed_at,
+      pendingComplaints: Number(r.pending_complaints),
+      heldCards: Number(r.held_cards),
+      purged: Number(r.purged) > 0,
+    }
   )
 }
 

@@ -13,7 +13,8 @@ import { type Game, type GameRow, toGame } from './games.ts'
 import { type Hall, type HallRow, toHall } from './halls.ts'
 import { type Series, type SeriesRow, toSeries } from './series.ts'
 
-export interface GameHallRow {
+/** A `game_halls` row as stored. */
+interface GameHallRow {
   game_id: string
   hall_id: string
   series_id: string
@@ -25,18 +26,48 @@ export interface GameHallRow {
   joined_at: string
 }
 
+/** A hall that plays a simultaneous game (BNG-100): its range of the master set, its cursor and its sales. */
+export interface GameHall {
+  gameId: string
+  hallId: string
+  seriesId: string
+  masterSetId: string
+  fromCardNo: number
+  toCardNo: number
+  nextCardNo: number
+  cardsSold: number
+  joinedAt: string
+}
+
+function toGameHall(r: GameHallRow): GameHall {
+  return {
+    gameId: r.game_id,
+    hallId: r.hall_id,
+    seriesId: r.series_id,
+    masterSetId: r.master_set_id,
+    fromCardNo: Number(r.from_card_no),
+    toCardNo: Number(r.to_card_no),
+    nextCardNo: Number(r.next_card_no),
+    cardsSold: Number(r.cards_sold),
+    joinedAt: r.joined_at,
+  }
+}
+
 /** A game for the bonus use cases. */
 export async function bonusGameById(tx: Sql, gameId: string): Promise<Game | undefined> {
   const row = await tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
   return row && toGame(row)
 }
 
-export function gameHallsOfGame(tx: Sql, gameId: string): Promise<GameHallRow[]> {
-  return tx.all<GameHallRow>('SELECT * FROM game_halls WHERE game_id = ? ORDER BY from_card_no, hall_id', [gameId])
+export async function gameHallsOfGame(tx: Sql, gameId: string): Promise<GameHall[]> {
+  return (
+    await tx.all<GameHallRow>('SELECT * FROM game_halls WHERE game_id = ? ORDER BY from_card_no, hall_id', [gameId])
+  ).map(toGameHall)
 }
 
-export function gameHallOf(tx: Sql, gameId: string, hallId: string): Promise<GameHallRow | undefined> {
-  return tx.get<GameHallRow>('SELECT * FROM game_halls WHERE game_id = ? AND hall_id = ?', [gameId, hallId])
+export async function gameHallOf(tx: Sql, gameId: string, hallId: string): Promise<GameHall | undefined> {
+  const row = await tx.get<GameHallRow>('SELECT * FROM game_halls WHERE game_id = ? AND hall_id = ?', [gameId, hallId])
+  return row && toGameHall(row)
 }
 
 /** Master set and face value of the game's first series (every joining hall must match them). */
@@ -61,14 +92,15 @@ export async function simultaneousSeriesOfHall(tx: Sql, seriesId: string, hallId
   return row && toSeries(row)
 }
 
-export function simultaneousSeriesById(
+export async function simultaneousSeriesById(
   tx: Sql,
   seriesId: string,
-): Promise<{ id: string; code: string; card_count: number } | undefined> {
-  return tx.get<{ id: string; code: string; card_count: number }>(
+): Promise<Pick<Series, 'id' | 'code' | 'cardCount'> | undefined> {
+  const r = await tx.get<{ id: string; code: string; card_count: number }>(
     'SELECT id, code, card_count FROM series WHERE id = ?',
     [seriesId],
   )
+  return r && { id: r.id, code: r.code, cardCount: Number(r.card_count) }
 }
 
 /** Cards the halls of a game have sold. */
@@ -81,17 +113,18 @@ export async function gameHallsCardsSold(tx: Sql, gameId: string): Promise<numbe
 }
 
 /** A hall of the game whose range of the master set overlaps `from`..`to`. */
-export function overlappingGameHall(
+export async function overlappingGameHall(
   tx: Sql,
   gameId: string,
   masterSetId: string,
   from: number,
   to: number,
-): Promise<{ hall_id: string; from_card_no: number; to_card_no: number } | undefined> {
-  return tx.get<{ hall_id: string; from_card_no: number; to_card_no: number }>(
+): Promise<Pick<GameHall, 'hallId' | 'fromCardNo' | 'toCardNo'> | undefined> {
+  const r = await tx.get<{ hall_id: string; from_card_no: number; to_card_no: number }>(
     'SELECT hall_id, from_card_no, to_card_no FROM game_halls WHERE game_id = ? AND master_set_id = ? AND NOT (to_card_no < ? OR from_card_no > ?)',
     [gameId, masterSetId, from, to],
   )
+  return r && { hallId: r.hall_id, fromCardNo: Number(r.from_card_no), toCardNo: Number(r.to_card_no) }
 }
 
 export async function insertGameHall(
@@ -146,13 +179,13 @@ export async function activeSimultaneousGamesOfHall(tx: Sql, hallId: string): Pr
 }
 
 /** The halls of a simultaneous game as the game state shows them. */
-export function gameHallViews(
+export async function gameHallViews(
   tx: Sql,
   gameId: string,
 ): Promise<
-  Array<{ hall_id: string; name: string; code: string; from_card_no: number; to_card_no: number; cards_sold: number }>
+  Array<{ hallId: string; name: string; seriesCode: string; fromCardNo: number; toCardNo: number; cardsSold: number }>
 > {
-  return tx.all<{
+  const rows = await tx.all<{
     hall_id: string
     name: string
     code: string
@@ -163,17 +196,26 @@ export function gameHallViews(
     'SELECT gh.hall_id, h.name, s.code, gh.from_card_no, gh.to_card_no, gh.cards_sold FROM game_halls gh JOIN halls h ON h.id = gh.hall_id JOIN series s ON s.id = gh.series_id WHERE gh.game_id = ? ORDER BY gh.from_card_no',
     [gameId],
   )
+  return rows.map((r) => ({
+    hallId: r.hall_id,
+    name: r.name,
+    seriesCode: r.code,
+    fromCardNo: Number(r.from_card_no),
+    toCardNo: Number(r.to_card_no),
+    cardsSold: Number(r.cards_sold),
+  }))
 }
 
 /** Verified winning cards of a game with the hall that sold each. */
-export function verifiedWinnerHallsOfGame(
+export async function verifiedWinnerHallsOfGame(
   tx: Sql,
   gameId: string,
-): Promise<Array<{ card_id: string; serial: string; hall_id: string }>> {
-  return tx.all<{ card_id: string; serial: string; hall_id: string }>(
+): Promise<Array<{ cardId: string; serial: string; hallId: string }>> {
+  const rows = await tx.all<{ card_id: string; serial: string; hall_id: string }>(
     "SELECT DISTINCT cl.card_id, cl.serial, s.hall_id FROM claims cl JOIN cards c ON c.id = cl.card_id JOIN series s ON s.id = c.series_id WHERE cl.game_id = ? AND cl.status = 'verified' ORDER BY cl.serial",
     [gameId],
   )
+  return rows.map((r) => ({ cardId: r.card_id, serial: r.serial, hallId: r.hall_id }))
 }
 
 /** The hall that sold a card of the game, if the card belongs to it. */
