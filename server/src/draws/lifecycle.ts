@@ -88,7 +88,7 @@ import {
   recordDisposal,
   recordDrawBeacon,
   recordDrawnValues,
-  type DrawRow,
+  type Draw,
 } from './store.ts'
 
 /** What every plan of the three lines states about its dates and method. */
@@ -134,7 +134,7 @@ export interface ClosedParticipation {
 }
 
 /** A line's rules of the lifecycle (lotto; lottery and raffle). */
-export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
+export interface DrawLine<Row extends Draw, Plan extends LifecyclePlan> {
   db: Database
   clock: Clock
   dataDir: string
@@ -152,7 +152,7 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   loadDraw(tx: Sql, drawId: string): Promise<Row>
   planOf(row: Row): Plan
   /** Journal scope of a draw's records (the minutes read them back by this prefix). */
-  scope(row: Pick<DrawRow, 'product' | 'game_code' | 'id'>): string
+  scope(row: Pick<Draw, 'product' | 'gameCode' | 'id'>): string
   /** Drops what the line caches of a draw after it changed. */
   forget(drawId: string): void
   /** The rule each step cites in its record. */
@@ -206,7 +206,7 @@ export function writeHashed(
  * its beacon is recorded or beacon round R has been published: from then the result exists.
  */
 export function drawHasBegun(
-  row: Pick<DrawRow, 'status' | 'balls' | 'beacon' | 'beacon_round' | 'closed_at'>,
+  row: Pick<Draw, 'status' | 'balls' | 'beacon' | 'beaconRound' | 'closedAt'>,
   method: 'rng' | 'manual',
   nowIso: string,
 ): boolean {
@@ -284,7 +284,7 @@ export function assertPayee(p: { name: string; document: string } | undefined, r
 }
 
 /** The steps answer nothing of the draw: each line answers its own view of it. */
-export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecyclePlan>(line: DrawLine<Row, Plan>) {
+export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan>(line: DrawLine<Row, Plan>) {
   const { db, clock, loadDraw, planOf, scope, forget, texts } = line
   const now = () => clock.now().toISOString()
   const drawDir = (row: Row) => join(line.dataDir, row.product, row.id)
@@ -341,7 +341,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       await appendJournal(tx, {
         at,
         type: `${product}.draw_planned`,
-        scope: scope({ product, game_code: p.gameCode, id }),
+        scope: scope({ product, gameCode: p.gameCode, id }),
         payload: {
           drawId: id,
           plan: p,
@@ -419,7 +419,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     which: 'participation' | 'excluded' = 'participation',
   ): Promise<Buffer> {
     const row = await loadDraw(db, drawId)
-    if (!row.participation_sha256)
+    if (!row.participationSha256)
       throw new DomainError('ILLEGAL_TRANSITION', 'the participation file is produced at the close of sales')
     return readFileSync(join(drawDir(row), `${which}.csv`))
   }
@@ -488,7 +488,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       seed,
       gameId: row.id,
       serials: list.serials,
-      closedAt: unixSecondsOf(row.closed_at!),
+      closedAt: unixSecondsOf(row.closedAt!),
       beaconKey: beaconKeyOf(value),
       beacon: value,
       ballCount: list.ballCount,
@@ -518,7 +518,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       const seed = seedOf(line.sealer, seedContext(line.seedLine, row.id), row)
       const { list, input } = await orderInput(tx, row, plan, value, seed)
       const { salesDigest: digest, order } = drawOrderV2(input)
-      if (digest !== row.sales_digest) throw new DomainError('CONFLICT', texts.listChanged(drawId))
+      if (digest !== row.salesDigest) throw new DomainError('CONFLICT', texts.listChanged(drawId))
       const values = order.slice(0, list.count).map(list.toDrawn)
       const at = now()
       const seedHex = seed.toString('hex')
@@ -595,18 +595,18 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
         version: DRAW_PROOF_VERSION,
         gameId: row.id,
         commitment: row.commitment,
-        seed: row.seed_hex,
-        salesDigest: row.sales_digest!,
-        externalEntropy: row.external_entropy ?? '',
+        seed: row.seedHex,
+        salesDigest: row.salesDigest!,
+        externalEntropy: row.externalEntropy ?? '',
         ballCount: list.ballCount,
         balls: values.map(list.toValue),
         ...(list.includeSerials ? { soldSerials: list.serials } : {}),
         ...extra,
       }
     }
-    const { list, input } = await orderInput(db, row, plan, value, Buffer.from(row.seed_hex, 'hex'))
+    const { list, input } = await orderInput(db, row, plan, value, Buffer.from(row.seedHex, 'hex'))
     const proof = buildDrawProofV2({ ...input, calledCount: list.count, includeSerials: list.includeSerials })
-    if (proof.salesDigest !== row.sales_digest || proof.balls.some((b, i) => list.toDrawn(b) !== values[i]))
+    if (proof.salesDigest !== row.salesDigest || proof.balls.some((b, i) => list.toDrawn(b) !== values[i]))
       throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
     return { ...proof, ...extra }
   }
@@ -790,7 +790,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
         .filter((e) => e.type === `${row.product}.incident`)
         .map((e) => ({ at: e.at, note: String(e.payload.note) })),
       journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null },
-      seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null,
+      seed: (row.status === 'drawn' || row.status === 'settled') && row.seedHex ? row.seedHex : null,
     }
   }
 
@@ -810,9 +810,9 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     return {
       drawId,
       product: row.product,
-      claimDeadline: row.claim_deadline,
-      prescribed: isClaimExpired(row.claim_deadline, at),
-      charityDueBy: charityDueBy(row.claim_deadline),
+      claimDeadline: row.claimDeadline,
+      prescribed: isClaimExpired(row.claimDeadline, at),
+      charityDueBy: charityDueBy(row.claimDeadline),
       asOf: at,
       currency: row.currency,
       ...(await amounts(row, planOf(row))),
@@ -884,7 +884,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
    */
   async function claimOf(
     tx: Sql,
-    row: DrawRow,
+    row: Draw,
     ticketId: string,
     won: () => Promise<{ won: boolean; paid?: boolean }>,
   ): Promise<{ state: ClaimState; paidAt?: string }> {
@@ -898,7 +898,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     if (w.paid) return { state: 'paid' }
     const paidAt = w.paid === undefined ? await paidAtOf(tx, row.id, ticketId) : undefined
     if (paidAt !== undefined) return { state: 'paid', paidAt }
-    if (isClaimExpired(row.claim_deadline, now())) return { state: 'expired' }
+    if (isClaimExpired(row.claimDeadline, now())) return { state: 'expired' }
     return { state: 'win' }
   }
 
@@ -1050,6 +1050,6 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
   }
 }
 
-export type DrawLifecycle<Row extends DrawRow, Plan extends LifecyclePlan> = ReturnType<
+export type DrawLifecycle<Row extends Draw, Plan extends LifecyclePlan> = ReturnType<
   typeof createDrawLifecycle<Row, Plan>
 >

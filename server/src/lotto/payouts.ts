@@ -75,12 +75,12 @@ export function createPayoutUseCases(ctx: LottoContext) {
       const plan = planOf(d)
       const c: DrawClaim = {
         drawId: d.id,
-        drawNumber: Number(d.draw_no),
+        drawNumber: Number(d.drawNo),
         status: 'pending',
         amountCents: 0,
         goods: [],
         prizes: [],
-        claimDeadline: d.claim_deadline,
+        claimDeadline: d.claimDeadline,
       }
       const claim = await life.claimOf(tx, d, s.id, async () => {
         const wins = await winsOfSlip(tx, d.id, s.id)

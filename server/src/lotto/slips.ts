@@ -135,8 +135,8 @@ export function createSlipUseCases(
     for (let i = 0; i < qp; i++) boards.push(quickPick(rng, plan.range, plan.picks))
     const t = clock.now().getTime()
     const draws: PlannedDraw[] = []
-    for (let n = first.row.draw_no; n < first.row.draw_no + drawCount; n++) {
-      const d = n === first.row.draw_no ? first : await cachedByNumber(plan.gameCode, n)
+    for (let n = first.row.drawNo; n < first.row.drawNo + drawCount; n++) {
+      const d = n === first.row.drawNo ? first : await cachedByNumber(plan.gameCode, n)
       if (!d)
         throw new DomainError(
           'NOT_FOUND',
@@ -159,7 +159,7 @@ export function createSlipUseCases(
     const quickPicks = '0'.repeat(chosen.length) + '1'.repeat(qp)
     const slip: SlipToWrite = {
       gameCode: plan.gameCode,
-      firstDrawNo: first.row.draw_no,
+      firstDrawNo: first.row.drawNo,
       drawCount,
       boards: formatBoards(boards),
       boardCount: boards.length,
@@ -340,7 +340,7 @@ export function createSlipUseCases(
       // `closed` until its last ball, and an amendment between its balls would name who cashes a known winner.
       for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
         const d = await lottoDrawByNumber(tx, s.game_code, n, { lock: true })
-        if (d && drawHasBegun(d, d.draw_method === 'rng' ? 'rng' : 'manual', at))
+        if (d && drawHasBegun(d, d.drawMethod === 'rng' ? 'rng' : 'manual', at))
           throw new DomainError(
             'ILLEGAL_TRANSITION',
             `player data are amended before the draw (LNS-20, 002 §7.3.6): draw ${n} has begun (${d.status}${d.balls ? `, balls ${d.balls}` : ''})`,

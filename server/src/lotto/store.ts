@@ -9,8 +9,8 @@ import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
 import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
 
-export type { DrawRow } from '../draws/store.ts'
-import type { DrawRow } from '../draws/store.ts'
+export type { Draw } from '../draws/store.ts'
+import { toDraw, type Draw, type DrawRow } from '../draws/store.ts'
 
 export interface SlipRow {
   id: string
@@ -58,15 +58,7 @@ export interface DrawWindowRow {
 
 // ------------------------------------------------------------------------------------------ draws
 
-const toDraw = (row: DrawRow): DrawRow => ({
-  ...row,
-  draw_no: Number(row.draw_no),
-  price_cents: Number(row.price_cents),
-  sales_cents: row.sales_cents === null ? null : Number(row.sales_cents),
-  beacon_round: row.beacon_round === null || row.beacon_round === undefined ? null : Number(row.beacon_round),
-})
-
-export async function lottoDrawById(tx: Sql, drawId: string): Promise<DrawRow | undefined> {
+export async function lottoDrawById(tx: Sql, drawId: string): Promise<Draw | undefined> {
   const row = await tx.get<DrawRow>("SELECT * FROM lottery_draws WHERE id = ? AND product = 'lotto'", [drawId])
   return row ? toDraw(row) : undefined
 }
@@ -77,7 +69,7 @@ export async function lottoDrawByNumber(
   gameCode: string,
   drawNo: number,
   opts: { lock?: boolean } = {},
-): Promise<DrawRow | undefined> {
+): Promise<Draw | undefined> {
   // `lock`: held until the transaction ends, so a ball entered meanwhile waits for it or is seen by it (LNS-20).
   const row = await tx.get<DrawRow>(
     `SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?${opts.lock ? ' FOR UPDATE' : ''}`,
@@ -96,7 +88,7 @@ export async function lottoDrawIdByNumber(tx: Sql, gameCode: string, drawNo: num
 }
 
 /** Every lotto draw, of one game (by draw number) or of all (by game, then draw number). */
-export async function lottoDraws(tx: Sql, gameCode?: string): Promise<DrawRow[]> {
+export async function lottoDraws(tx: Sql, gameCode?: string): Promise<Draw[]> {
   const rows = gameCode
     ? await tx.all<DrawRow>("SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? ORDER BY draw_no", [
         gameCode,
@@ -116,7 +108,7 @@ export async function lastPlanOfGame(tx: Sql, gameCode: string): Promise<string 
 }
 
 /** The game's last draw before `drawNo` that was not cancelled. */
-export async function previousLottoDraw(tx: Sql, gameCode: string, drawNo: number): Promise<DrawRow | undefined> {
+export async function previousLottoDraw(tx: Sql, gameCode: string, drawNo: number): Promise<Draw | undefined> {
   const row = await tx.get<DrawRow>(
     "SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no < ? AND status <> 'cancelled' ORDER BY draw_no DESC LIMIT 1",
     [gameCode, drawNo],
