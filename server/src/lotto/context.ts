@@ -15,7 +15,7 @@ import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common
 import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import { TicketKind } from '../shared/ticket-code.ts'
 import type { LottoPlan } from './plan.ts'
-import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type Draw, type SlipRow } from './store.ts'
+import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type Draw, type Slip } from './store.ts'
 
 export interface LottoDeps {
   db: Database
@@ -108,7 +108,7 @@ export function createLottoContext(deps: LottoDeps) {
     },
 
     /** Slips covering a draw, in canonical order (receipt number by bytes). */
-    async slipsOfDraw(tx: Sql, row: Draw, status: 'active' | 'inactive'): Promise<SlipRow[]> {
+    async slipsOfDraw(tx: Sql, row: Draw, status: 'active' | 'inactive'): Promise<Slip[]> {
       const rows = await slipsCoveringDraw(tx, row.gameCode, row.drawNo, status)
       const order = new Map(sortByBytes(rows.map((r) => r.id)).map((id, i) => [id, i]))
       return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)

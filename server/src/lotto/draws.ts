@@ -27,7 +27,7 @@ import {
   lottoDraws,
   previousLottoDraw,
   type Draw,
-  type SlipRow,
+  type Slip,
   recordNotarialAct as storeNotarialAct,
 } from './store.ts'
 
@@ -264,12 +264,12 @@ export function createDrawUseCases(ctx: LottoContext) {
         )
       // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
       const active = await slipsOfDraw(tx, row, 'active')
-      const participating: SlipRow[] = []
+      const participating: Slip[] = []
       for (const s of active) {
         let reason: string | null = null
         try {
           const boards = parseStoredBoards(s.boards)
-          if (boards.length !== s.board_count) reason = 'board count differs from the registration'
+          if (boards.length !== s.boardCount) reason = 'board count differs from the registration'
           for (const b of boards) parseBoard(b, plan.range, plan.picks)
         } catch (e) {
           reason = (e as Error).message
@@ -295,7 +295,7 @@ export function createDrawUseCases(ctx: LottoContext) {
           const boards = parseStoredBoards(s.boards)
           boards.forEach((b, i) => {
             out(
-              `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quick_picks[i] === '1' ? 'S' : 'N'}\n`,
+              `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quickPicks[i] === '1' ? 'S' : 'N'}\n`,
             )
             plays++
           })
@@ -305,9 +305,9 @@ export function createDrawUseCases(ctx: LottoContext) {
       const excludedRows = inactive.map((s) => ({
         receipt: s.id,
         status: s.status,
-        reason: s.status_reason ?? '',
-        at: s.status_at,
-        refundCents: s.amount_cents,
+        reason: s.statusReason ?? '',
+        at: s.statusAt,
+        refundCents: s.amountCents,
       }))
       const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
         out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
@@ -315,7 +315,7 @@ export function createDrawUseCases(ctx: LottoContext) {
         for (const e of excludedRows)
           out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
       })
-      const salesCents = participating.reduce((s, x) => s + x.board_count * plan.priceCents, 0)
+      const salesCents = participating.reduce((s, x) => s + x.boardCount * plan.priceCents, 0)
       const counts = { receipts: participating.length, plays, salesCents }
       return {
         serials: participating.map((s) => s.id),
@@ -353,7 +353,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       const slips = await slipsOfDraw(tx, row, 'active')
       return {
         slipsToRefund: slips.length,
-        refundCents: slips.reduce((t, s) => t + plan.priceCents * Number(s.board_count), 0),
+        refundCents: slips.reduce((t, s) => t + plan.priceCents * Number(s.boardCount), 0),
       }
     })
     return getDraw(drawId)

@@ -227,8 +227,8 @@ export function createSettlementUseCases(ctx: LottoContext) {
             excluded: inactive.map((s) => ({
               receipt: s.id,
               status: s.status,
-              reason: s.status_reason,
-              refundCents: s.amount_cents,
+              reason: s.statusReason,
+              refundCents: s.amountCents,
             })),
           }
         : null,

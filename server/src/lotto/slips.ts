@@ -239,8 +239,8 @@ export function createSlipUseCases(
     const s = await slipById(db, receipt)
     if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
     const draws: PlannedDraw[] = []
-    for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-      const d = await cachedByNumber(s.game_code, n)
+    for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+      const d = await cachedByNumber(s.gameCode, n)
       if (d) draws.push(d)
     }
     const plan = draws[0].plan
@@ -260,12 +260,12 @@ export function createSlipUseCases(
         claimDeadline: d.plan.claimDeadline,
       })),
       player: {
-        name: s.player_name,
-        document: opts.showDocument ? openDocumentAtRest(deps.sealer, s.player_document) : null,
+        name: s.playerName,
+        document: opts.showDocument ? openDocumentAtRest(deps.sealer, s.playerDocument) : null,
       },
-      boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
-      soldAt: s.sold_at,
-      amountCents: s.amount_cents,
+      boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quickPicks[i] === '1' })),
+      soldAt: s.soldAt,
+      amountCents: s.amountCents,
       currency: plan.currency,
       channel: s.channel,
       status: s.status,
@@ -287,8 +287,8 @@ export function createSlipUseCases(
     await db.transaction(async (tx) => {
       const s = await slipById(tx, receipt)
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
-      for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-        const d = await lottoDrawByNumber(tx, s.game_code, n)
+      for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+        const d = await lottoDrawByNumber(tx, s.gameCode, n)
         if (!d || d.status !== 'open')
           throw new DomainError(
             'SALES_CLOSED',
@@ -301,7 +301,7 @@ export function createSlipUseCases(
       await appendJournal(tx, {
         at,
         type: 'lotto.slip_annulled',
-        scope: `lotto:${s.game_code}/sales`,
+        scope: `lotto:${s.gameCode}/sales`,
         payload: { receipt, reason, rule: 'LNS-21' },
       })
     })
@@ -338,8 +338,8 @@ export function createSlipUseCases(
       const at = now()
       // LNS-20, 002 §7.3.6: "modificaciones a éstos antes del sorteo". Not only a drawn draw: a manual draw stays
       // `closed` until its last ball, and an amendment between its balls would name who cashes a known winner.
-      for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-        const d = await lottoDrawByNumber(tx, s.game_code, n, { lock: true })
+      for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+        const d = await lottoDrawByNumber(tx, s.gameCode, n, { lock: true })
         if (d && drawHasBegun(d, d.drawMethod === 'rng' ? 'rng' : 'manual', at))
           throw new DomainError(
             'ILLEGAL_TRANSITION',
@@ -352,12 +352,12 @@ export function createSlipUseCases(
       await appendJournal(tx, {
         at,
         type: 'lotto.player_amended',
-        scope: `lotto:${s.game_code}/sales`,
+        scope: `lotto:${s.gameCode}/sales`,
         payload: {
           receipt,
           before: {
-            name: s.player_name,
-            document: protectDocument(deps.sealer, openDocumentAtRest(deps.sealer, s.player_document)),
+            name: s.playerName,
+            document: protectDocument(deps.sealer, openDocumentAtRest(deps.sealer, s.playerDocument)),
           },
           after: { name, document: protectDocument(deps.sealer, document) },
           evidenceRef: input.evidenceRef.trim(),
