@@ -1004,22 +1004,22 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     return rows.map((r) => ({
       payoutId: r.id,
       product: r.product,
-      gameCode: r.game_code,
-      drawNumber: Number(r.draw_no),
-      ticketNumber: r.ticket_id,
-      amountCents: Number(r.amount_cents),
+      gameCode: r.gameCode,
+      drawNumber: r.drawNo,
+      ticketNumber: r.ticketId,
+      amountCents: r.amountCents,
       currency: r.currency,
-      goods: r.goods ? JSON.parse(String(r.goods)) : [],
-      prizes: JSON.parse(String(r.prizes)),
+      goods: r.goods ? JSON.parse(r.goods) : [],
+      prizes: JSON.parse(r.prizes),
       payee: {
-        name: r.payee_name,
+        name: r.payeeName,
         // Issue 24 point 2: opened for the register's readers (prizes.register).
-        document: openDocumentAtRest(line.sealer, r.payee_document as string | null),
-        signatureRef: r.signature_ref,
+        document: openDocumentAtRest(line.sealer, r.payeeDocument),
+        signatureRef: r.signatureRef,
       },
-      stationId: r.station_id,
-      cashierId: r.cashier_id,
-      paidAt: r.paid_at,
+      stationId: r.stationId,
+      cashierId: r.cashierId,
+      paidAt: r.paidAt,
     }))
   }
 

@@ -331,14 +331,74 @@ export async function paidAtOf(tx: Sql, drawId: string, ticketId: string): Promi
   )?.paid_at
 }
 
+/** A `lottery_payouts` row as stored, with its draw's number and game (PostgreSQL returns BIGINT as text). */
+export interface PayoutRow {
+  id: string
+  draw_id: string
+  product: string
+  ticket_id: string
+  amount_cents: number | string
+  goods: string | null
+  prizes: string
+  currency: string
+  station_id: string
+  cashier_id: string
+  payee_name: string
+  payee_document: string
+  signature_ref: string
+  paid_at: string
+  draw_no: number | string
+  game_code: string
+}
+
+/** A prize or refund paid for a ticket in a draw, as the prize register reads it. */
+export interface LotteryPayout {
+  id: string
+  drawId: string
+  product: string
+  ticketId: string
+  amountCents: number
+  /** JSON texts: the goods of a prize in kind, and what was paid (the prizes, or the refund and its rule). */
+  goods: string | null
+  prizes: string
+  currency: string
+  stationId: string
+  cashierId: string
+  payeeName: string
+  /** Sealed at rest (shared/document-at-rest.ts). */
+  payeeDocument: string
+  signatureRef: string
+  paidAt: string
+  drawNo: number
+  gameCode: string
+}
+
+export function toLotteryPayout(r: PayoutRow): LotteryPayout {
+  return {
+    id: r.id,
+    drawId: r.draw_id,
+    product: r.product,
+    ticketId: r.ticket_id,
+    amountCents: Number(r.amount_cents),
+    goods: r.goods ?? null,
+    prizes: r.prizes,
+    currency: r.currency,
+    stationId: r.station_id,
+    cashierId: r.cashier_id,
+    payeeName: r.payee_name,
+    payeeDocument: r.payee_document,
+    signatureRef: r.signature_ref,
+    paidAt: r.paid_at,
+    drawNo: Number(r.draw_no),
+    gameCode: r.game_code,
+  }
+}
+
 /** Payouts of some products (of one draw or all) with their draw's number and game, by payment time. */
-export function payoutsOf(
-  tx: Sql,
-  products: readonly string[],
-  drawId?: string,
-): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(
+export async function payoutsOf(tx: Sql, products: readonly string[], drawId?: string): Promise<LotteryPayout[]> {
+  const rows = await tx.all<PayoutRow>(
     `SELECT p.*, d.draw_no, d.game_code FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product IN (${products.map(() => '?').join(', ')})${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.ticket_id, p.id`,
     drawId ? [...products, drawId] : [...products],
   )
+  return rows.map(toLotteryPayout)
 }
