@@ -15,14 +15,12 @@ describe('drawHasBegun (LNS-20)', () => {
     status: 'closed' as const,
     balls: null,
     beacon: null,
-    beacon_round: facts.beaconRound,
-    closed_at: closedAt,
+    beaconRound: facts.beaconRound,
+    closedAt: closedAt,
   }
 
   it('an open draw, or a closed one waiting for its beacon round, has not begun: the close of sales comes before the draw (002 §7.3.4.2)', () => {
-    expect(drawHasBegun({ ...closed, status: 'open', closed_at: null, beacon_round: null }, 'rng', closedAt)).toBe(
-      false,
-    )
+    expect(drawHasBegun({ ...closed, status: 'open', closedAt: null, beaconRound: null }, 'rng', closedAt)).toBe(false)
     expect(drawHasBegun(closed, 'rng', new Date(published - 1000).toISOString())).toBe(false)
     expect(drawHasBegun(closed, 'manual', new Date(published + 3_600_000).toISOString())).toBe(false)
   })

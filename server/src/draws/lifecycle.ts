@@ -89,7 +89,7 @@ import {
   recordDisposal,
   recordDrawBeacon,
   recordDrawnValues,
-  type DrawRow,
+  type Draw,
 } from './store.ts'
 
 /** What every plan of the three lines states about its dates and method. */
@@ -135,7 +135,7 @@ export interface ClosedParticipation {
 }
 
 /** A line's rules of the lifecycle (lotto; lottery and raffle). */
-export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
+export interface DrawLine<Row extends Draw, Plan extends LifecyclePlan> {
   db: Database
   clock: Clock
   dataDir: string
@@ -153,7 +153,7 @@ export interface DrawLine<Row extends DrawRow, Plan extends LifecyclePlan> {
   loadDraw(tx: Sql, drawId: string): Promise<Row>
   planOf(row: Row): Plan
   /** Journal scope of a draw's records (the minutes read them back by this prefix). */
-  scope(row: Pick<DrawRow, 'product' | 'game_code' | 'id'>): string
+  scope(row: Pick<Draw, 'product' | 'gameCode' | 'id'>): string
   /** Drops what the line caches of a draw after it changed. */
   forget(drawId: string): void
   /** The rule each step cites in its record. */
@@ -212,7 +212,7 @@ export function writeHashed(
  * its beacon is recorded or beacon round R has been published: from then the result exists.
  */
 export function drawHasBegun(
-  row: Pick<DrawRow, 'status' | 'balls' | 'beacon' | 'beacon_round' | 'closed_at'>,
+  row: Pick<Draw, 'status' | 'balls' | 'beacon' | 'beaconRound' | 'closedAt'>,
   method: 'rng' | 'manual',
   nowIso: string,
 ): boolean {
@@ -290,7 +290,7 @@ export function assertPayee(p: { name: string; document: string } | undefined, r
 }
 
 /** The steps answer nothing of the draw: each line answers its own view of it. */
-export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecyclePlan>(line: DrawLine<Row, Plan>) {
+export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan>(line: DrawLine<Row, Plan>) {
   const { db, clock, loadDraw, planOf, scope, forget, texts } = line
   const now = () => clock.now().toISOString()
   const drawDir = (row: Row) => join(line.dataDir, row.product, row.id)
@@ -348,7 +348,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       await appendJournal(tx, {
         at,
         type: `${product}.draw_planned`,
-        scope: scope({ product, game_code: p.gameCode, id }),
+        scope: scope({ product, gameCode: p.gameCode, id }),
         payload: {
           drawId: id,
           plan: p,
@@ -434,7 +434,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     which: 'participation' | 'excluded' = 'participation',
   ): Promise<Buffer> {
     const row = await loadDraw(db, drawId)
-    if (!row.participation_sha256)
+    if (!row.participationSha256)
       throw new DomainError('ILLEGAL_TRANSITION', 'the participation file is produced at the close of sales')
     return readFileSync(join(drawDir(row), `${which}.csv`))
   }
@@ -503,7 +503,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       seed,
       gameId: row.id,
       serials: list.serials,
-      closedAt: unixSecondsOf(row.closed_at!),
+      closedAt: unixSecondsOf(row.closedAt!),
       beaconKey: beaconKeyOf(value),
       beacon: value,
       ballCount: list.ballCount,
@@ -535,7 +535,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
       const seed = seedOf(line.sealer, seedContext(line.seedLine, row.id), row)
       const { list, input } = await orderInput(tx, row, plan, value, seed)
       const { salesDigest: digest, order } = drawOrderV2(input)
-      if (digest !== row.sales_digest) throw new DomainError('CONFLICT', texts.listChanged(drawId))
+      if (digest !== row.salesDigest) throw new DomainError('CONFLICT', texts.listChanged(drawId))
       const values = order.slice(0, list.count).map(list.toDrawn)
       const at = now()
       const seedHex = seed.toString('hex')
@@ -613,18 +613,18 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
         version: DRAW_PROOF_VERSION,
         gameId: row.id,
         commitment: row.commitment,
-        seed: row.seed_hex,
-        salesDigest: row.sales_digest!,
-        externalEntropy: row.external_entropy ?? '',
+        seed: row.seedHex,
+        salesDigest: row.salesDigest!,
+        externalEntropy: row.externalEntropy ?? '',
         ballCount: list.ballCount,
         balls: values.map(list.toValue),
         ...(list.includeSerials ? { soldSerials: list.serials } : {}),
         ...extra,
       }
     }
-    const { list, input } = await orderInput(db, row, plan, value, Buffer.from(row.seed_hex, 'hex'))
+    const { list, input } = await orderInput(db, row, plan, value, Buffer.from(row.seedHex, 'hex'))
     const proof = buildDrawProofV2({ ...input, calledCount: list.count, includeSerials: list.includeSerials })
-    if (proof.salesDigest !== row.sales_digest || proof.balls.some((b, i) => list.toDrawn(b) !== values[i]))
+    if (proof.salesDigest !== row.salesDigest || proof.balls.some((b, i) => list.toDrawn(b) !== values[i]))
       throw new DomainError('CONFLICT', `draw ${drawId} no longer matches its close of sales`)
     return { ...proof, ...extra }
   }
@@ -808,7 +808,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
         .filter((e) => e.type === `${row.product}.incident`)
         .map((e) => ({ at: e.at, note: String(e.payload.note) })),
       journal: { records: events.length, lastSeq: events.at(-1)?.seq ?? null, lastHash: events.at(-1)?.hash ?? null },
-      seed: (row.status === 'drawn' || row.status === 'settled') && row.seed_hex ? row.seed_hex : null,
+      seed: (row.status === 'drawn' || row.status === 'settled') && row.seedHex ? row.seedHex : null,
     }
   }
 
@@ -828,9 +828,9 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     return {
       drawId,
       product: row.product,
-      claimDeadline: row.claim_deadline,
-      prescribed: isClaimExpired(row.claim_deadline, at),
-      charityDueBy: charityDueBy(row.claim_deadline),
+      claimDeadline: row.claimDeadline,
+      prescribed: isClaimExpired(row.claimDeadline, at),
+      charityDueBy: charityDueBy(row.claimDeadline),
       asOf: at,
       currency: row.currency,
       ...(await amounts(row, planOf(row))),
@@ -902,7 +902,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
    */
   async function claimOf(
     tx: Sql,
-    row: DrawRow,
+    row: Draw,
     ticketId: string,
     won: () => Promise<{ won: boolean; paid?: boolean }>,
   ): Promise<{ state: ClaimState; paidAt?: string }> {
@@ -916,7 +916,7 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     if (w.paid) return { state: 'paid' }
     const paidAt = w.paid === undefined ? await paidAtOf(tx, row.id, ticketId) : undefined
     if (paidAt !== undefined) return { state: 'paid', paidAt }
-    if (isClaimExpired(row.claim_deadline, now())) return { state: 'expired' }
+    if (isClaimExpired(row.claimDeadline, now())) return { state: 'expired' }
     return { state: 'win' }
   }
 
@@ -1024,22 +1024,22 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
     return rows.map((r) => ({
       payoutId: r.id,
       product: r.product,
-      gameCode: r.game_code,
-      drawNumber: Number(r.draw_no),
-      ticketNumber: r.ticket_id,
-      amountCents: Number(r.amount_cents),
+      gameCode: r.gameCode,
+      drawNumber: r.drawNo,
+      ticketNumber: r.ticketId,
+      amountCents: r.amountCents,
       currency: r.currency,
-      goods: r.goods ? JSON.parse(String(r.goods)) : [],
-      prizes: JSON.parse(String(r.prizes)),
+      goods: r.goods ? JSON.parse(r.goods) : [],
+      prizes: JSON.parse(r.prizes),
       payee: {
-        name: r.payee_name,
+        name: r.payeeName,
         // Issue 24 point 2: opened for the register's readers (prizes.register).
-        document: openDocumentAtRest(line.sealer, r.payee_document as string | null),
-        signatureRef: r.signature_ref,
+        document: openDocumentAtRest(line.sealer, r.payeeDocument),
+        signatureRef: r.signatureRef,
       },
-      stationId: r.station_id,
-      cashierId: r.cashier_id,
-      paidAt: r.paid_at,
+      stationId: r.stationId,
+      cashierId: r.cashierId,
+      paidAt: r.paidAt,
     }))
   }
 
@@ -1070,6 +1070,6 @@ export function createDrawLifecycle<Row extends DrawRow, Plan extends LifecycleP
   }
 }
 
-export type DrawLifecycle<Row extends DrawRow, Plan extends LifecyclePlan> = ReturnType<
+export type DrawLifecycle<Row extends Draw, Plan extends LifecyclePlan> = ReturnType<
   typeof createDrawLifecycle<Row, Plan>
 >

@@ -6,35 +6,34 @@
 import type { Sql } from '../db/database.ts'
 import { touchRows } from '../shared/row-seals.ts'
 
-/** A row of lottery_draws: a lotto, lottery or raffle draw. */
+/** A row of lottery_draws as stored: a lotto, lottery or raffle draw (PostgreSQL returns its BIGINT columns as text). */
 export interface DrawRow {
   id: string
   product: string
   game_code: string
-  draw_no: number
+  draw_no: number | string
   plan: string
   status: 'open' | 'closed' | 'drawn' | 'settled' | 'cancelled'
   currency: string
-  price_cents: number
+  price_cents: number | string
   sales_start_at: string
   sales_close_at: string
   draw_at: string
   claim_deadline: string
   draw_method: string
-  /** '' until the draw has ended for a v2 draw (the seed is then only in seed_sealed); the revealed seed after. */
   commitment: string
   seed_hex: string
   seed_sealed: string | null
   entropy_source: string | null
-  beacon_round: number | null
+  beacon_round: number | string | null
   beacon: string | null
   sales_digest: string | null
   external_entropy: string | null
   participation_sha256: string | null
   participation_file: string | null
-  entries_count: number | null
-  plays_count: number | null
-  sales_cents: number | null
+  entries_count: number | string | null
+  plays_count: number | string | null
+  sales_cents: number | string | null
   balls: string | null
   result: string | null
   disposal: string | null
@@ -43,6 +42,91 @@ export interface DrawRow {
   closed_at: string | null
   drawn_at: string | null
   settled_at: string | null
+}
+
+/** A lotto, lottery or raffle draw as the use cases read it. */
+export interface Draw {
+  id: string
+  product: string
+  gameCode: string
+  drawNo: number
+  /** The plan's JSON text. */
+  plan: string
+  status: 'open' | 'closed' | 'drawn' | 'settled' | 'cancelled'
+  currency: string
+  priceCents: number
+  salesStartAt: string
+  salesCloseAt: string
+  drawAt: string
+  claimDeadline: string
+  drawMethod: string
+  commitment: string
+  /** '' until the draw has ended for a v2 draw (the seed is then only in seedSealed); the revealed seed after. */
+  seedHex: string
+  seedSealed: string | null
+  entropySource: string | null
+  beaconRound: number | null
+  /** The verified beacon value's JSON text. */
+  beacon: string | null
+  salesDigest: string | null
+  externalEntropy: string | null
+  participationSha256: string | null
+  participationFile: string | null
+  entriesCount: number | null
+  playsCount: number | null
+  salesCents: number | null
+  /** JSON texts: the values drawn, the settlement's result, where the unclaimed prizes went. */
+  balls: string | null
+  result: string | null
+  disposal: string | null
+  /** LNS-21 (lotto): the notary's act of the exclusions, JSON text. */
+  notarialAct: string | null
+  createdAt: string
+  closedAt: string | null
+  drawnAt: string | null
+  settledAt: string | null
+}
+
+const numOrNull = (v: number | string | null | undefined): number | null =>
+  v === null || v === undefined ? null : Number(v)
+
+export function toDraw(r: DrawRow): Draw {
+  return {
+    id: r.id,
+    product: r.product,
+    gameCode: r.game_code,
+    drawNo: Number(r.draw_no),
+    plan: r.plan,
+    status: r.status,
+    currency: r.currency,
+    priceCents: Number(r.price_cents),
+    salesStartAt: r.sales_start_at,
+    salesCloseAt: r.sales_close_at,
+    drawAt: r.draw_at,
+    claimDeadline: r.claim_deadline,
+    drawMethod: r.draw_method,
+    commitment: r.commitment,
+    seedHex: r.seed_hex,
+    seedSealed: r.seed_sealed ?? null,
+    entropySource: r.entropy_source ?? null,
+    beaconRound: numOrNull(r.beacon_round),
+    beacon: r.beacon ?? null,
+    salesDigest: r.sales_digest ?? null,
+    externalEntropy: r.external_entropy ?? null,
+    participationSha256: r.participation_sha256 ?? null,
+    participationFile: r.participation_file ?? null,
+    entriesCount: numOrNull(r.entries_count),
+    playsCount: numOrNull(r.plays_count),
+    salesCents: numOrNull(r.sales_cents),
+    balls: r.balls ?? null,
+    result: r.result ?? null,
+    disposal: r.disposal ?? null,
+    notarialAct: r.notarial_act ?? null,
+    createdAt: r.created_at,
+    closedAt: r.closed_at ?? null,
+    drawnAt: r.drawn_at ?? null,
+    settledAt: r.settled_at ?? null,
+  }
 }
 
 export interface NewDraw {
@@ -247,14 +331,74 @@ export async function paidAtOf(tx: Sql, drawId: string, ticketId: string): Promi
   )?.paid_at
 }
 
+/** A `lottery_payouts` row as stored, with its draw's number and game (PostgreSQL returns BIGINT as text). */
+export interface PayoutRow {
+  id: string
+  draw_id: string
+  product: string
+  ticket_id: string
+  amount_cents: number | string
+  goods: string | null
+  prizes: string
+  currency: string
+  station_id: string
+  cashier_id: string
+  payee_name: string
+  payee_document: string
+  signature_ref: string
+  paid_at: string
+  draw_no: number | string
+  game_code: string
+}
+
+/** A prize or refund paid for a ticket in a draw, as the prize register reads it. */
+export interface LotteryPayout {
+  id: string
+  drawId: string
+  product: string
+  ticketId: string
+  amountCents: number
+  /** JSON texts: the goods of a prize in kind, and what was paid (the prizes, or the refund and its rule). */
+  goods: string | null
+  prizes: string
+  currency: string
+  stationId: string
+  cashierId: string
+  payeeName: string
+  /** Sealed at rest (shared/document-at-rest.ts). */
+  payeeDocument: string
+  signatureRef: string
+  paidAt: string
+  drawNo: number
+  gameCode: string
+}
+
+export function toLotteryPayout(r: PayoutRow): LotteryPayout {
+  return {
+    id: r.id,
+    drawId: r.draw_id,
+    product: r.product,
+    ticketId: r.ticket_id,
+    amountCents: Number(r.amount_cents),
+    goods: r.goods ?? null,
+    prizes: r.prizes,
+    currency: r.currency,
+    stationId: r.station_id,
+    cashierId: r.cashier_id,
+    payeeName: r.payee_name,
+    payeeDocument: r.payee_document,
+    signatureRef: r.signature_ref,
+    paidAt: r.paid_at,
+    drawNo: Number(r.draw_no),
+    gameCode: r.game_code,
+  }
+}
+
 /** Payouts of some products (of one draw or all) with their draw's number and game, by payment time. */
-export function payoutsOf(
-  tx: Sql,
-  products: readonly string[],
-  drawId?: string,
-): Promise<Array<Record<string, unknown>>> {
-  return tx.all<Record<string, unknown>>(
+export async function payoutsOf(tx: Sql, products: readonly string[], drawId?: string): Promise<LotteryPayout[]> {
+  const rows = await tx.all<PayoutRow>(
     `SELECT p.*, d.draw_no, d.game_code FROM lottery_payouts p JOIN lottery_draws d ON d.id = p.draw_id WHERE p.product IN (${products.map(() => '?').join(', ')})${drawId ? ' AND p.draw_id = ?' : ''} ORDER BY p.paid_at, p.ticket_id, p.id`,
     drawId ? [...products, drawId] : [...products],
   )
+  return rows.map(toLotteryPayout)
 }

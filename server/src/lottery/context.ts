@@ -13,11 +13,11 @@ import type { Sealer } from '../shared/sealing.ts'
 import type { SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
-import type { DrawRow } from '../draws/store.ts'
+import type { Draw } from '../draws/store.ts'
 import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { formatNumber, numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
-import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDrawRow } from './store.ts'
+import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDraw } from './store.ts'
 import { currentDesignVersion } from './store/reissue.ts'
 
 export interface LotteryDeps {
@@ -172,7 +172,7 @@ export type LotteryContext = ReturnType<typeof createLotteryContext>
 export function createLotteryContext(deps: LotteryDeps) {
   const { db, clock } = deps
 
-  async function loadDraw(tx: Sql, drawId: string): Promise<LotteryDrawRow> {
+  async function loadDraw(tx: Sql, drawId: string): Promise<LotteryDraw> {
     const row = await lotteryDrawById(tx, drawId)
     if (!row) throw new DomainError('NOT_FOUND', `draw ${drawId} not found`, { drawId })
     return row
@@ -205,9 +205,9 @@ export function createLotteryContext(deps: LotteryDeps) {
     now: () => clock.now().toISOString(),
     newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
-    scope: (r: { product: string; game_code: string; id: string }) => `${r.product}:${r.game_code}/draw:${r.id}`,
+    scope: (r: { product: string; gameCode: string; id: string }) => `${r.product}:${r.gameCode}/draw:${r.id}`,
     sign: (id: string) => encodeTicketCode({ kind: TicketKind.lottery, id }, deps.keys.privateKey),
-    planOf: (r: DrawRow) => JSON.parse(r.plan) as Plan,
+    planOf: (r: Draw) => JSON.parse(r.plan) as Plan,
     /** Issue 17: the wall clock a draw's documents print: its plan's zone, else the operator's. */
     zoneOf: (plan: { timeZone?: string | null }): string | null => plan.timeZone ?? deps.timeZone ?? null,
     loadDraw,
@@ -218,7 +218,7 @@ export function createLotteryContext(deps: LotteryDeps) {
      * lost/stolen; raffle = sold - lost/stolen. A range reported after the close does not take a ticket out of the
      * draw's list: its D is fixed (bolillo-draw-v2 step 2); the ticket is only blocked from payment (LST-4).
      */
-    async ticketsInPlay(tx: Sql, row: DrawRow, plan: Plan): Promise<string[]> {
+    async ticketsInPlay(tx: Sql, row: Draw, plan: Plan): Promise<string[]> {
       // LST-1 (a): numbers lost under an earlier design and reprinted under the new one are back in play.
       const design = isRaffle(plan) ? 1 : await currentDesignVersion(tx, row.id)
       const out = (await ranges(tx, row.id)).filter((r) => !r.afterClose && blocksDesign(r, design))
@@ -241,7 +241,7 @@ export function createLotteryContext(deps: LotteryDeps) {
   }
 
   /** The lottery's and raffle's rules of the shared draw lifecycle (draws/lifecycle.ts). */
-  const life = createDrawLifecycle<LotteryDrawRow, Plan>({
+  const life = createDrawLifecycle<LotteryDraw, Plan>({
     db,
     clock,
     dataDir: deps.dataDir,

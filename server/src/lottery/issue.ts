@@ -13,7 +13,7 @@ import {
   type PlanProblem,
 } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
-import type { DrawRow } from '../draws/store.ts'
+import type { Draw } from '../draws/store.ts'
 import { currentDesignVersion } from './store/reissue.ts'
 import {
   blocksDesign,
@@ -103,7 +103,7 @@ export function fractionControl(
 /** One fraction as printed: every front (LOT-15) and back (LOT-16) field of §7.8, with the signed code of its print run. */
 export function fractionTicketData(
   ctx: LotteryContext,
-  row: DrawRow,
+  row: Draw,
   plan: LotteryPlan,
   number: number,
   series: number,
@@ -244,31 +244,31 @@ export function createIssueUseCases(ctx: LotteryContext) {
       status: row.status,
       plan,
       commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' && row.seed_hex ? row.seed_hex : null,
-      salesDigest: row.sales_digest,
+      seed: complete && plan.drawMethod === 'rng' && row.seedHex ? row.seedHex : null,
+      salesDigest: row.salesDigest,
       // Fixed at the close of sales (t, and the beacon round R the draw waits for), and the verified beacon.
       close:
-        row.closed_at && plan.drawMethod === 'rng'
+        row.closedAt && plan.drawMethod === 'rng'
           ? {
-              closedAt: closeFacts(row.closed_at).closedAt,
+              closedAt: closeFacts(row.closedAt).closedAt,
               beaconRound: beaconRoundOf(row),
-              beaconPublishedAt: closeFacts(row.closed_at).beaconPublishedAt,
+              beaconPublishedAt: closeFacts(row.closedAt).beaconPublishedAt,
             }
           : null,
       beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
-      participation: row.participation_sha256
+      participation: row.participationSha256
         ? {
-            sha256: row.participation_sha256,
-            ticketsInPlay: Number(row.entries_count),
-            salesCents: Number(row.sales_cents),
-            closedAt: row.closed_at,
+            sha256: row.participationSha256,
+            ticketsInPlay: Number(row.entriesCount),
+            salesCents: Number(row.salesCents),
+            closedAt: row.closedAt,
           }
         : null,
       drawn,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
       winningTickets: isRaffle(plan) ? plan.prizes.length : winningTicketCount(plan),
-      times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
+      times: { createdAt: row.createdAt, closedAt: row.closedAt, drawnAt: row.drawnAt, settledAt: row.settledAt },
       // Issue 29: the clock the plan's times are read in, so a screen never shows them on the browser's clock.
       timeZone: ctx.zoneOf(plan),
     }
@@ -281,7 +281,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
   // ------------------------------------------------------------------------------------------ printing (lottery)
 
   const ticketData = (
-    row: DrawRow,
+    row: Draw,
     plan: LotteryPlan,
     number: number,
     series: number,
@@ -783,7 +783,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   async function addRangeIn(
     tx: Sql,
-    row: DrawRow,
+    row: Draw,
     kind: TicketRange['kind'],
     input: { from: number; to: number; seriesFrom?: number; seriesTo?: number },
     details: TicketRange['details'],

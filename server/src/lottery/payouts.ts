@@ -20,7 +20,7 @@ import {
 } from './context.ts'
 import { lotteryPrizesFor, rafflePrizeWon, type WonPrize } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { deliveredPrizeCodes, fractionOf, isNumberSold, issueSecretOf, lotteryDrawRow, payoutTotals } from './store.ts'
+import { deliveredPrizeCodes, fractionOf, isNumberSold, issueSecretOf, lotteryDrawById, payoutTotals } from './store.ts'
 import { runDesignVersion } from './store/reissue.ts'
 
 export interface LotteryValidation {
@@ -63,7 +63,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     const id = read.id
     const fractionRef = parseFractionCodeId(id)
     const parts = id.split('-')
-    const row = await lotteryDrawRow(tx, fractionRef?.drawId ?? parts[0])
+    const row = await lotteryDrawById(tx, fractionRef?.drawId ?? parts[0])
     if (!row) return { ...base, kind: 'lottery', outcome: ValidationOutcome.Void, ticketId: id, reason: 'no such draw' }
     const plan = planOf(row)
     const kind = row.product

@@ -46,7 +46,7 @@ export function createSettlementUseCases(
         result = {
           winning,
           drawn,
-          ticketsInPlay: Number(row.entries_count),
+          ticketsInPlay: Number(row.entriesCount),
           liabilityCents: prizes.reduce((s, p) => s + p.liabilityCents, 0),
           prizes,
         }
@@ -56,7 +56,7 @@ export function createSettlementUseCases(
           drawn.map((n) => n - plan.numbering.from + 1),
         )
         const numbers = lotteryWinningNumbers(plan, winning)
-        result = { winning, drawn, ticketsInPlay: Number(row.entries_count), liabilityCents: 0, prizes: [] }
+        result = { winning, drawn, ticketsInPlay: Number(row.entriesCount), liabilityCents: 0, prizes: [] }
         for (const p of plan.prizes) {
           const nums = numbers.filter((w) => w.prizes.some((x) => x.code === p.code)).map((w) => w.number)
           let inPlay = 0
@@ -123,13 +123,13 @@ export function createSettlementUseCases(
         numbers: p.numbers?.map((n) => formatNumber(n, plan.numbering)) ?? null,
       })),
       ticketsInPlay: result.ticketsInPlay,
-      participationSha256: row.participation_sha256,
+      participationSha256: row.participationSha256,
       lostStolen: blocked.ranges,
       proof,
       claimDeadline: plan.claimDeadline,
       paymentPlace: plan.paymentPlace,
       legend: AJ_LEGEND,
-      publishedAt: row.settled_at,
+      publishedAt: row.settledAt,
       timeZone: ctx.zoneOf(plan),
     }
   }
@@ -146,19 +146,19 @@ export function createSettlementUseCases(
       timeZone: ctx.zoneOf(plan),
       liabilityCents: isRaffle(plan) ? plan.prizes.reduce((s, p) => s + p.valueCents, 0) : lotteryLiabilityCents(plan),
       ranges: rs,
-      participation: row.participation_sha256
+      participation: row.participationSha256
         ? {
-            closedAt: row.closed_at,
-            ticketsInPlay: Number(row.entries_count),
-            sha256: row.participation_sha256,
-            salesDigest: row.sales_digest,
+            closedAt: row.closedAt,
+            ticketsInPlay: Number(row.entriesCount),
+            sha256: row.participationSha256,
+            salesDigest: row.salesDigest,
             beaconRound: facts?.beaconRound ?? null,
             beacon: facts?.beacon ?? null,
             externalEntropy: facts?.externalEntropy ?? null,
           }
         : null,
       drawn: row.balls ? (JSON.parse(row.balls) as number[]).map((n) => formatNumber(n, plan.numbering)) : [],
-      drawnAt: row.drawn_at,
+      drawnAt: row.drawnAt,
       seed,
       commitment: row.commitment,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,

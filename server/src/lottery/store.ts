@@ -6,10 +6,10 @@
 import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
 import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
-import type { DrawRow } from '../draws/store.ts'
+import { toDraw, type Draw, type DrawRow } from '../draws/store.ts'
 
-/** A row of lottery_draws (the table lotto shares) of a lottery or raffle. */
-export type LotteryDrawRow = DrawRow & { product: 'lottery' | 'raffle' }
+/** A draw of lottery_draws (the table lotto shares) of a lottery or raffle. */
+export type LotteryDraw = Draw & { product: 'lottery' | 'raffle' }
 
 export interface RangeRow {
   id: string
@@ -26,23 +26,11 @@ export interface RangeRow {
 
 // ------------------------------------------------------------------------------------------ draws
 
-/** The draw as stored (numbers not normalised): validation reads it this way. */
-export function lotteryDrawRow(tx: Sql, drawId: string): Promise<LotteryDrawRow | undefined> {
-  return tx.get<LotteryDrawRow>("SELECT * FROM lottery_draws WHERE id = ? AND product IN ('lottery', 'raffle')", [
+export async function lotteryDrawById(tx: Sql, drawId: string): Promise<LotteryDraw | undefined> {
+  const row = await tx.get<DrawRow>("SELECT * FROM lottery_draws WHERE id = ? AND product IN ('lottery', 'raffle')", [
     drawId,
   ])
-}
-
-export async function lotteryDrawById(tx: Sql, drawId: string): Promise<LotteryDrawRow | undefined> {
-  const row = await lotteryDrawRow(tx, drawId)
-  return row
-    ? {
-        ...row,
-        draw_no: Number(row.draw_no),
-        price_cents: Number(row.price_cents),
-        beacon_round: row.beacon_round === null ? null : Number(row.beacon_round),
-      }
-    : undefined
+  return row ? (toDraw(row) as LotteryDraw) : undefined
 }
 
 /** Ids of the draws of one product, or of both, by creation time. */

@@ -15,7 +15,7 @@ import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common
 import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import { TicketKind } from '../shared/ticket-code.ts'
 import type { LottoPlan } from './plan.ts'
-import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type DrawRow, type SlipRow } from './store.ts'
+import { lottoDrawById, lottoDrawByNumber, slipsCoveringDraw, type Draw, type Slip } from './store.ts'
 
 export interface LottoDeps {
   db: Database
@@ -47,7 +47,7 @@ export interface LottoDeps {
 
 /** A draw row with its parsed plan. */
 export interface PlannedDraw {
-  row: DrawRow
+  row: Draw
   plan: LottoPlan
 }
 
@@ -56,11 +56,11 @@ export type LottoContext = ReturnType<typeof createLottoContext>
 export function createLottoContext(deps: LottoDeps) {
   const { db, clock } = deps
   const planCache = new Map<string, PlannedDraw>()
-  const planOf = (row: DrawRow) => JSON.parse(row.plan) as LottoPlan
+  const planOf = (row: Draw) => JSON.parse(row.plan) as LottoPlan
   /** Issue 17: the wall clock a draw's documents print: its plan's zone, else the operator's. */
   const zoneOf = (plan: LottoPlan): string | null => plan.timeZone ?? deps.timeZone ?? null
 
-  async function loadDraw(tx: Sql, drawId: string): Promise<DrawRow> {
+  async function loadDraw(tx: Sql, drawId: string): Promise<Draw> {
     const row = await lottoDrawById(tx, drawId)
     if (!row) throw new DomainError('NOT_FOUND', `lotto draw ${drawId} not found`, { drawId })
     return row
@@ -73,7 +73,7 @@ export function createLottoContext(deps: LottoDeps) {
     now: () => clock.now().toISOString(),
     newId: (prefix: string): string => recordId(prefix, deps.entropy.randomBytes(RECORD_ID_BYTES)),
     /** Journal scope of a draw's records (the minutes read them back by this prefix). */
-    drawScope: (r: { game_code: string; id: string }) => `lotto:${r.game_code}/draw:${r.id}`,
+    drawScope: (r: { gameCode: string; id: string }) => `lotto:${r.gameCode}/draw:${r.id}`,
     planOf,
     zoneOf,
     loadDraw,
@@ -108,15 +108,15 @@ export function createLottoContext(deps: LottoDeps) {
     },
 
     /** Slips covering a draw, in canonical order (receipt number by bytes). */
-    async slipsOfDraw(tx: Sql, row: DrawRow, status: 'active' | 'inactive'): Promise<SlipRow[]> {
-      const rows = await slipsCoveringDraw(tx, row.game_code, row.draw_no, status)
+    async slipsOfDraw(tx: Sql, row: Draw, status: 'active' | 'inactive'): Promise<Slip[]> {
+      const rows = await slipsCoveringDraw(tx, row.gameCode, row.drawNo, status)
       const order = new Map(sortByBytes(rows.map((r) => r.id)).map((id, i) => [id, i]))
       return rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!)
     },
 
     /** LNS-14: the close of sales (when the participation file is published) plus the profile's hold. */
-    drawableFrom(row: DrawRow): string {
-      return new Date(Date.parse(row.closed_at!) + (deps.publicationHoldMinutes ?? 0) * 60_000).toISOString()
+    drawableFrom(row: Draw): string {
+      return new Date(Date.parse(row.closedAt!) + (deps.publicationHoldMinutes ?? 0) * 60_000).toISOString()
     },
   }
 
@@ -126,16 +126,16 @@ export function createLottoContext(deps: LottoDeps) {
    * - LNS-21: where plays were excluded or annulled, the notary's act listing them has been recorded;
    * - INS-16 / RNG-26: an RNG draw ("lotería electrónica") is still authorised now, not only when it was planned.
    */
-  async function readyToDraw(tx: Sql, row: DrawRow, plan: LottoPlan): Promise<void> {
+  async function readyToDraw(tx: Sql, row: Draw, plan: LottoPlan): Promise<void> {
     const from = ctx.drawableFrom(row)
     if (Date.parse(ctx.now()) < Date.parse(from)) {
       throw new DomainError(
         'PUBLICATION_HOLD',
-        `the participation file was published at ${row.closed_at}; the draw may start from ${from} (LNS-14)`,
+        `the participation file was published at ${row.closedAt}; the draw may start from ${from} (LNS-14)`,
         { rule: 'LNS-14', drawableFrom: from },
       )
     }
-    if (!row.notarial_act && (await ctx.slipsOfDraw(tx, row, 'inactive')).length > 0) {
+    if (!row.notarialAct && (await ctx.slipsOfDraw(tx, row, 'inactive')).length > 0) {
       throw new DomainError(
         'NOTARIAL_ACT_REQUIRED',
         `draw ${row.id} has excluded or annulled plays: record the notarial act that lists them before the draw (LNS-21)`,
@@ -147,7 +147,7 @@ export function createLottoContext(deps: LottoDeps) {
   }
 
   /** The lotto's rules of the shared draw lifecycle (draws/lifecycle.ts). */
-  const life = createDrawLifecycle<DrawRow, LottoPlan>({
+  const life = createDrawLifecycle<Draw, LottoPlan>({
     db,
     clock,
     dataDir: deps.dataDir,

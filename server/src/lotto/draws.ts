@@ -26,8 +26,8 @@ import {
   lastPlanOfGame,
   lottoDraws,
   previousLottoDraw,
-  type DrawRow,
-  type SlipRow,
+  type Draw,
+  type Slip,
   recordNotarialAct as storeNotarialAct,
 } from './store.ts'
 
@@ -46,7 +46,7 @@ export interface NotarialAct {
 export interface DrawView {
   drawId: string
   product: 'lotto'
-  status: DrawRow['status']
+  status: Draw['status']
   plan: LottoPlan
   commitment: string
   seed: string | null
@@ -119,7 +119,7 @@ export function createDrawUseCases(ctx: LottoContext) {
         if (lost.length > 0) {
           throw new DomainError(
             'ROLLOVER_UNMAPPED',
-            `draw ${prev!.draw_no} of ${plan.gameCode} rolls unwon money over under ${lost.join(', ')}: keep those pari-mutuel categories or map them in carryMap (LNS-4)`,
+            `draw ${prev!.drawNo} of ${plan.gameCode} rolls unwon money over under ${lost.join(', ')}: keep those pari-mutuel categories or map them in carryMap (LNS-4)`,
             {
               rule: 'LNS-4',
               problems: lost.map((code) => ({
@@ -136,7 +136,7 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(id)
   }
 
-  function toView(row: DrawRow): DrawView {
+  function toView(row: Draw): DrawView {
     const plan = planOf(row)
     const balls = row.balls ? (JSON.parse(row.balls) as number[]) : []
     const complete = balls.length === plan.drawCount
@@ -146,25 +146,25 @@ export function createDrawUseCases(ctx: LottoContext) {
       status: row.status,
       plan,
       commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' && row.seed_hex ? row.seed_hex : null,
-      salesDigest: row.sales_digest,
-      close: row.closed_at && plan.drawMethod === 'rng' ? { ...closeFactsOf(row) } : null,
+      seed: complete && plan.drawMethod === 'rng' && row.seedHex ? row.seedHex : null,
+      salesDigest: row.salesDigest,
+      close: row.closedAt && plan.drawMethod === 'rng' ? { ...closeFactsOf(row) } : null,
       beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
-      participation: row.participation_sha256
+      participation: row.participationSha256
         ? {
-            sha256: row.participation_sha256,
-            receipts: Number(row.entries_count),
-            plays: Number(row.plays_count),
-            salesCents: Number(row.sales_cents),
-            closedAt: row.closed_at!,
+            sha256: row.participationSha256,
+            receipts: Number(row.entriesCount),
+            plays: Number(row.playsCount),
+            salesCents: Number(row.salesCents),
+            closedAt: row.closedAt!,
           }
         : null,
-      drawableFrom: row.closed_at ? ctx.drawableFrom(row) : null,
-      notarialAct: row.notarial_act ? (JSON.parse(row.notarial_act) as NotarialAct) : null,
+      drawableFrom: row.closedAt ? ctx.drawableFrom(row) : null,
+      notarialAct: row.notarialAct ? (JSON.parse(row.notarialAct) as NotarialAct) : null,
       balls,
       numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
-      times: { createdAt: row.created_at, closedAt: row.closed_at, drawnAt: row.drawn_at, settledAt: row.settled_at },
+      times: { createdAt: row.createdAt, closedAt: row.closedAt, drawnAt: row.drawnAt, settledAt: row.settledAt },
       timeZone: ctx.zoneOf(plan),
     }
   }
@@ -203,7 +203,7 @@ export function createDrawUseCases(ctx: LottoContext) {
           `draw ${drawId} is ${row.status}: the notarial act is recorded after the close of sales and before the draw (LNS-21)`,
           { rule: 'LNS-21' },
         )
-      if (row.notarial_act)
+      if (row.notarialAct)
         throw new DomainError('CONFLICT', `the notarial act of draw ${drawId} is already recorded`, { rule: 'LNS-21' })
       const excludedSha256 = createHash('sha256')
         .update(readFileSync(join(life.drawDir(row), 'excluded.csv')))
@@ -232,8 +232,8 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
-  function closeFactsOf(row: DrawRow) {
-    const f = closeFacts(row.closed_at!)
+  function closeFactsOf(row: Draw) {
+    const f = closeFacts(row.closedAt!)
     return { closedAt: f.closedAt, beaconRound: beaconRoundOf(row), beaconPublishedAt: f.beaconPublishedAt }
   }
 
@@ -264,12 +264,12 @@ export function createDrawUseCases(ctx: LottoContext) {
         )
       // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
       const active = await slipsOfDraw(tx, row, 'active')
-      const participating: SlipRow[] = []
+      const participating: Slip[] = []
       for (const s of active) {
         let reason: string | null = null
         try {
           const boards = parseStoredBoards(s.boards)
-          if (boards.length !== s.board_count) reason = 'board count differs from the registration'
+          if (boards.length !== s.boardCount) reason = 'board count differs from the registration'
           for (const b of boards) parseBoard(b, plan.range, plan.picks)
         } catch (e) {
           reason = (e as Error).message
@@ -295,7 +295,7 @@ export function createDrawUseCases(ctx: LottoContext) {
           const boards = parseStoredBoards(s.boards)
           boards.forEach((b, i) => {
             out(
-              `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quick_picks[i] === '1' ? 'S' : 'N'}\n`,
+              `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quickPicks[i] === '1' ? 'S' : 'N'}\n`,
             )
             plays++
           })
@@ -305,9 +305,9 @@ export function createDrawUseCases(ctx: LottoContext) {
       const excludedRows = inactive.map((s) => ({
         receipt: s.id,
         status: s.status,
-        reason: s.status_reason ?? '',
-        at: s.status_at,
-        refundCents: s.amount_cents,
+        reason: s.statusReason ?? '',
+        at: s.statusAt,
+        refundCents: s.amountCents,
       }))
       const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
         out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
@@ -315,7 +315,7 @@ export function createDrawUseCases(ctx: LottoContext) {
         for (const e of excludedRows)
           out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
       })
-      const salesCents = participating.reduce((s, x) => s + x.board_count * plan.priceCents, 0)
+      const salesCents = participating.reduce((s, x) => s + x.boardCount * plan.priceCents, 0)
       const counts = { receipts: participating.length, plays, salesCents }
       return {
         serials: participating.map((s) => s.id),
@@ -353,7 +353,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       const slips = await slipsOfDraw(tx, row, 'active')
       return {
         slipsToRefund: slips.length,
-        refundCents: slips.reduce((t, s) => t + plan.priceCents * Number(s.board_count), 0),
+        refundCents: slips.reduce((t, s) => t + plan.priceCents * Number(s.boardCount), 0),
       }
     })
     return getDraw(drawId)

@@ -19,7 +19,7 @@ import {
   slipById,
   unpaidWins,
   winsOfSlip,
-  type SlipRow,
+  type Slip,
 } from './store.ts'
 
 /**
@@ -67,20 +67,20 @@ export interface LottoValidation {
 export function createPayoutUseCases(ctx: LottoContext) {
   const { db, deps, planOf, cachedByNumber, life } = ctx
 
-  async function claimsOf(tx: Sql, s: SlipRow): Promise<DrawClaim[]> {
+  async function claimsOf(tx: Sql, s: Slip): Promise<DrawClaim[]> {
     const out: DrawClaim[] = []
-    for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-      const d = await lottoDrawByNumber(tx, s.game_code, n)
+    for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+      const d = await lottoDrawByNumber(tx, s.gameCode, n)
       if (!d) continue
       const plan = planOf(d)
       const c: DrawClaim = {
         drawId: d.id,
-        drawNumber: Number(d.draw_no),
+        drawNumber: Number(d.drawNo),
         status: 'pending',
         amountCents: 0,
         goods: [],
         prizes: [],
-        claimDeadline: d.claim_deadline,
+        claimDeadline: d.claimDeadline,
       }
       const claim = await life.claimOf(tx, d, s.id, async () => {
         const wins = await winsOfSlip(tx, d.id, s.id)
@@ -89,16 +89,16 @@ export function createPayoutUseCases(ctx: LottoContext) {
           category: w.category,
           name: plan.categories.find((x) => x.code === w.category)?.name ?? w.category,
           matches: Number(w.matches),
-          amountCents: Number(w.amount_cents),
+          amountCents: Number(w.amountCents),
           goods: w.goods,
         }))
         c.amountCents = c.prizes.reduce((t, p) => t + p.amountCents, 0)
         c.goods = c.prizes.filter((p) => p.goods).map((p) => p.goods!)
-        return { won: wins.length > 0, paid: wins.some((w) => w.paid_at) }
+        return { won: wins.length > 0, paid: wins.some((w) => w.paidAt) }
       })
       c.status = claim.state
       // LNS-22 / LOT-21: a withdrawn or renounced draw refunds what the slip paid for it, once.
-      if (claim.state === 'refund') c.amountCents = plan.priceCents * Number(s.board_count)
+      if (claim.state === 'refund') c.amountCents = plan.priceCents * Number(s.boardCount)
       out.push(c)
     }
     return out
@@ -133,7 +133,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
     const receipt = {
       ...base,
       ticketId: id,
-      currency: (await cachedByNumber(s.game_code, s.first_draw_no))?.plan.currency ?? null,
+      currency: (await cachedByNumber(s.gameCode, s.firstDrawNo))?.plan.currency ?? null,
     }
     if (s.status !== 'active') {
       if (await hasPayout(tx, id))
@@ -141,8 +141,8 @@ export function createPayoutUseCases(ctx: LottoContext) {
       return {
         ...receipt,
         outcome: ValidationOutcome.RefundOnly,
-        amountCents: s.amount_cents,
-        reason: `${s.status}: ${s.status_reason ?? ''} — refund of the price only (LNS-21)`,
+        amountCents: s.amountCents,
+        reason: `${s.status}: ${s.statusReason ?? ''} — refund of the price only (LNS-21)`,
       }
     }
     const draws = await claimsOf(tx, s)
@@ -200,7 +200,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
         await assertRowsSealed(tx, 'lotto_slips', [s.id])
         await assertRowsSealedWhere(tx, 'lotto_wins', 't.receipt = ?', [s.id])
         const drawIds = new Set(v.draws.map((d) => d.drawId))
-        const firstDraw = await lottoDrawIdByNumber(tx, s.game_code, s.first_draw_no)
+        const firstDraw = await lottoDrawIdByNumber(tx, s.gameCode, s.firstDrawNo)
         if (firstDraw) drawIds.add(firstDraw)
         await assertRowsSealed(
           tx,
@@ -209,7 +209,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
         )
         // GEN-16 / GEN-26 (issue 14 point 8): a named slip's prize or refund goes to its buyer; to anyone else only
         // as someone the buyer authorised, which a supervisor checks and overrides with their own credential.
-        const payeeIsBuyer = sameDocument(p.document, openDocumentAtRest(deps.sealer, s.player_document) ?? '')
+        const payeeIsBuyer = sameDocument(p.document, openDocumentAtRest(deps.sealer, s.playerDocument) ?? '')
         if (!payeeIsBuyer) {
           if (!input.override)
             throw new DomainError(
@@ -273,7 +273,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
             product: 'lotto',
             ticketId: s.id,
             currency: v.currency ?? '',
-            scope: `lotto:${s.game_code}/payouts`,
+            scope: `lotto:${s.gameCode}/payouts`,
             ticket: { receipt: s.id },
             tail: third,
           })
@@ -308,14 +308,14 @@ export function createPayoutUseCases(ctx: LottoContext) {
   const { unclaimed, disposeUnclaimed } = life.claimPeriod(async (row) => {
     const items = await unpaidWins(db, row.id)
     return {
-      unclaimedCents: items.reduce((s, i) => s + Number(i.amount_cents), 0),
+      unclaimedCents: items.reduce((s, i) => s + Number(i.amountCents), 0),
       unclaimedGoods: items.filter((i) => i.goods).map((i) => i.goods!),
       count: items.length,
       items: items.map((i) => ({
         ticketId: i.receipt,
         board: Number(i.board),
         category: i.category,
-        amountCents: Number(i.amount_cents),
+        amountCents: Number(i.amountCents),
         goods: i.goods,
       })),
     }

@@ -92,12 +92,12 @@ export async function writeSlipBatch(
       game,
       new Map(
         rows.map((d) => [
-          Number(d.draw_no),
+          Number(d.drawNo),
           {
             status: d.status,
-            start: Date.parse(d.sales_start_at),
-            close: Date.parse(d.sales_close_at),
-            price: Number(d.price_cents),
+            start: Date.parse(d.salesStartAt),
+            close: Date.parse(d.salesCloseAt),
+            price: Number(d.priceCents),
           },
         ]),
       ),

@@ -27,7 +27,7 @@ export type { DrawView } from './draws.ts'
 export type { DrawClaim, LottoValidation } from './payouts.ts'
 export { LOTTO_REMAINDER_RULE, type LottoResult } from './settlement.ts'
 export type { LottoReceipt, LottoReceiptView, SlipInput } from './slips.ts'
-export type { DrawRow } from './store.ts'
+export type { Draw } from './store.ts'
 
 export function createLottoService(deps: LottoDeps) {
   const ctx = createLottoContext(deps)

@@ -45,9 +45,9 @@ export function createSettlementUseCases(ctx: LottoContext) {
    */
   async function settle(drawId: string): Promise<LottoResult> {
     return life.settle(drawId, async (tx, row, plan, balls) => {
-      const prev = await previousLottoDraw(tx, row.game_code, row.draw_no)
+      const prev = await previousLottoDraw(tx, row.gameCode, row.drawNo)
       if (prev && prev.status !== 'settled')
-        throw new DomainError('ILLEGAL_TRANSITION', `settle draw ${prev.draw_no} of ${row.game_code} first`)
+        throw new DomainError('ILLEGAL_TRANSITION', `settle draw ${prev.drawNo} of ${row.gameCode} first`)
       const carryOut: Record<string, number> = {}
       if (prev?.result)
         for (const c of (JSON.parse(prev.result) as LottoResult).categories)
@@ -57,13 +57,13 @@ export function createSettlementUseCases(ctx: LottoContext) {
       if (placed.unplaced.length > 0) {
         throw new DomainError(
           'ROLLOVER_UNMAPPED',
-          `draw ${prev!.draw_no} rolled over ${placed.unplaced.map((u) => `${u.cents} under ${u.code}`).join(', ')}, which no pari-mutuel category of this plan receives (LNS-4)`,
+          `draw ${prev!.drawNo} rolled over ${placed.unplaced.map((u) => `${u.cents} under ${u.code}`).join(', ')}, which no pari-mutuel category of this plan receives (LNS-4)`,
           { rule: 'LNS-4', unplaced: placed.unplaced },
         )
       }
       const carryIn = placed.carryIn
       const slips = await slipsOfDraw(tx, row, 'active')
-      const packed = new PackedPlays(plan.range, Math.max(1, Number(row.plays_count ?? 1)))
+      const packed = new PackedPlays(plan.range, Math.max(1, Number(row.playsCount ?? 1)))
       const playRef: Array<[number, number]> = []
       slips.forEach((s, si) =>
         parseStoredBoards(s.boards).forEach((b, bi) => {
@@ -72,7 +72,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
         }),
       )
       const matches = countMatches(packed.masks, packed.words, packed.count, balls)
-      const s = settleLotto({ plan, salesCents: Number(row.sales_cents ?? 0), carryInCents: carryIn, matches })
+      const s = settleLotto({ plan, salesCents: Number(row.salesCents ?? 0), carryInCents: carryIn, matches })
       const rows: unknown[][] = []
       for (let k = 0; k < s.winners.play.length; k++) {
         const [si, bi] = playRef[s.winners.play[k]]
@@ -167,14 +167,14 @@ export function createSettlementUseCases(ctx: LottoContext) {
       salesCents: result.salesCents,
       poolCents: result.poolCents,
       currency: plan.currency,
-      participationSha256: row.participation_sha256,
+      participationSha256: row.participationSha256,
       proof,
       claimDeadline: plan.claimDeadline,
       paymentPlace: plan.paymentPlace,
       regulationUrl: plan.regulationUrl,
       remainderRule: result.remainderRule,
       legend: AJ_LEGEND,
-      publishedAt: row.settled_at,
+      publishedAt: row.settledAt,
       timeZone: zoneOf(plan),
     }
   }
@@ -182,7 +182,7 @@ export function createSettlementUseCases(ctx: LottoContext) {
   /** The draw minutes (acta, LNS-17, §7.11), derived from the plan, the draw row and the draw's journal records. */
   async function acta(drawId: string) {
     const { row, plan, events, facts, incidents, journal, seed } = await life.minutesOf(drawId)
-    const inactive = row.participation_sha256 ? await slipsOfDraw(db, row, 'inactive') : []
+    const inactive = row.participationSha256 ? await slipsOfDraw(db, row, 'inactive') : []
     const result = row.result ? (JSON.parse(row.result) as LottoResult) : null
     return {
       title: 'Acta del sorteo',
@@ -213,29 +213,29 @@ export function createSettlementUseCases(ctx: LottoContext) {
         prizePoolBp: plan.prizePoolBp,
         categories: plan.categories,
       },
-      beforeDraw: row.participation_sha256
+      beforeDraw: row.participationSha256
         ? {
-            closedAt: row.closed_at,
-            receiptsEnabled: Number(row.entries_count),
-            plays: Number(row.plays_count),
-            salesCents: Number(row.sales_cents),
-            participationSha256: row.participation_sha256,
-            salesDigest: row.sales_digest,
+            closedAt: row.closedAt,
+            receiptsEnabled: Number(row.entriesCount),
+            plays: Number(row.playsCount),
+            salesCents: Number(row.salesCents),
+            participationSha256: row.participationSha256,
+            salesDigest: row.salesDigest,
             beaconRound: facts?.beaconRound ?? null,
             beacon: facts?.beacon ?? null,
             externalEntropy: facts?.externalEntropy ?? null,
             excluded: inactive.map((s) => ({
               receipt: s.id,
               status: s.status,
-              reason: s.status_reason,
-              refundCents: s.amount_cents,
+              reason: s.statusReason,
+              refundCents: s.amountCents,
             })),
           }
         : null,
       draw: row.balls
         ? {
             balls: JSON.parse(row.balls) as number[],
-            drawnAt: row.drawn_at,
+            drawnAt: row.drawnAt,
             seed,
           }
         : null,

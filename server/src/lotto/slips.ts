@@ -135,8 +135,8 @@ export function createSlipUseCases(
     for (let i = 0; i < qp; i++) boards.push(quickPick(rng, plan.range, plan.picks))
     const t = clock.now().getTime()
     const draws: PlannedDraw[] = []
-    for (let n = first.row.draw_no; n < first.row.draw_no + drawCount; n++) {
-      const d = n === first.row.draw_no ? first : await cachedByNumber(plan.gameCode, n)
+    for (let n = first.row.drawNo; n < first.row.drawNo + drawCount; n++) {
+      const d = n === first.row.drawNo ? first : await cachedByNumber(plan.gameCode, n)
       if (!d)
         throw new DomainError(
           'NOT_FOUND',
@@ -159,7 +159,7 @@ export function createSlipUseCases(
     const quickPicks = '0'.repeat(chosen.length) + '1'.repeat(qp)
     const slip: SlipToWrite = {
       gameCode: plan.gameCode,
-      firstDrawNo: first.row.draw_no,
+      firstDrawNo: first.row.drawNo,
       drawCount,
       boards: formatBoards(boards),
       boardCount: boards.length,
@@ -239,8 +239,8 @@ export function createSlipUseCases(
     const s = await slipById(db, receipt)
     if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
     const draws: PlannedDraw[] = []
-    for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-      const d = await cachedByNumber(s.game_code, n)
+    for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+      const d = await cachedByNumber(s.gameCode, n)
       if (d) draws.push(d)
     }
     const plan = draws[0].plan
@@ -260,12 +260,12 @@ export function createSlipUseCases(
         claimDeadline: d.plan.claimDeadline,
       })),
       player: {
-        name: s.player_name,
-        document: opts.showDocument ? openDocumentAtRest(deps.sealer, s.player_document) : null,
+        name: s.playerName,
+        document: opts.showDocument ? openDocumentAtRest(deps.sealer, s.playerDocument) : null,
       },
-      boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quick_picks[i] === '1' })),
-      soldAt: s.sold_at,
-      amountCents: s.amount_cents,
+      boards: parseStoredBoards(s.boards).map((numbers, i) => ({ numbers, quickPick: s.quickPicks[i] === '1' })),
+      soldAt: s.soldAt,
+      amountCents: s.amountCents,
       currency: plan.currency,
       channel: s.channel,
       status: s.status,
@@ -287,8 +287,8 @@ export function createSlipUseCases(
     await db.transaction(async (tx) => {
       const s = await slipById(tx, receipt)
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
-      for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-        const d = await lottoDrawByNumber(tx, s.game_code, n)
+      for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+        const d = await lottoDrawByNumber(tx, s.gameCode, n)
         if (!d || d.status !== 'open')
           throw new DomainError(
             'SALES_CLOSED',
@@ -301,7 +301,7 @@ export function createSlipUseCases(
       await appendJournal(tx, {
         at,
         type: 'lotto.slip_annulled',
-        scope: `lotto:${s.game_code}/sales`,
+        scope: `lotto:${s.gameCode}/sales`,
         payload: { receipt, reason, rule: 'LNS-21' },
       })
     })
@@ -338,9 +338,9 @@ export function createSlipUseCases(
       const at = now()
       // LNS-20, 002 §7.3.6: "modificaciones a éstos antes del sorteo". Not only a drawn draw: a manual draw stays
       // `closed` until its last ball, and an amendment between its balls would name who cashes a known winner.
-      for (let n = s.first_draw_no; n < s.first_draw_no + s.draw_count; n++) {
-        const d = await lottoDrawByNumber(tx, s.game_code, n, { lock: true })
-        if (d && drawHasBegun(d, d.draw_method === 'rng' ? 'rng' : 'manual', at))
+      for (let n = s.firstDrawNo; n < s.firstDrawNo + s.drawCount; n++) {
+        const d = await lottoDrawByNumber(tx, s.gameCode, n, { lock: true })
+        if (d && drawHasBegun(d, d.drawMethod === 'rng' ? 'rng' : 'manual', at))
           throw new DomainError(
             'ILLEGAL_TRANSITION',
             `player data are amended before the draw (LNS-20, 002 §7.3.6): draw ${n} has begun (${d.status}${d.balls ? `, balls ${d.balls}` : ''})`,
@@ -352,12 +352,12 @@ export function createSlipUseCases(
       await appendJournal(tx, {
         at,
         type: 'lotto.player_amended',
-        scope: `lotto:${s.game_code}/sales`,
+        scope: `lotto:${s.gameCode}/sales`,
         payload: {
           receipt,
           before: {
-            name: s.player_name,
-            document: protectDocument(deps.sealer, openDocumentAtRest(deps.sealer, s.player_document)),
+            name: s.playerName,
+            document: protectDocument(deps.sealer, openDocumentAtRest(deps.sealer, s.playerDocument)),
           },
           after: { name, document: protectDocument(deps.sealer, document) },
           evidenceRef: input.evidenceRef.trim(),

@@ -9,18 +9,19 @@ import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
 import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
 
-export type { DrawRow } from '../draws/store.ts'
-import type { DrawRow } from '../draws/store.ts'
+export type { Draw } from '../draws/store.ts'
+import { toDraw, type Draw, type DrawRow } from '../draws/store.ts'
 
+/** A `lotto_slips` row as stored (PostgreSQL returns amount_cents, a BIGINT, as text). */
 export interface SlipRow {
   id: string
   game_code: string
-  first_draw_no: number
-  draw_count: number
+  first_draw_no: number | string
+  draw_count: number | string
   boards: string
-  board_count: number
+  board_count: number | string
   quick_picks: string
-  amount_cents: number
+  amount_cents: number | string
   player_name: string
   player_document: string
   channel: string
@@ -30,43 +31,113 @@ export interface SlipRow {
   sold_at: string
 }
 
-/** A winning play of one slip in a settled draw. */
-export interface SlipWinRow {
-  board: number
+/** A lotto slip (its receipt number is its id) as the use cases read it: draws firstDrawNo .. firstDrawNo + drawCount - 1. */
+export interface Slip {
+  id: string
+  gameCode: string
+  firstDrawNo: number
+  drawCount: number
+  /** The boards' JSON text. */
+  boards: string
+  boardCount: number
+  /** The quick-pick flags' JSON text. */
+  quickPicks: string
+  amountCents: number
+  playerName: string
+  playerDocument: string
+  channel: string
+  status: 'active' | 'annulled' | 'excluded'
+  statusReason: string | null
+  statusAt: string | null
+  soldAt: string
+}
+
+export function toSlip(r: SlipRow): Slip {
+  return {
+    id: r.id,
+    gameCode: r.game_code,
+    firstDrawNo: Number(r.first_draw_no),
+    drawCount: Number(r.draw_count),
+    boards: r.boards,
+    boardCount: Number(r.board_count),
+    quickPicks: r.quick_picks,
+    amountCents: Number(r.amount_cents),
+    playerName: r.player_name,
+    playerDocument: r.player_document,
+    channel: r.channel,
+    status: r.status,
+    statusReason: r.status_reason ?? null,
+    statusAt: r.status_at ?? null,
+    soldAt: r.sold_at,
+  }
+}
+
+/** The columns of a `lotto_wins` row the use cases read, as stored. */
+export interface WinRow {
+  receipt: string
+  board: number | string
   category: string
-  matches: number
-  amount_cents: number
+  matches: number | string
+  amount_cents: number | string
   goods: string | null
   paid_at: string | null
 }
-/** A winning play nobody has been paid for yet. */
-export interface UnpaidWinRow {
+
+/** A winning play of one slip (its receipt) in a settled draw; paidAt null while unpaid. */
+export interface Win {
   receipt: string
   board: number
   category: string
-  amount_cents: number
+  matches: number
+  amountCents: number
+  /** The goods' JSON text, for a prize in kind. */
   goods: string | null
+  paidAt: string | null
 }
-/** What the sale path needs of a draw to accept a slip for it. */
+
+export function toWin(r: WinRow): Win {
+  return {
+    receipt: r.receipt,
+    board: Number(r.board),
+    category: r.category,
+    matches: Number(r.matches),
+    amountCents: Number(r.amount_cents),
+    goods: r.goods ?? null,
+    paidAt: r.paid_at ?? null,
+  }
+}
+
+/** What the sale path reads of a draw to accept a slip for it (the columns of lottery_draws it needs), as stored. */
 export interface DrawWindowRow {
-  draw_no: number
+  draw_no: number | string
   status: string
   sales_start_at: string
   sales_close_at: string
-  price_cents: number
+  price_cents: number | string
+}
+
+/** A draw's sales window and price, as the sale path reads it. */
+export interface DrawSalesWindow {
+  drawNo: number
+  status: string
+  salesStartAt: string
+  salesCloseAt: string
+  priceCents: number
+}
+
+export function toDrawSalesWindow(r: DrawWindowRow): DrawSalesWindow {
+  return {
+    drawNo: Number(r.draw_no),
+    status: r.status,
+    salesStartAt: r.sales_start_at,
+    salesCloseAt: r.sales_close_at,
+    priceCents: Number(r.price_cents),
+  }
 }
 
 // ------------------------------------------------------------------------------------------ draws
 
-const toDraw = (row: DrawRow): DrawRow => ({
-  ...row,
-  draw_no: Number(row.draw_no),
-  price_cents: Number(row.price_cents),
-  sales_cents: row.sales_cents === null ? null : Number(row.sales_cents),
-  beacon_round: row.beacon_round === null || row.beacon_round === undefined ? null : Number(row.beacon_round),
-})
-
-export async function lottoDrawById(tx: Sql, drawId: string): Promise<DrawRow | undefined> {
+export async function lottoDrawById(tx: Sql, drawId: string): Promise<Draw | undefined> {
   const row = await tx.get<DrawRow>("SELECT * FROM lottery_draws WHERE id = ? AND product = 'lotto'", [drawId])
   return row ? toDraw(row) : undefined
 }
@@ -77,7 +148,7 @@ export async function lottoDrawByNumber(
   gameCode: string,
   drawNo: number,
   opts: { lock?: boolean } = {},
-): Promise<DrawRow | undefined> {
+): Promise<Draw | undefined> {
   // `lock`: held until the transaction ends, so a ball entered meanwhile waits for it or is seen by it (LNS-20).
   const row = await tx.get<DrawRow>(
     `SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no = ?${opts.lock ? ' FOR UPDATE' : ''}`,
@@ -96,7 +167,7 @@ export async function lottoDrawIdByNumber(tx: Sql, gameCode: string, drawNo: num
 }
 
 /** Every lotto draw, of one game (by draw number) or of all (by game, then draw number). */
-export async function lottoDraws(tx: Sql, gameCode?: string): Promise<DrawRow[]> {
+export async function lottoDraws(tx: Sql, gameCode?: string): Promise<Draw[]> {
   const rows = gameCode
     ? await tx.all<DrawRow>("SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? ORDER BY draw_no", [
         gameCode,
@@ -116,7 +187,7 @@ export async function lastPlanOfGame(tx: Sql, gameCode: string): Promise<string 
 }
 
 /** The game's last draw before `drawNo` that was not cancelled. */
-export async function previousLottoDraw(tx: Sql, gameCode: string, drawNo: number): Promise<DrawRow | undefined> {
+export async function previousLottoDraw(tx: Sql, gameCode: string, drawNo: number): Promise<Draw | undefined> {
   const row = await tx.get<DrawRow>(
     "SELECT * FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no < ? AND status <> 'cancelled' ORDER BY draw_no DESC LIMIT 1",
     [gameCode, drawNo],
@@ -163,20 +234,13 @@ export async function reserveReceipts(tx: Sql, gameCode: string, count: number):
 
 // ------------------------------------------------------------------------------------------ slips
 
-const toSlip = (s: SlipRow): SlipRow => ({
-  ...s,
-  first_draw_no: Number(s.first_draw_no),
-  draw_count: Number(s.draw_count),
-  amount_cents: Number(s.amount_cents),
-  board_count: Number(s.board_count),
-})
-
 /** The sales windows and prices of draws `min`..`max` of a game (sale path: one statement per game and batch). */
-export function drawWindows(tx: Sql, gameCode: string, min: number, max: number): Promise<DrawWindowRow[]> {
-  return tx.all<DrawWindowRow>(
+export async function drawWindows(tx: Sql, gameCode: string, min: number, max: number): Promise<DrawSalesWindow[]> {
+  const rows = await tx.all<DrawWindowRow>(
     "SELECT draw_no, status, sales_start_at, sales_close_at, price_cents FROM lottery_draws WHERE product = 'lotto' AND game_code = ? AND draw_no >= ? AND draw_no <= ?",
     [gameCode, min, max],
   )
+  return rows.map(toDrawSalesWindow)
 }
 
 const SLIP_COLUMNS = [
@@ -206,7 +270,7 @@ export function insertSlips(tx: Sql, rows: readonly unknown[][]): Promise<void> 
   return insertRows(tx, 'lotto_slips', SLIP_COLUMNS, rows)
 }
 
-export async function slipById(tx: Sql, receipt: string): Promise<SlipRow | undefined> {
+export async function slipById(tx: Sql, receipt: string): Promise<Slip | undefined> {
   const s = await tx.get<SlipRow>('SELECT * FROM lotto_slips WHERE id = ?', [receipt])
   return s ? toSlip(s) : undefined
 }
@@ -217,7 +281,7 @@ export async function slipsCoveringDraw(
   gameCode: string,
   drawNo: number,
   status: 'active' | 'inactive',
-): Promise<SlipRow[]> {
+): Promise<Slip[]> {
   const cond = status === 'active' ? "status = 'active'" : "status <> 'active'"
   const rows = await tx.all<SlipRow>(
     `SELECT * FROM lotto_slips WHERE game_code = ? AND first_draw_no <= ? AND first_draw_no + draw_count > ? AND ${cond}`,
@@ -276,18 +340,21 @@ export function insertWins(tx: Sql, rows: readonly unknown[][]): Promise<void> {
   )
 }
 
-export function winsOfSlip(tx: Sql, drawId: string, receipt: string): Promise<SlipWinRow[]> {
-  return tx.all<SlipWinRow>(
-    'SELECT board, category, matches, amount_cents, goods, paid_at FROM lotto_wins WHERE draw_id = ? AND receipt = ? ORDER BY board',
+export async function winsOfSlip(tx: Sql, drawId: string, receipt: string): Promise<Win[]> {
+  const rows = await tx.all<WinRow>(
+    'SELECT receipt, board, category, matches, amount_cents, goods, paid_at FROM lotto_wins WHERE draw_id = ? AND receipt = ? ORDER BY board',
     [drawId, receipt],
   )
+  return rows.map(toWin)
 }
 
-export function unpaidWins(tx: Sql, drawId: string): Promise<UnpaidWinRow[]> {
-  return tx.all<UnpaidWinRow>(
-    'SELECT receipt, board, category, amount_cents, goods FROM lotto_wins WHERE draw_id = ? AND paid_at IS NULL ORDER BY receipt, board',
+/** The winning plays of a draw nobody has been paid for yet. */
+export async function unpaidWins(tx: Sql, drawId: string): Promise<Win[]> {
+  const rows = await tx.all<WinRow>(
+    'SELECT receipt, board, category, matches, amount_cents, goods, paid_at FROM lotto_wins WHERE draw_id = ? AND paid_at IS NULL ORDER BY receipt, board',
     [drawId],
   )
+  return rows.map(toWin)
 }
 
 /** Marks the slip's unpaid wins in a draw paid; returns how many rows changed. */

@@ -40,8 +40,8 @@ export function newSealedSeed(
 }
 
 /** The seed of a draw row: opened from its sealed value, or the clear seed of a draw planned before v2. */
-export function seedOf(sealer: Sealer, context: string, row: { seed_sealed: string | null; seed_hex: string }): Buffer {
-  return row.seed_sealed ? sealer.open(row.seed_sealed, context) : Buffer.from(row.seed_hex, 'hex')
+export function seedOf(sealer: Sealer, context: string, row: { seedSealed: string | null; seedHex: string }): Buffer {
+  return row.seedSealed ? sealer.open(row.seedSealed, context) : Buffer.from(row.seedHex, 'hex')
 }
 
 /** What the close of sales fixes besides D: `t` (whole Unix seconds of the close record) and `R`. */
@@ -64,9 +64,9 @@ export function closeFacts(closedAtIso: string): CloseFacts {
 }
 
 /** The round a closed draw waits for (a draw closed before v2 derives it from its close time). */
-export function beaconRoundOf(row: { beacon_round: number | string | null; closed_at: string | null }): number {
-  if (row.beacon_round !== null && row.beacon_round !== undefined) return Number(row.beacon_round)
-  return closeFacts(row.closed_at!).beaconRound
+export function beaconRoundOf(row: { beaconRound: number | null; closedAt: string | null }): number {
+  if (row.beaconRound !== null && row.beaconRound !== undefined) return row.beaconRound
+  return closeFacts(row.closedAt!).beaconRound
 }
 
 /** The key a stored beacon value was verified against. */
@@ -110,19 +110,19 @@ export function refusePersonEntropy(body: Record<string, unknown>): void {
 /** The proof's public values as the extracto states them (a draw made before v2 shows its v1 external entropy). */
 export function proofFacts(row: {
   commitment: string
-  seed_hex: string
-  sales_digest: string | null
-  external_entropy: string | null
+  seedHex: string
+  salesDigest: string | null
+  externalEntropy: string | null
   beacon: string | null
-  beacon_round: number | string | null
-  closed_at: string | null
+  beaconRound: number | null
+  closedAt: string | null
 }) {
   const v = parseBeacon(row.beacon)
   return {
-    version: v || row.external_entropy === null ? 'bolillo-draw-v2' : 'bolillo-draw-v1',
+    version: v || row.externalEntropy === null ? 'bolillo-draw-v2' : 'bolillo-draw-v1',
     commitment: row.commitment,
-    seed: row.seed_hex,
-    salesDigest: row.sales_digest,
+    seed: row.seedHex,
+    salesDigest: row.salesDigest,
     beacon: v
       ? {
           scheme: v.scheme,
@@ -132,7 +132,7 @@ export function proofFacts(row: {
           demo: v.scheme === 'demo',
         }
       : null,
-    beaconRound: row.closed_at ? beaconRoundOf(row) : null,
-    externalEntropy: v ? null : row.external_entropy,
+    beaconRound: row.closedAt ? beaconRoundOf(row) : null,
+    externalEntropy: v ? null : row.externalEntropy,
   }
 }
