@@ -99,7 +99,9 @@ describe('lottery ticket artwork: AJ logo and MAE signature uploaded as PNG and 
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...Buffer.alloc(60)])
     // Signature right, IHDR wrong: the header is checked beyond the first eight bytes.
     const fakePng = Buffer.concat([logo.subarray(0, 12), Buffer.from('IDAT'), logo.subarray(16)])
-    for (const bad of [jpeg, fakePng, Buffer.from('not an image at all')]) {
+    // Right signature and IHDR, image data that cannot be decoded: it would break every later sheet.
+    const brokenBody = Buffer.concat([logo.subarray(0, 33), Buffer.from([0, 0, 0, 4]), Buffer.from('IDATjunk')])
+    for (const bad of [jpeg, fakePng, Buffer.from('not an image at all'), brokenBody]) {
       const r = await call('loteria', 'PUT', '/api/lottery/artwork/aj-logo', { pngBase64: bad.toString('base64') })
       expect(r.status).toBe(415)
       expect(r.body.error.code).toBe('IMAGE_NOT_PNG')

@@ -44,6 +44,14 @@ export function createArtworkUseCases(deps: { db: Database; clock: Clock }) {
     if (Math.floor((base64.length * 3) / 4) > MAX_ARTWORK_BYTES + 3) checkPng(Buffer.alloc(MAX_ARTWORK_BYTES + 1))
     const png = Buffer.from(base64, 'base64')
     const { width, height } = checkPng(png)
+    // A right header over a broken body would make every later print run's sheet fail after the run is recorded:
+    // the image is decoded once here, as the sheet will embed it.
+    const { PDFDocument } = await import('pdf-lib')
+    try {
+      await (await PDFDocument.create()).embedPng(png)
+    } catch {
+      throw new DomainError('IMAGE_NOT_PNG', 'the PNG image data cannot be decoded', { rule: 'CFG-39' })
+    }
     const sha256 = createHash('sha256').update(png).digest('hex')
     const at = deps.clock.now().toISOString()
     await deps.db.transaction(async (tx) => {
