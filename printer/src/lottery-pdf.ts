@@ -7,7 +7,7 @@
  * Only the PDF standard fonts are used (WinAnsi): every string goes through `toWinAnsi`. Texts are Spanish, the
  * language of the regulations and of the public; field names follow the regulation's checklists.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib'
 import QRCode from 'qrcode'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { toWinAnsi } from './pdf-kit.ts'
@@ -935,10 +935,22 @@ export async function renderLotteryThermalPdf(t: LotteryTicketPrint): Promise<Ui
  * The print-shop sheet: four fractions per A4 page (fronts), each page followed by a page with their backs in the
  * same slots, so that a duplex print (long-edge binding) puts every back behind its front (LOT-15, LOT-16).
  */
-export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicketPrint[]): Promise<Uint8Array> {
+export async function renderLotteryTicketSheetPdf(
+  tickets: readonly LotteryTicketPrint[],
+  art: { ajLogo?: Uint8Array; maeSignature?: Uint8Array } = {},
+): Promise<Uint8Array> {
   const w = await DocWriter.create(
     tickets.length ? `Billetes ${tickets[0].lotteryName} ${tickets[0].number}-${tickets.at(-1)!.number}` : 'Billetes',
   )
+  // CFG-39: the images uploaded by the lottery administration, embedded once and drawn on every fraction.
+  const logo = art.ajLogo ? await w.pdf.embedPng(art.ajLogo) : null
+  const signature = art.maeSignature ? await w.pdf.embedPng(art.maeSignature) : null
+  /** The image scaled to fit the box, keeping its proportions, centred in it. */
+  const fitIn = (page: PDFPage, img: PDFImage, x: number, y: number, bw: number, bh: number) => {
+    const k = Math.min(bw / img.width, bh / img.height)
+    const [iw, ih] = [img.width * k, img.height * k]
+    page.drawImage(img, { x: x + (bw - iw) / 2, y: y + (bh - ih) / 2, width: iw, height: ih })
+  }
   const perPage = 4
   const boxH = (A4.h - 2 * MARGIN) / perPage
   const boxW = A4.w - 2 * MARGIN
@@ -987,22 +999,30 @@ export async function renderLotteryTicketSheetPdf(tickets: readonly LotteryTicke
       const { size, lines } = fit.find((f) => f.lines.length * (f.size + 1.2) <= 22) ?? fit.at(-1)!
       lines.forEach((l, j) => txt(front, l, x + 10, top - 124 - j * (size + 1.2), size, regular))
       txt(front, `Seguridad: ${t.securityMarks}`, x + 10, top - 150, 7, regular, MUTED)
+      // LOT-15 (9): the MAE's signature image above the line and name; without one on record the sheet says so.
+      if (signature) fitIn(front, signature, x + 10, top - 167, 170, 14)
+      else txt(front, 'Firma de la MAE: imagen no registrada', x + 10, top - 164, 6.5, regular, MUTED)
       front.drawLine({
-        start: { x: x + 10, y: top - 160 },
-        end: { x: x + 180, y: top - 160 },
+        start: { x: x + 10, y: top - 168 },
+        end: { x: x + 180, y: top - 168 },
         thickness: 0.5,
         color: INK,
       })
-      txt(front, `${t.authority} - Máxima Autoridad Ejecutiva`, x + 10, top - 170, 7.5, regular)
+      txt(front, `${t.authority} - Máxima Autoridad Ejecutiva`, x + 10, top - 176, 7, regular)
       front.drawRectangle({ x: x + 200, y: top - 110, width: 110, height: 42, color: FILL })
       txt(front, 'NO RASPAR', x + 222, top - 92, 10, bold, MUTED)
       // Two lines that fit under the box: the fraction and its run, then the run's tag.
       const [fractionRun, tag] = [t.control.split(' ').slice(0, 2).join(' '), t.control.split(' ').slice(2).join(' ')]
       txt(front, `Control ${fractionRun}`, x + 200, top - 120, 6.5, mono, MUTED)
       txt(front, tag, x + 200, top - 128, 6.5, mono, MUTED)
-      // The regulator's logo (CFG-39 image) and legend (LOT-15 (11), (12)); the box marks where the logo goes.
-      front.drawRectangle({ x: x + 200, y: top - 160, width: 34, height: 24, borderColor: INK, borderWidth: 0.8 })
-      txt(front, 'AJ', x + 210, top - 153, 11, bold)
+      // The regulator's logo (CFG-39 image) and legend (LOT-15 (11), (12)); no logo on record is said in words,
+      // never drawn as a stand-in.
+      if (logo) fitIn(front, logo, x + 200, top - 160, 34, 24)
+      else {
+        txt(front, 'Logo AJ:', x + 200, top - 146, 5.5, regular, MUTED)
+        txt(front, 'imagen no', x + 200, top - 152, 5.5, regular, MUTED)
+        txt(front, 'registrada', x + 200, top - 158, 5.5, regular, MUTED)
+      }
       txt(front, t.legend, x + 240, top - 150, 6.5, regular)
       drawQr(front, t.code, x + boxW - 130, top - 12, 118)
     })

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { countPixels, rasterPage, solidPng } from '../../test/helpers/png.ts'
 import { lotteryTicketLines, renderLotteryTicketSheetPdf, type LotteryTicketPrint } from './lottery-pdf.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'bolillo-lottery-ticket-'))
@@ -79,5 +80,42 @@ describe('the front of a lottery fraction names the amount of every prize (LOT-1
     for (const [name] of PRIZES) expect(front).toContain(name)
     expect(front).toContain('Bs 500.000,00')
     expect(front).toContain('Bs 20,00')
+  })
+
+  // CFG-39, LOT-15 (9), (11): the uploaded logo and signature are drawn; without them the sheet says so in words.
+  it('the sheet draws the AJ logo and the MAE signature images, or says they are not on record', async () => {
+    const red = (p: number[]) => p[0] > 200 && p[1] < 60 && p[2] < 60
+    const blue = (p: number[]) => p[2] > 180 && p[0] < 60 && p[1] < 60
+    // Slot 0 of the front page, 72 dpi, y down: the logo box and the signature box above the MAE's line.
+    const logoBox = { x0: 48 + 200, y0: 48 + 136, x1: 48 + 234, y1: 48 + 160 }
+    const signatureBox = { x0: 48 + 10, y0: 48 + 153, x1: 48 + 180, y1: 48 + 167 }
+    const withArt = await renderLotteryTicketSheetPdf([ticket()], {
+      ajLogo: solidPng(60, 40, [230, 0, 0]),
+      maeSignature: solidPng(120, 30, [0, 0, 200]),
+    })
+    writeFileSync(join(dir, 'with-art.pdf'), withArt)
+    const a = rasterPage(join(dir, 'with-art.pdf'), join(dir, 'with-art'))
+    // 34 x 24 box, the 3:2 logo fits as 34 x 22.7: most of the box is red, and nothing red outside it.
+    expect(countPixels(a, logoBox, red)).toBeGreaterThan(600)
+    const around = { x0: logoBox.x0 - 1, y0: logoBox.y0 - 1, x1: logoBox.x1 + 1, y1: logoBox.y1 + 1 }
+    expect(countPixels(a, { x0: 0, y0: 0, x1: a.width, y1: a.height }, red)).toBe(countPixels(a, around, red))
+    // The 4:1 signature fits the 170 x 14 box as 56 x 14.
+    expect(countPixels(a, signatureBox, blue)).toBeGreaterThan(600)
+    const textWith = pdfText(withArt, 'with-art-text')
+    expect(textWith).not.toContain('no registrada')
+
+    const without = await renderLotteryTicketSheetPdf([ticket()])
+    writeFileSync(join(dir, 'without-art.pdf'), without)
+    const b = rasterPage(join(dir, 'without-art.pdf'), join(dir, 'without-art'))
+    expect(countPixels(b, logoBox, red)).toBe(0)
+    expect(countPixels(b, signatureBox, blue)).toBe(0)
+    const text = pdfText(without, 'without-art-text')
+    expect(text).toContain('Logo AJ: imagen no registrada')
+    expect(text).toContain('Firma de la MAE: imagen no registrada')
+    // No stand-in box with the letters "AJ" pretending to be the logo.
+    expect(text).not.toMatch(/(^| )AJ( |$)/)
+    if (process.env.BOLILLO_KEEP_SHEETS) {
+      execFileSync('cp', [join(dir, 'with-art.png'), join(dir, 'without-art.png'), process.env.BOLILLO_KEEP_SHEETS])
+    }
   })
 })

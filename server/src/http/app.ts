@@ -154,6 +154,9 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   HALL_CLOSED: 409,
   // Issue 23 point 3
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // CFG-39
+  IMAGE_NOT_PNG: 415,
+  IMAGE_TOO_LARGE: 413,
 }
 
 /** Where a person who must change their password may still go (issue 14 point 5). */

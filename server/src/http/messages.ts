@@ -363,6 +363,15 @@ export const messages: Record<
     es: 'Los datos se envían en formato JSON (Content-Type: application/json).',
     en: 'Data is sent as JSON (Content-Type: application/json).',
   },
+  // CFG-39
+  IMAGE_NOT_PNG: {
+    es: 'La imagen debe ser un archivo PNG válido.',
+    en: 'The image must be a valid PNG file.',
+  },
+  IMAGE_TOO_LARGE: {
+    es: 'La imagen es demasiado grande (máximo 128 KiB).',
+    en: 'The image is too large (at most 128 KiB).',
+  },
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Draw } from '../draws/store.ts'
+import { artworkList } from './store/artwork.ts'
 import { currentDesignVersion } from './store/reissue.ts'
 import {
   blocksDesign,
@@ -451,8 +452,16 @@ export function createIssueUseCases(ctx: LotteryContext) {
     actor: Actor,
   ): Promise<{ runNo: number; pdf: Uint8Array }> {
     const run = await printRun(drawId, input, actor)
+    // CFG-39: the AJ logo and the MAE signature on record, read in a transaction of their own before rendering.
+    const art = await db.transaction((tx) => artworkList(tx))
     const { renderLotteryTicketSheetPdf } = await import('../../../printer/src/lottery-pdf.ts')
-    return { runNo: run.runNo, pdf: await renderLotteryTicketSheetPdf(run.tickets) }
+    return {
+      runNo: run.runNo,
+      pdf: await renderLotteryTicketSheetPdf(run.tickets, {
+        ajLogo: art.find((a) => a.kind === 'aj-logo')?.png,
+        maeSignature: art.find((a) => a.kind === 'mae-signature')?.png,
+      }),
+    }
   }
 
   /** The per-issue secret (sealed in the draw row), made on the first print run of a draw planned without one. */

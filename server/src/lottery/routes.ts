@@ -9,6 +9,7 @@
 import { counterCashFields, counterTill } from '../http/station.ts'
 import { pdf, actorOf, body, needs, param as p, type App, type AppContext } from '../http/context.ts'
 import { z } from 'zod'
+import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
 import { refusePersonEntropy } from '../shared/lottery-draw-v2.ts'
 import { registerReissueRoutes } from './reissue-routes.ts'
@@ -54,6 +55,16 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   app.post('/api/lottery/draws/:drawId/distributions', needs('lottery.admin'), async (c) => {
     const b = await body(c, block.extend({ sellerId: z.string().min(1).max(80) }).strict())
     return c.json(await lottery.distribute(p(c, 'drawId'), b, actorOf(c)), 201)
+  })
+  // CFG-39, LOT-15 (9), (11): the AJ logo and the MAE signature for the ticket sheet, as PNG (base64 in JSON).
+  app.get('/api/lottery/artwork', needs('lottery.admin'), async (c) =>
+    c.json({ artwork: await lottery.artworkStatus() }),
+  )
+  app.put('/api/lottery/artwork/:kind', needs('lottery.admin'), async (c) => {
+    const kind = z.enum(['aj-logo', 'mae-signature']).safeParse(p(c, 'kind'))
+    if (!kind.success) throw new DomainError('NOT_FOUND', `no artwork kind ${p(c, 'kind')}`)
+    const b = await body(c, z.object({ pngBase64: z.string().min(1).max(256 * 1024) }).strict())
+    return c.json(await lottery.uploadArtwork(kind.data, b.pngBase64, actorOf(c)), 200)
   })
   // Issue 29 point 8: whom the back office can distribute to (names for the select; the id is the value sent back).
   app.get('/api/lottery/sellers', needs('lottery.admin'), async (c) => c.json(await lottery.sellers()))

@@ -18,6 +18,7 @@
  * draw, proof), settlement.ts (settlement, extracto, minutes), payouts.ts (validation, payout, claim period); their
  * SQL is in store.ts.
  */
+import { createArtworkUseCases } from './artwork.ts'
 import { createLotteryContext, type LotteryDeps } from './context.ts'
 import { createDrawUseCases } from './draws.ts'
 import { createIssueUseCases } from './issue.ts'
@@ -99,6 +100,7 @@ export function createLotteryService(deps: LotteryDeps) {
     disposeUnclaimed,
     prizeRegister,
     ...createReissueUseCases(ctx),
+    ...createArtworkUseCases(deps),
   }
 }
 

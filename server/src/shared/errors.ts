@@ -159,6 +159,10 @@ export const ErrorCode = {
   ReturnSellerRequired: 'RETURN_SELLER_REQUIRED',
   /** LOT-12: unsold tickets are returned before the close of sales; after it the draw's list is fixed. */
   ReturnAfterClose: 'RETURN_AFTER_CLOSE',
+  /** CFG-39: the AJ logo and the MAE signature are uploaded as PNG files; anything else is refused. */
+  ImageNotPng: 'IMAGE_NOT_PNG',
+  /** CFG-39: an uploaded image over the size the ticket sheet needs. */
+  ImageTooLarge: 'IMAGE_TOO_LARGE',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
