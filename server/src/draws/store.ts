@@ -39,6 +39,9 @@ export interface DrawRow {
   result: string | null
   disposal: string | null
   notarial_act?: string | null
+  /** LNS-9 / LNS-16: the lotto ball set and reserve set a manual draw was drawn with. */
+  ball_set_id?: string | null
+  reserve_set_id?: string | null
   created_at: string
   closed_at: string | null
   drawn_at: string | null
