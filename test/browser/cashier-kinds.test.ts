@@ -8,7 +8,7 @@ import { packPrintData } from '../../server/src/instant/files.ts'
 import { groupCode } from '../../server/src/instant/codes.ts'
 import { checkDesign, type InstantDesign } from '../../server/src/instant/design.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
-import { plan649, registerTombola } from '../helpers/lottery-plans.ts'
+import { plan649, registerLottoBallSets, registerTombola } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { printRunSeed } from '../helpers/instant.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
@@ -194,6 +194,7 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
 
   it('pays a winning lotto receipt once, shows its game, draw, receipt and category, and says YA PAGADO after (LNS-25, §8)', async () => {
     // A 6/49 draw whose balls come from an authorised blower: the test enters them, so the winner is known.
+    await registerLottoBallSets(server.services) // LNS-9: the set and reserve the balls come from
     const plan = plan649({
       drawMethod: 'manual',
       drawDevice: await registerTombola(server.services, 'AJ-ANF-0042'),

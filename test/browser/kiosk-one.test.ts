@@ -9,7 +9,7 @@ import type { InstantDesign } from '../../server/src/instant/design.ts'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { hallWithGameOnSale, startFakePrinter, type HallSetup } from '../helpers/cashdesk.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
-import { plan649, registerTombola } from '../helpers/lottery-plans.ts'
+import { plan649, registerLottoBallSets, registerTombola } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -159,7 +159,8 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     await auth.createUser({ username: 'mesa2', displayName: 'Ana Choque', role: 'floor_manager', password: PASSWORD })
     director = (await auth.login('jefa', PASSWORD)).token
     floor = (await auth.login('mesa', PASSWORD)).token
-    // A lotto draw drawn with a tómbola today at 20:00, on sale since yesterday.
+    // A lotto draw drawn with a tómbola today at 20:00, on sale since yesterday, with a registered ball set (LNS-9).
+    await registerLottoBallSets(services)
     drawId = (
       await services.lotto.createDraw(
         plan649({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, plan649, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, plan649, registerLottoBallSets, registerTombola } from '../helpers/lottery-plans.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -28,6 +28,8 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
     // LOT-18 / LNS-8: the tómbolas the manual draws name, registered, sealed and certified.
     await registerTombola(server.services, 'AJ-T-0042')
     await registerTombola(server.services, 'AJ-T-0007')
+    // LNS-9: the 49-ball set and its reserve the manual lotto draws are made with.
+    await registerLottoBallSets(server.services)
     const people = [
       ['jefa', 'Marta Quispe', 'director'],
       ['mesa', 'Luis Mamani', 'floor_manager'],

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { plan649 } from '../helpers/lottery-plans.ts'
+import { plan649, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 
 /**
@@ -43,6 +43,8 @@ describe('lotto carry-over and cancellation (issue 18, auth on)', () => {
     ] as const
     for (const [username, displayName, role] of people)
       await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    // LNS-9: the 49-ball set and its reserve the manual draws are made with.
+    await registerLottoBallSets(server.services)
     await server.services.bingo.createHall({
       id: 'lapaz',
       name: 'Sala La Paz',

@@ -160,7 +160,7 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
     manualId = ok.body.drawId
   })
 
-  it('LNS-14 / LNS-21: the balls wait the publication hold, then the notarial act of the annulled plays; the act is recorded once, by the draw staff, and journaled', async () => {
+  it('LNS-14 / LNS-21 / LNS-9: the balls wait the publication hold, then the notarial act of the annulled plays, then a registered ball set and reserve set of the range (registered only by the operator or director); both are named in the draw and its journal', async () => {
     const sell = (name: string) =>
       api(
         server.url,
@@ -247,9 +247,39 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
       deviceId: 'AJ-T-0202',
     })
     expect([otherHall.status, otherHall.body.error?.code]).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
+
+    // LNS-9 / LNS-16: no registered ball set of the plan's range (49), or no reserve set of it: no ball is drawn.
+    const noSet = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball: 1 })
+    expect([noSet.status, noSet.body.error?.code]).toEqual([409, 'LOTTO_BALL_SET_REQUIRED'])
+    expect(noSet.body.error.message).toMatch(/juego de bolas registrado/)
+    const set = (reference: string, ballCount: number) => ({ reference, ballCount, sealRef: `AJ-PREC-${reference}` })
+    // Only the lottery operator or the director registers sets: a floor manager who may draw, a cashier, an auditor
+    // may not, nor mark the reserve.
+    for (const who of ['mesa', 'cajera', 'auditor'])
+      expect((await call(who, 'POST', '/api/lotto/ball-sets', set('JB-49-X', 49))).status, who).toBe(403)
+    const other = await call('jefa', 'POST', '/api/lotto/ball-sets', set('JB-40-A', 40))
+    expect(other.status).toBe(201)
+    const main = await call('jefa', 'POST', '/api/lotto/ball-sets', set('JB-49-A', 49))
+    expect(main.body).toMatchObject({ reference: 'JB-49-A', ballCount: 49, sealRef: 'AJ-PREC-JB-49-A', role: 'main' })
+    expect((await call('jefa', 'POST', '/api/lotto/ball-sets', set('JB-49-A', 49))).status).toBe(409)
+    expect((await call('jefa', 'POST', '/api/lotto/ball-sets', { ...set('JB-49-B', 49), sealRef: ' ' })).status).toBe(
+      400,
+    )
+    // A 40-ball reserve does not stand in for the 49-ball range.
+    expect((await call('jefa', 'POST', `/api/lotto/ball-sets/${other.body.id}/reserve`)).status).toBe(200)
+    const noReserve = await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball: 1 })
+    expect([noReserve.status, noReserve.body.error?.code]).toEqual([409, 'LOTTO_BALL_SET_REQUIRED'])
+    expect((await call('jefa', 'GET', `/api/lotto/draws/${manualId}`)).body.balls).toEqual([])
+    const reserve = await call('jefa', 'POST', '/api/lotto/ball-sets', set('JB-49-R', 49))
+    for (const who of ['mesa', 'cajera'])
+      expect((await call(who, 'POST', `/api/lotto/ball-sets/${reserve.body.id}/reserve`)).status, who).toBe(403)
+    const marked = await call('jefa', 'POST', `/api/lotto/ball-sets/${reserve.body.id}/reserve`)
+    expect([marked.status, marked.body.role]).toEqual([200, 'reserve'])
+
     for (const ball of [1, 2, 3, 4, 5, 6])
       expect((await call('jefa', 'POST', `/api/lotto/draws/${manualId}/balls`, { ball })).status).toBe(200)
-    expect((await call('auditor', 'GET', `/api/lotto/draws/${manualId}`)).body.status).toBe('drawn')
+    const drawnView = (await call('auditor', 'GET', `/api/lotto/draws/${manualId}`)).body
+    expect(drawnView).toMatchObject({ status: 'drawn', ballSetId: main.body.id, reserveSetId: reserve.body.id })
 
     const journal = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{
       type: string
@@ -266,6 +296,17 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
         .filter((r) => r.type === 'lotto.ball_drawn' && r.payload.drawId === manualId)
         .map((r) => r.payload.device),
     ).toEqual(Array(6).fill('tombola-lp'))
+    // Every ball and the result name the set drawn with and the reserve on hand, by reference and seal.
+    const named = {
+      ballSet: { id: main.body.id, reference: 'JB-49-A', sealRef: 'AJ-PREC-JB-49-A' },
+      reserveSet: { id: reserve.body.id, reference: 'JB-49-R', sealRef: 'AJ-PREC-JB-49-R' },
+    }
+    const balls = journal.filter((r) => r.type === 'lotto.ball_drawn' && r.payload.drawId === manualId)
+    for (const r of balls) expect(r.payload).toMatchObject(named)
+    expect(journal.find((r) => r.type === 'lotto.drawn' && r.payload.drawId === manualId)!.payload).toMatchObject(named)
+    expect(
+      journal.find((r) => r.type === 'lotto.reserve_set_marked' && r.payload.ballSetId === reserve.body.id)!.payload,
+    ).toMatchObject({ reference: 'JB-49-R', ballCount: 49, actor: { role: 'director' }, rule: 'LNS-9' })
   })
 
   it('LOT-28: a regional lottery of La Paz reaches sellers of halls in La Paz only; a hall outside it, or with no territory on record, is refused (403)', async () => {

@@ -16,7 +16,7 @@ import {
   type RulesServer,
 } from '../helpers/bingo-rules.ts'
 import { playToTheEnd } from '../helpers/cashdesk.ts'
-import { plan649 } from '../helpers/lottery-plans.ts'
+import { plan649, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 import { api } from '../helpers/server.ts'
 import { checkExport, canonical, type CheckReport } from '../../server/src/regulator-check/check.ts'
 
@@ -154,6 +154,7 @@ describe('the regulator control feed and its independent checker (issue 28)', ()
       await regulator('regsucre'),
     )
     lottoDrawId = drawId
+    await registerLottoBallSets(s.server.services) // LNS-9: the set and reserve the balls come from
     await s.at('2025-03-08T20:40:00-04:00')
     for (const ball of [1, 2, 3, 4, 5, 6])
       expect((await s.call('jefa', 'POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)

@@ -169,3 +169,31 @@ export async function registerTombola(
   })
   return sealCode
 }
+
+/**
+ * LNS-9: registers a lotto ball set of `ballCount` balls and a reserve set of the same range (the operator's, in no
+ * hall), which a manual lotto draw needs before its first ball. Set-up only: the registry's own test goes over HTTP.
+ */
+export async function registerLottoBallSets(
+  services: {
+    lotto: {
+      registerBallSet(
+        input: { reference: string; ballCount: number; sealRef: string },
+        actor: null,
+      ): Promise<{ id: string }>
+      markReserveBallSet(id: string, actor: null): Promise<unknown>
+    }
+  },
+  ballCount = 49,
+): Promise<{ ballSetId: string; reserveSetId: string }> {
+  const main = await services.lotto.registerBallSet(
+    { reference: `JB-${ballCount}-A`, ballCount, sealRef: `AJ-PREC-${ballCount}-A` },
+    null,
+  )
+  const reserve = await services.lotto.registerBallSet(
+    { reference: `JB-${ballCount}-R`, ballCount, sealRef: `AJ-PREC-${ballCount}-R` },
+    null,
+  )
+  await services.lotto.markReserveBallSet(reserve.id, null)
+  return { ballSetId: main.id, reserveSetId: reserve.id }
+}

@@ -38,6 +38,9 @@ export interface DrawRow {
   result: string | null
   disposal: string | null
   notarial_act?: string | null
+  /** LNS-9 / LNS-16: the lotto ball set and reserve set a manual draw was drawn with. */
+  ball_set_id?: string | null
+  reserve_set_id?: string | null
   created_at: string
   closed_at: string | null
   drawn_at: string | null
@@ -81,6 +84,9 @@ export interface Draw {
   disposal: string | null
   /** LNS-21 (lotto): the notary's act of the exclusions, JSON text. */
   notarialAct: string | null
+  /** LNS-9 / LNS-16: the lotto ball set and reserve set a manual draw was drawn with. */
+  ballSetId: string | null
+  reserveSetId: string | null
   createdAt: string
   closedAt: string | null
   drawnAt: string | null
@@ -122,6 +128,8 @@ export function toDraw(r: DrawRow): Draw {
     result: r.result ?? null,
     disposal: r.disposal ?? null,
     notarialAct: r.notarial_act ?? null,
+    ballSetId: r.ball_set_id ?? null,
+    reserveSetId: r.reserve_set_id ?? null,
     createdAt: r.created_at,
     closedAt: r.closed_at ?? null,
     drawnAt: r.drawn_at ?? null,

@@ -107,6 +107,10 @@ export const messages: Record<
     es: 'Este formato de cartón no está autorizado en la sala: indique la referencia de la licencia o autorización que lo permite.',
     en: 'This card format is not authorised in the hall: give the reference of the licence or authorisation that allows it.',
   },
+  LOTTO_BALL_SET_REQUIRED: {
+    es: 'No hay un juego de bolas registrado del rango del sorteo, o no hay juego de reserva: regístrelos antes de extraer bolas.',
+    en: "There is no registered ball set of the draw's range, or no reserve set: register them before drawing balls.",
+  },
   RESERVE_BALL_SET_REQUIRED: {
     es: 'La sala no tiene un juego de bolas de reserva en perfecto estado: regístrelo antes de extraer bolas.',
     en: 'The hall has no reserve ball set in perfect condition: register one before drawing balls.',

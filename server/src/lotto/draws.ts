@@ -24,8 +24,11 @@ import {
   ensureReceiptCounter,
   excludeSlip,
   lastPlanOfGame,
+  lottoBallSetById,
+  lottoBallSetsOfRange,
   lottoDraws,
   previousLottoDraw,
+  recordDrawBallSets,
   type Draw,
   type Slip,
   recordNotarialAct as storeNotarialAct,
@@ -60,6 +63,9 @@ export interface DrawView {
   drawableFrom: string | null
   /** LNS-21: the notary's act listing the excluded and annulled plays, once recorded. */
   notarialAct: NotarialAct | null
+  /** LNS-9 / LNS-16: the registered ball set and reserve set a manual draw is drawn with, fixed at its first ball. */
+  ballSetId: string | null
+  reserveSetId: string | null
   balls: number[]
   numbers: number[]
   result: LottoResult | null
@@ -161,6 +167,8 @@ export function createDrawUseCases(ctx: LottoContext) {
         : null,
       drawableFrom: row.closedAt ? ctx.drawableFrom(row) : null,
       notarialAct: row.notarialAct ? (JSON.parse(row.notarialAct) as NotarialAct) : null,
+      ballSetId: row.ballSetId,
+      reserveSetId: row.reserveSetId,
       balls,
       numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
@@ -366,6 +374,9 @@ export function createDrawUseCases(ctx: LottoContext) {
       const device = await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())
       const balls = recordManualBall(drawn, ball, plan.range, plan.drawCount)
       const complete = balls.length === plan.drawCount
+      // LNS-9 / LNS-16: the draw is made with a registered set of the plan's range, with the range's reserve set on
+      // hand; both are fixed on the draw row at its first ball and named in every ball's journal entry.
+      const sets = await drawBallSets(tx, row, plan.range)
       return {
         values: balls,
         complete,
@@ -381,6 +392,7 @@ export function createDrawUseCases(ctx: LottoContext) {
               source: 'manual',
               device: device.id,
               sealCode: device.sealCode,
+              ...sets.journal,
             },
           })
           if (complete)
@@ -393,6 +405,7 @@ export function createDrawUseCases(ctx: LottoContext) {
                 source: 'manual',
                 device: device.id,
                 sealCode: device.sealCode,
+                ...sets.journal,
                 balls,
                 numbers: [...balls].sort((a, b) => a - b),
               },
@@ -401,6 +414,32 @@ export function createDrawUseCases(ctx: LottoContext) {
       }
     })
     return getDraw(drawId)
+  }
+
+  /** The ball set and reserve set of a manual draw: those fixed at its first ball, else the range's current ones. */
+  async function drawBallSets(tx: Parameters<typeof loadDraw>[0], row: Draw, range: number) {
+    let main = row.ballSetId ? await lottoBallSetById(tx, row.ballSetId) : undefined
+    let reserve = row.reserveSetId ? await lottoBallSetById(tx, row.reserveSetId) : undefined
+    if (!main || !reserve) {
+      const current = await lottoBallSetsOfRange(tx, range)
+      if (!current.main || !current.reserve)
+        throw new DomainError(
+          'LOTTO_BALL_SET_REQUIRED',
+          `no registered ${current.main ? 'reserve set' : 'ball set'} of ${range} balls: register it before drawing (LNS-9, LNS-16)`,
+          { rule: 'LNS-9', range, ballSet: current.main?.id ?? null, reserveSet: current.reserve?.id ?? null },
+        )
+      main = current.main
+      reserve = current.reserve
+      await recordDrawBallSets(tx, row.id, main.id, reserve.id)
+    }
+    return {
+      main,
+      reserve,
+      journal: {
+        ballSet: { id: main.id, reference: main.reference, sealRef: main.sealRef },
+        reserveSet: { id: reserve.id, reference: reserve.reference, sealRef: reserve.sealRef },
+      },
+    }
   }
 
   return {

@@ -111,6 +111,16 @@ export function registerLottoRoutes(app: App, services: Services): void {
   )
   app.get('/api/lotto/draws/:drawId', needs('game.read'), async (c) => c.json(await lotto.getDraw(p(c, 'drawId'))))
 
+  // ---- lotto: ball sets (LNS-9), the operator's: registered and the reserve marked by the lottery operator or director
+  app.get('/api/lotto/ball-sets', needs('lottery.draw'), async (c) => c.json({ ballSets: await lotto.listBallSets() }))
+  app.post('/api/lotto/ball-sets', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ reference: text(60), ballCount: z.number().int(), sealRef: text(120) }).strict())
+    return c.json(await lotto.registerBallSet(b, actorOf(c)), 201)
+  })
+  app.post('/api/lotto/ball-sets/:ballSetId/reserve', needs('lottery.admin'), async (c) =>
+    c.json(await lotto.markReserveBallSet(p(c, 'ballSetId'), actorOf(c))),
+  )
+
   // ---- lotto: sales
   // Issue 13: a counter sale takes the cash into the station's drawer and prints the receipt (LNS-6), all or
   // nothing; a kiosk sells slips only against a voucher (POST /api/kiosk/purchases).

@@ -14,6 +14,7 @@
  * payouts.ts (validation, payout, claim period); their SQL is in store.ts.
  */
 import { createLottoContext, type LottoDeps } from './context.ts'
+import { createBallSetUseCases } from './ball-sets.ts'
 import { createDrawUseCases } from './draws.ts'
 import { createPayoutUseCases } from './payouts.ts'
 import { createReceiptPool } from './receipts.ts'
@@ -69,6 +70,7 @@ export function createLottoService(deps: LottoDeps) {
   )
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
   const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
+  const { registerBallSet, markReserve, listBallSets } = createBallSetUseCases(ctx)
 
   return {
     /** Whether a scanned code is a lotto receipt (kind `L`), for the cashier's generic dispatch. */
@@ -91,6 +93,9 @@ export function createLottoService(deps: LottoDeps) {
     getProof,
     recordIncident,
     recordNotarialAct,
+    registerBallSet,
+    markReserveBallSet: markReserve,
+    listBallSets,
     settle,
     extracto,
     acta,

@@ -373,3 +373,98 @@ export async function markWinsPaid(tx: Sql, drawId: string, receipt: string, at:
 export async function hasPayout(tx: Sql, ticketId: string): Promise<boolean> {
   return Boolean(await tx.get('SELECT id FROM lottery_payouts WHERE ticket_id = ?', [ticketId]))
 }
+
+// ------------------------------------------------------------------------------------------ ball sets (LNS-9)
+
+export interface LottoBallSetRow {
+  id: string
+  reference: string
+  ball_count: number
+  seal_ref: string
+  role: 'main' | 'reserve'
+  registered_at: string
+  registered_by: string | null
+  reserve_at: string | null
+}
+
+export interface LottoBallSet {
+  id: string
+  reference: string
+  ballCount: number
+  sealRef: string
+  role: 'main' | 'reserve'
+  registeredAt: string
+  registeredBy: string | null
+  reserveAt: string | null
+}
+
+const toBallSet = (r: LottoBallSetRow): LottoBallSet => ({
+  id: r.id,
+  reference: r.reference,
+  ballCount: Number(r.ball_count),
+  sealRef: r.seal_ref,
+  role: r.role,
+  registeredAt: r.registered_at,
+  registeredBy: r.registered_by,
+  reserveAt: r.reserve_at,
+})
+
+export async function lottoBallSets(db: Sql): Promise<LottoBallSet[]> {
+  return (
+    await db.all<LottoBallSetRow>('SELECT * FROM lotto_ball_sets ORDER BY ball_count, registered_at, reference')
+  ).map(toBallSet)
+}
+
+export async function lottoBallSetById(tx: Sql, id: string): Promise<LottoBallSet | undefined> {
+  const r = await tx.get<LottoBallSetRow>('SELECT * FROM lotto_ball_sets WHERE id = ?', [id])
+  return r ? toBallSet(r) : undefined
+}
+
+export async function lottoBallSetReferenceTaken(tx: Sql, reference: string): Promise<boolean> {
+  return Boolean(await tx.get('SELECT id FROM lotto_ball_sets WHERE reference = ?', [reference]))
+}
+
+export async function insertLottoBallSet(
+  tx: Sql,
+  s: { id: string; reference: string; ballCount: number; sealRef: string; at: string; by: string | null },
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO lotto_ball_sets (id, reference, ball_count, seal_ref, role, registered_at, registered_by)
+     VALUES (?, ?, ?, ?, 'main', ?, ?)`,
+    [s.id, s.reference, s.ballCount, s.sealRef, s.at, s.by],
+  )
+}
+
+/** One reserve per range: the previous reserve of the range goes back to being a set that may draw. */
+export async function markLottoReserveSet(tx: Sql, id: string, ballCount: number, at: string): Promise<void> {
+  await tx.run(
+    "UPDATE lotto_ball_sets SET role = 'main', reserve_at = NULL WHERE ball_count = ? AND role = 'reserve' AND id <> ?",
+    [ballCount, id],
+  )
+  await tx.run("UPDATE lotto_ball_sets SET role = 'reserve', reserve_at = ? WHERE id = ?", [at, id])
+}
+
+/** The set a draw of `ballCount` balls is drawn with (the latest registered one) and the range's reserve set. */
+export async function lottoBallSetsOfRange(
+  tx: Sql,
+  ballCount: number,
+): Promise<{ main: LottoBallSet | null; reserve: LottoBallSet | null }> {
+  const main = await tx.get<LottoBallSetRow>(
+    "SELECT * FROM lotto_ball_sets WHERE ball_count = ? AND role = 'main' ORDER BY registered_at DESC, id DESC LIMIT 1",
+    [ballCount],
+  )
+  const reserve = await tx.get<LottoBallSetRow>(
+    "SELECT * FROM lotto_ball_sets WHERE ball_count = ? AND role = 'reserve' LIMIT 1",
+    [ballCount],
+  )
+  return { main: main ? toBallSet(main) : null, reserve: reserve ? toBallSet(reserve) : null }
+}
+
+/** LNS-16: the sets a manual draw is drawn with, fixed at its first ball. */
+export async function recordDrawBallSets(tx: Sql, drawId: string, ballSetId: string, reserveSetId: string) {
+  await tx.run('UPDATE lottery_draws SET ball_set_id = ?, reserve_set_id = ? WHERE id = ? AND ball_set_id IS NULL', [
+    ballSetId,
+    reserveSetId,
+    drawId,
+  ])
+}

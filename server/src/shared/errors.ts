@@ -34,6 +34,8 @@ export const ErrorCode = {
   BallSetExhausted: 'BALL_SET_EXHAUSTED',
   BallSetRequired: 'BALL_SET_REQUIRED',
   ReserveBallSetRequired: 'RESERVE_BALL_SET_REQUIRED',
+  /** LNS-9 / LNS-16: a manual lotto draw with no registered ball set, or no reserve set, of the plan's range. */
+  LottoBallSetRequired: 'LOTTO_BALL_SET_REQUIRED',
   LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
   EquipmentCheckFailed: 'EQUIPMENT_CHECK_FAILED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',
