@@ -531,7 +531,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.fill('input[name=issuer]', 'Lotería Nacional')
     await page.fill('input[name=paymentPlace]', 'Cajas de la sala')
     // INS-10: the last day of sale, from which the claim period runs.
-    await page.fill('input[name=salesEnd]', '2099-12-31')
+    // Issue 29 point 4: typed day first (dd/mm/aaaa), whatever the browser's locale.
+    await page.fill('input[name=salesEnd-date]', '31/12/2099')
     // LOT-3 / GEN-5: the game's authorisation reference.
     await page.fill('input[name=instantAuthorisation]', 'AJ-RA-2025-0042')
     await page.fill('input[name=tickets]', '300000')
