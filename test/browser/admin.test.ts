@@ -727,6 +727,27 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       )
     }
     execFileSync('pdftoppm', ['-png', '-r', '60', file, join(SHOTS, 'admin-report-pdf')])
+
+    // Issue 29 point 4: the period is typed day first (dd/mm/aaaa) on the hall's calendar, its zone named, never the
+    // browser's picker; a month-first day is no day, the field says what to type and the report asks nothing of it.
+    expect(await page.getByTestId('report-sales').locator('input[type=date]').count()).toBe(0)
+    expect(await textOf(page, 'from-field')).toMatch(/\(.+, UTC[+-]\d\d:\d\d\)$/)
+    const fromDay = await page.locator('input[name=from-date]').inputValue()
+    const [fd, fm, fy] = fromDay.split('/')
+    expect(`${fy}-${fm}-${fd}`).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    const asked: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/api/reports/sales?')) asked.push(r.url())
+    })
+    await page.fill('input[name=to-date]', '12/31/2026')
+    expect(await textOf(page, 'to-hint')).toBe('Escriba el día como dd/mm/aaaa.')
+    // Typed as the hall writes it, the period becomes that one day, sent as its calendar day.
+    await Promise.all([
+      page.waitForRequest((r) => r.url().includes(`to=${fy}-${fm}-${fd}`)),
+      page.fill('input[name=to-date]', fromDay),
+    ])
+    expect(await page.getByTestId('to-hint').count()).toBe(0)
+    expect(asked.filter((u) => /to=2026-12-31|to=2026-31-12/.test(u))).toEqual([])
     await page.close()
   })
 
