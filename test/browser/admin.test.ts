@@ -539,7 +539,12 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(await textOf(page, 'design-preview')).toMatch(
       /Fondo de premios: Bs [\d.]+,\d\d · Devolución en premios: [\d,]+ % · Paquetes: 3\.?000/,
     )
-    await page.click('[data-testid=generate]')
+    // Issue 29 point 4: 31/12/2099, typed day first, is sent as that day's end on the hall's clock (La Paz, UTC-04:00).
+    const [asked] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/api/instant/generations') && r.method() === 'POST'),
+      page.click('[data-testid=generate]'),
+    ])
+    expect(Date.parse(asked.postDataJSON().design.salesEndAt)).toBe(Date.parse('2099-12-31T23:59:59-04:00'))
     // The bar moves while the server generates: seen part-way with a rate and a time left.
     const seen = await page
       .waitForFunction(
