@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { hallWallValue, readDayMonthYear, readTime24, splitWallValue } from './hall-date.ts'
+import { dayText, hallWallValue, readDayMonthYear, readTime24, splitWallValue } from './hall-date.ts'
 
 describe("a date and time typed on the hall's convention (issue 29 point 4)", () => {
   it('reads the day first, never the month first, and refuses a day that does not exist', () => {
@@ -29,5 +29,11 @@ describe("a date and time typed on the hall's convention (issue 29 point 4)", ()
     expect(hallWallValue('14/03/2026', '6:30 PM')).toBeNull()
     expect(splitWallValue('2026-03-14T18:30')).toEqual({ date: '14/03/2026', time: '18:30' })
     expect(splitWallValue('')).toEqual({ date: '', time: '' })
+  })
+  it('shows a day-only value day first, and nothing for what is not a day', () => {
+    expect(dayText('2026-03-14')).toBe('14/03/2026')
+    expect(readDayMonthYear(dayText('2028-02-29'))).toBe('2028-02-29')
+    expect(dayText('2026-03-14T18:30')).toBe('')
+    expect(dayText('')).toBe('')
   })
 })

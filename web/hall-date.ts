@@ -37,3 +37,9 @@ export function splitWallValue(value: string): { date: string; time: string } {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value.trim())
   return m ? { date: `${m[3]}/${m[2]}/${m[1]}`, time: `${m[4]}:${m[5]}` } : { date: '', time: '' }
 }
+
+/** "2026-03-14" as "14/03/2026", the way a day-only field shows it; '' otherwise. */
+export function dayText(value: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim())
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : ''
+}

@@ -8,7 +8,7 @@ import { money as formatMoney } from '../../web/format.ts'
 import { localeOf } from '../../web/i18n.ts'
 import { ApiError } from '../../web/http.ts'
 import { formatInZone, isoInZone, zoneLabel, zoneOffsetMinutes } from '../../server/src/shared/time-zone.ts'
-import { hallWallValue, splitWallValue } from '../../web/hall-date.ts'
+import { dayText, hallWallValue, readDayMonthYear, splitWallValue } from '../../web/hall-date.ts'
 import { lang, me } from './session.ts'
 import { t, type AdminTextKey } from './texts.ts'
 
@@ -152,6 +152,52 @@ export function HallDateTime(props: {
       {wall === null && (typed.date.trim() || typed.time.trim()) && (
         <small class="muted" data-testid={`${props.name}-hint`}>
           {tx('dateBad')}
+        </small>
+      )}
+    </div>
+  )
+}
+
+/**
+ * Issue 29 point 4: HallDateTime's day-only twin, for a field that is a day of the hall (a last day of sale, a
+ * report's period): typed dd/mm/aaaa whatever the browser's locale, the zone named. `value` and `onValue` carry
+ * "YYYY-MM-DD"; what is not a real day gives '' and says what to type.
+ */
+export function HallDay(props: {
+  name: string
+  label: string
+  value: string
+  onValue: (v: string) => void
+  invalid?: boolean
+}) {
+  const [typed, setTyped] = useState(() => dayText(props.value))
+  const read = typed.trim() ? readDayMonthYear(typed) : ''
+  const bad = props.invalid || read === null
+  return (
+    <div class="field" data-testid={`${props.name}-field`}>
+      <span>
+        {props.label} ({hallZoneLabel()})
+      </span>
+      <span class="inline date-pair">
+        <input
+          name={`${props.name}-date`}
+          aria-label={`${props.label}: ${tx('dateDay')}`}
+          placeholder={tx('dateDayPlaceholder')}
+          inputMode="numeric"
+          autocomplete="off"
+          size={10}
+          value={typed}
+          aria-invalid={bad ? 'true' : undefined}
+          onInput={(e) => {
+            const text = (e.target as HTMLInputElement).value
+            setTyped(text)
+            props.onValue(text.trim() ? (readDayMonthYear(text) ?? '') : '')
+          }}
+        />
+      </span>
+      {read === null && (
+        <small class="muted" data-testid={`${props.name}-hint`}>
+          {tx('dayBad')}
         </small>
       )}
     </div>

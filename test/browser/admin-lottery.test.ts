@@ -365,8 +365,11 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await panel.locator('input[name=lost-from]').fill('20')
     await panel.locator('input[name=lost-to]').fill('29')
     await panel.getByTestId('lost-distributed').selectOption('no')
-    await panel.locator('input[name=lost-discovered]').fill('2026-03-10T09:00')
-    await panel.locator('input[name=lost-reported]').fill('2026-03-10T11:00')
+    // Issue 29 point 4: each date typed as the hall writes it, day first and on 24 h.
+    await panel.locator('input[name=lost-discovered-date]').fill('10/03/2026')
+    await panel.locator('input[name=lost-discovered-time]').fill('09:00')
+    await panel.locator('input[name=lost-reported-date]').fill('10/03/2026')
+    await panel.locator('input[name=lost-reported-time]').fill('11:00')
     await panel.getByTestId('lost-remedy').selectOption('new-numbering')
     await panel.locator('input[name=lost-notice]').fill('Robo de billetes en el traslado a imprenta')
     await panel.getByTestId('lost-submit').click()

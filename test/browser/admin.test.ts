@@ -533,14 +533,20 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     await page.fill('input[name=issuer]', 'Lotería Nacional')
     await page.fill('input[name=paymentPlace]', 'Cajas de la sala')
     // INS-10: the last day of sale, from which the claim period runs.
-    await page.fill('input[name=salesEnd]', '2099-12-31')
+    // Issue 29 point 4: typed day first (dd/mm/aaaa), whatever the browser's locale.
+    await page.fill('input[name=salesEnd-date]', '31/12/2099')
     // LOT-3 / GEN-5: the game's authorisation reference.
     await page.fill('input[name=instantAuthorisation]', 'AJ-RA-2025-0042')
     await page.fill('input[name=tickets]', '300000')
     expect(await textOf(page, 'design-preview')).toMatch(
       /Fondo de premios: Bs [\d.]+,\d\d · Devolución en premios: [\d,]+ % · Paquetes: 3\.?000/,
     )
-    await page.click('[data-testid=generate]')
+    // Issue 29 point 4: 31/12/2099, typed day first, is sent as that day's end on the hall's clock (La Paz, UTC-04:00).
+    const [asked] = await Promise.all([
+      page.waitForRequest((r) => r.url().endsWith('/api/instant/generations') && r.method() === 'POST'),
+      page.click('[data-testid=generate]'),
+    ])
+    expect(Date.parse(asked.postDataJSON().design.salesEndAt)).toBe(Date.parse('2099-12-31T23:59:59-04:00'))
     // The bar moves while the server generates: seen part-way with a rate and a time left.
     const seen = await page
       .waitForFunction(
@@ -728,6 +734,27 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       )
     }
     execFileSync('pdftoppm', ['-png', '-r', '60', file, join(SHOTS, 'admin-report-pdf')])
+
+    // Issue 29 point 4: the period is typed day first (dd/mm/aaaa) on the hall's calendar, its zone named, never the
+    // browser's picker; a month-first day is no day, the field says what to type and the report asks nothing of it.
+    expect(await page.getByTestId('report-sales').locator('input[type=date]').count()).toBe(0)
+    expect(await textOf(page, 'from-field')).toMatch(/\(.+, UTC[+-]\d\d:\d\d\)$/)
+    const fromDay = await page.locator('input[name=from-date]').inputValue()
+    const [fd, fm, fy] = fromDay.split('/')
+    expect(`${fy}-${fm}-${fd}`).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    const asked: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/api/reports/sales?')) asked.push(r.url())
+    })
+    await page.fill('input[name=to-date]', '12/31/2026')
+    expect(await textOf(page, 'to-hint')).toBe('Escriba el día como dd/mm/aaaa.')
+    // Typed as the hall writes it, the period becomes that one day, sent as its calendar day.
+    await Promise.all([
+      page.waitForRequest((r) => r.url().includes(`to=${fy}-${fm}-${fd}`)),
+      page.fill('input[name=to-date]', fromDay),
+    ])
+    expect(await page.getByTestId('to-hint').count()).toBe(0)
+    expect(asked.filter((u) => /to=2026-12-31|to=2026-31-12/.test(u))).toEqual([])
     await page.close()
   })
 

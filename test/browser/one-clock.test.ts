@@ -111,13 +111,95 @@ browserSuite('one clock: the hall’s, with its zone named, on the back office a
       const form = p.getByTestId('new-lotto-plan')
       await form.waitFor()
       expect(norm(await form.textContent())).toContain('(La Paz, UTC-04:00)')
-      const offered = await form.locator('input[name=salesCloseAt]').inputValue()
+      // Issue 29 point 4: offered as the hall writes it, the day first (dd/mm/aaaa) and the time on 24 h.
+      const offeredDay = await form.locator('input[name=salesCloseAt-date]').inputValue()
+      const offeredTime = await form.locator('input[name=salesCloseAt-time]').inputValue()
       const dayAhead = new Date(clock.now().getTime() + 24 * HOUR).toISOString()
       // Minutes may tick between the page's reading and this one: compare the date and the hour.
       const wall = formatInZone(dayAhead, 'America/La_Paz', 'seconds')
-      const [d, m, y] = wall.slice(0, 10).split('/')
-      expect(offered.slice(0, 13)).toBe(`${y}-${m}-${d}T${wall.slice(11, 13)}`)
+      expect(offeredDay).toBe(wall.slice(0, 10))
+      expect(offeredTime.slice(0, 2)).toBe(wall.slice(11, 13))
       await p.close()
+    },
+  )
+
+  it(
+    "types a lotto draw's times day first and on 24 h on La Paz's clock, zone named, in a browser whose locale is en-US (issue 29 point 4)",
+    { timeout: 60_000 },
+    async () => {
+      // A browser in English (United States) on Los Angeles's clock (UTC-07:00 in March, three hours from La Paz;
+      // New York is on UTC-04:00 like La Paz then): its own picker would read mm/dd/yyyy and AM/PM.
+      const context = await browser.newContext({
+        locale: 'en-US',
+        timezoneId: 'America/Los_Angeles',
+        viewport: { width: 1920, height: 1080 },
+      })
+      const p = await context.newPage()
+      await p.clock.setSystemTime(clock.now())
+      await p.goto(`${server.url}/admin/?lang=es`)
+      await p.fill('input[name=username]', 'operador')
+      await p.fill('input[name=password]', PASSWORD)
+      await p.click('[data-testid=login] button[type=submit]')
+      await p.click('[data-testid=nav-draws]')
+      await p.click('[data-testid=new-lotto-draw]')
+      const form = p.getByTestId('new-lotto-plan')
+      await form.waitFor()
+      // No browser picker: a typed day and a typed time per date, the hall's convention and zone said beside them.
+      expect(await form.locator('input[type=date], input[type=datetime-local], input[type=time]').count()).toBe(0)
+      for (const k of ['salesCloseAt', 'drawAt']) {
+        expect(norm(await form.getByTestId(`${k}-field`).textContent())).toContain('(La Paz, UTC-04:00)')
+        expect(await form.locator(`input[name=${k}-date]`).getAttribute('placeholder')).toBe('dd/mm/aaaa')
+        expect(await form.locator(`input[name=${k}-time]`).getAttribute('placeholder')).toBe('hh:mm')
+      }
+      const typeInto = async (name: string, text: string) => {
+        await form.locator(`input[name=${name}]`).fill('')
+        await form.locator(`input[name=${name}]`).click()
+        await p.keyboard.type(text)
+      }
+      for (const [k, v] of Object.entries({
+        name: 'Loto de Pascua',
+        gameCode: 'PASCUA',
+        drawNumber: '7',
+        operator: 'Lotería Nacional de Beneficencia y Salubridad',
+        authorisationRef: 'AJ-RA-2026-0007',
+        drawPlace: 'Salón de sorteos, La Paz',
+        paymentPlace: 'Cajas de la sala',
+        regulationUrl: 'https://loteria.example.bo/reglamento/loto',
+        authority: 'Gerente General',
+        director: 'Director del Sorteo',
+        moderator: 'Moderador',
+        notary: 'Notaría N.º 12',
+      }))
+        await form.locator(`input[name=${k}]`).fill(v)
+      // Typed the en-US way (month first, PM): no day and time of the hall; the field says what to type and the
+      // form sends nothing.
+      await typeInto('drawAt-date', '03/14/2026')
+      await typeInto('drawAt-time', '7:00 PM')
+      expect(norm(await form.getByTestId('drawAt-hint').textContent())).toBe(
+        'Escriba el día como dd/mm/aaaa y la hora de 0:00 a 23:59, en hora de la sala.',
+      )
+      expect(await form.locator('input[name=drawAt-date]').getAttribute('aria-invalid')).toBe('true')
+      await form.locator('button[type=submit]').click()
+      expect(norm(await form.getByTestId('error').textContent())).toBe(
+        'Escriba el día como dd/mm/aaaa y la hora de 0:00 a 23:59, en hora de la sala.',
+      )
+      const named = async () =>
+        (await call('operador', 'GET', '/api/lotto/draws')).draws.filter((d: any) => d.plan.name === 'Loto de Pascua')
+      expect(await named()).toHaveLength(0)
+      // As the hall writes it: sales close at 18:30 and the draw is at 19:00 on 14 March.
+      await typeInto('salesCloseAt-date', '14/03/2026')
+      await typeInto('salesCloseAt-time', '18:30')
+      await typeInto('drawAt-date', '14/03/2026')
+      await typeInto('drawAt-time', '19:00')
+      expect(await form.getByTestId('drawAt-hint').count()).toBe(0)
+      await p.screenshot({ path: join(SCREENSHOTS, 'one-clock-lotto-plan-en-US-1920x1080.png') })
+      await form.locator('button[type=submit]').click()
+      await p.getByTestId('draws-table').getByText('Loto de Pascua').waitFor()
+      const [planned] = await named()
+      // 19:00 and 18:30 in La Paz (UTC-04:00), not on the browser's clock (Los Angeles: 02:00 and 01:30 UTC).
+      expect(Date.parse(planned.plan.drawAt)).toBe(Date.parse('2026-03-14T23:00:00Z'))
+      expect(Date.parse(planned.plan.salesCloseAt)).toBe(Date.parse('2026-03-14T22:30:00Z'))
+      await context.close()
     },
   )
 

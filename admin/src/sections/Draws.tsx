@@ -3,6 +3,7 @@
  * the published extracto LOT-17), numbered lottery issues (print runs, returns) and raffles (ticket sales).
  */
 import { useState } from 'preact/hooks'
+import { ApiError } from '../../../web/http.ts'
 import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
 import { LotteryIssue } from './LotteryIssue.tsx'
@@ -10,6 +11,7 @@ import { LotteryPlanForm } from './LotteryPlanForm.tsx'
 import { RafflePlanForm } from './RafflePlanForm.tsx'
 import {
   Field,
+  HallDateTime,
   Input,
   Loading,
   Panel,
@@ -25,7 +27,6 @@ import {
   useLoad,
   hallInput,
   hallInstant,
-  hallZoneLabel,
   when,
 } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
@@ -384,6 +385,8 @@ function NewLottoPlan(props: { onCreated: () => void }) {
   })
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }))
   const create = useAction(async () => {
+    // A day or time that is not one of the hall's (its field says what to type) is never sent.
+    if (!f.salesCloseAt || !f.drawAt) throw new ApiError('LOCAL', tx('dateBad'), 0)
     const drawAt = new Date(hallInstant(f.drawAt))
     const picks = Number(f.picks)
     await api('POST', '/api/lotto/draws', {
@@ -432,9 +435,9 @@ function NewLottoPlan(props: { onCreated: () => void }) {
     props.onCreated()
     return tx('planCreated')
   })
-  const field = (k: keyof typeof f, label: string, type = 'text') => (
+  const field = (k: keyof typeof f, label: string) => (
     <Field label={label}>
-      <Input name={k} type={type} value={f[k]} onValue={set(k)} />
+      <Input name={k} value={f[k]} onValue={set(k)} />
     </Field>
   )
   return (
@@ -454,8 +457,14 @@ function NewLottoPlan(props: { onCreated: () => void }) {
         {field('price', tx('price'))}
         {field('currency', tx('currency'))}
         {field('pool', `${tx('prizePool')} (%)`)}
-        {field('salesCloseAt', `${tx('salesClose')} (${hallZoneLabel()})`, 'datetime-local')}
-        {field('drawAt', `${tx('drawAt')} (${hallZoneLabel()})`, 'datetime-local')}
+        {/* Issue 29 point 4: typed day first and on 24 h on the hall's clock, its zone named, not the browser's picker. */}
+        <HallDateTime
+          name="salesCloseAt"
+          label={tx('salesClose')}
+          value={f.salesCloseAt}
+          onValue={set('salesCloseAt')}
+        />
+        <HallDateTime name="drawAt" label={tx('drawAt')} value={f.drawAt} onValue={set('drawAt')} />
         {field('operator', tx('operator'))}
         {field('authorisationRef', tx('authorisationRef'))}
         {field('drawPlace', tx('drawPlace'))}

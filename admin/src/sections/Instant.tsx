@@ -9,6 +9,7 @@ import { api, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
 import { Chart, COLORS } from '../Chart.tsx'
 import {
+  HallDay,
   Field,
   Input,
   Loading,
@@ -25,7 +26,6 @@ import {
   useAction,
   useLoad,
   hallInstant,
-  hallZoneLabel,
 } from '../ui.tsx'
 
 interface Game {
@@ -225,9 +225,8 @@ function Designer(props: { onGenerated: () => void; nextGameNo: number }) {
           <Field label={tx('paymentPlace')}>
             <Input name="paymentPlace" value={f.paymentPlace} onValue={set('paymentPlace')} />
           </Field>
-          <Field label={`${tx('salesEnd')} (${hallZoneLabel()})`}>
-            <Input name="salesEnd" type="date" value={f.salesEnd} onValue={set('salesEnd')} />
-          </Field>
+          {/* Issue 29 point 4: the last day of sale typed dd/mm/aaaa, a day of the hall, not the browser's picker. */}
+          <HallDay name="salesEnd" label={tx('salesEnd')} value={f.salesEnd} onValue={set('salesEnd')} />
           <Field label={tx('authorisationRef')}>
             <Input name="instantAuthorisation" value={f.authorisation} onValue={set('authorisation')} />
           </Field>

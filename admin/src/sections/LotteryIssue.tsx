@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks'
 import { ApiError } from '../../../web/http.ts'
 import { api } from '../session.ts'
 import {
+  HallDateTime,
   Field,
   Input,
   Loading,
@@ -20,7 +21,6 @@ import {
   useConfirm,
   useLoad,
   hallInstant,
-  hallZoneLabel,
   when,
 } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
@@ -607,12 +607,19 @@ export function LostStolenPanel(props: { drawId: string; plan: IssuePlan; onRepo
             ]}
           />
         </Field>
-        <Field label={`${lx('discoveredAt')} (${hallZoneLabel()})`}>
-          <Input name="lost-discovered" type="datetime-local" value={f.discoveredAt} onValue={set('discoveredAt')} />
-        </Field>
-        <Field label={`${lx('reportedToAjAt')} (${hallZoneLabel()})`}>
-          <Input name="lost-reported" type="datetime-local" value={f.reportedToAjAt} onValue={set('reportedToAjAt')} />
-        </Field>
+        {/* Issue 29 point 4: typed day first and on 24 h on the hall's clock, its zone named, not the browser's picker. */}
+        <HallDateTime
+          name="lost-discovered"
+          label={lx('discoveredAt')}
+          value={f.discoveredAt}
+          onValue={set('discoveredAt')}
+        />
+        <HallDateTime
+          name="lost-reported"
+          label={lx('reportedToAjAt')}
+          value={f.reportedToAjAt}
+          onValue={set('reportedToAjAt')}
+        />
         <Field label={lx('policeReportRef')}>
           <Input name="lost-police" value={f.policeReportRef} onValue={set('policeReportRef')} />
         </Field>

@@ -8,8 +8,9 @@ import type { Product, SalesReport } from '../../../server/src/reports/figures.t
 import { api, can, lang } from '../session.ts'
 import { Chart, COLORS } from '../Chart.tsx'
 import {
+  HallDay,
+  hallInput,
   Field,
-  Input,
   Loading,
   Panel,
   Select,
@@ -27,7 +28,8 @@ import { HallPicker, useHalls } from './Halls.tsx'
 import { DrawerBalances } from './Drawers.tsx'
 
 const productName = (p: Product) => tx(`p_${p}` as const)
-const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10)
+// The hall's calendar day n days ago (issue 29: one clock), not UTC's nor the browser's.
+const daysAgo = (n: number) => hallInput(Date.now() - n * 86_400_000).slice(0, 10)
 
 function SalesCharts(props: { report: SalesReport }) {
   const r = props.report
@@ -192,12 +194,10 @@ export function ReportsSection() {
         }
       >
         <div class="inline">
-          <Field label={tx('fromDate')}>
-            <Input type="date" name="from" value={from} onValue={setFrom} />
-          </Field>
-          <Field label={tx('toDate')}>
-            <Input type="date" name="to" value={to} onValue={setTo} />
-          </Field>
+          {/* Issue 29 point 4: days typed dd/mm/aaaa on the hall's calendar; the report stays on the last real day
+              while the field says what to type. */}
+          <HallDay name="from" label={tx('fromDate')} value={from} onValue={(v) => v && setFrom(v)} />
+          <HallDay name="to" label={tx('toDate')} value={to} onValue={(v) => v && setTo(v)} />
           {report.data && report.data.currencies.length > 1 && (
             <Field label={tx('currency')}>
               <Select
