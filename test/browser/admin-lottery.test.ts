@@ -568,10 +568,11 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
   })
 
   it("types a plan's dates day first and on 24 h on the hall's clock, its zone named, in a browser whose locale is en-US (issue 29 point 4)", async () => {
-    // A browser set up in English (United States) and New York time: its own date picker would read mm/dd/yyyy and AM/PM.
+    // A browser set up in English (United States) and Los Angeles time: its own date picker would read mm/dd/yyyy and
+    // AM/PM, and its clock (UTC-07:00 in March) differs from La Paz's (UTC-04:00), as New York's does not that day.
     const context = await browser.newContext({
       locale: 'en-US',
-      timezoneId: 'America/New_York',
+      timezoneId: 'America/Los_Angeles',
       viewport: { width: 1920, height: 1080 },
     })
     const page = await context.newPage()
