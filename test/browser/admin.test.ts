@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS, settled } from '../helpers/browser.ts'
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
@@ -707,11 +707,11 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     }
     expect(chartRows.find((r) => r[0].startsWith('Mesa 1'))![0]).toContain('(abierto)')
     await page.getByTestId('report-drawers').scrollIntoViewIfNeeded()
-    await page.waitForTimeout(300)
+    await settled(page)
     await noLeaks(page)
     await shot(page, 'reports-drawers')
     await page.evaluate(() => window.scrollTo(0, 0))
-    await page.waitForTimeout(300)
+    await settled(page)
     await noLeaks(page)
     await shot(page, 'reports')
     const pdf = await fetch(`${server.url}/api/reports/sales.pdf?lang=es`, { headers: as('jefa') })

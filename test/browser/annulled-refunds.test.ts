@@ -13,7 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS, settled } from '../helpers/browser.ts'
 import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -280,8 +280,8 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
     async () => {
       const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
       await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kiosk.credential)}`)
-      await page.locator('.kiosk').waitFor()
-      await page.waitForTimeout(500)
+      await page.locator('.kiosk[data-screen="sale"]').waitFor()
+      await settled(page, { animations: false }) // the scanner's listener is attached after the first paint
       await wedgeScan(page, kioskCards[0].code)
       await page.getByTestId('kiosk-refund').waitFor({ timeout: 10_000 })
       expect(await textOf(page, 'kiosk-refund-amount')).toMatch(BS10)
@@ -305,7 +305,8 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
       await noIds(page)
       await page.screenshot({ path: join(SCREENSHOTS, 'refund-kiosk-voucher-es-1366x768.png') })
       await page.getByTestId('kiosk-finish').click()
-      await page.waitForTimeout(300)
+      await page.locator('.kiosk[data-screen="sale"]').waitFor()
+      await settled(page, { animations: false })
       await wedgeScan(page, kioskCards[0].code)
       await page.getByTestId('kiosk-refund-refused').waitFor({ timeout: 10_000 })
       expect(await page.getByTestId('kiosk-refund-refused').getAttribute('data-refusal')).toBe('already')
@@ -326,8 +327,8 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
       await page.goto(
         `${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kiosk.credential)}&lang=en`,
       )
-      await page.locator('.kiosk').waitFor()
-      await page.waitForTimeout(500)
+      await page.locator('.kiosk[data-screen="sale"]').waitFor()
+      await settled(page, { animations: false }) // the scanner's listener is attached after the first paint
       await wedgeScan(page, tableCards[2].code)
       await page.getByTestId('kiosk-refund').waitFor()
       await page.getByTestId('kiosk-refund-yes').click()
@@ -336,7 +337,8 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
       expect(await textOf(page, 'kiosk-refund-title')).toBe('Refunded at the cashier')
       await page.screenshot({ path: join(SCREENSHOTS, 'refund-kiosk-cash-card-en-1920x1080.png') })
       await page.getByTestId('kiosk-back').click()
-      await page.waitForTimeout(300)
+      await page.locator('.kiosk[data-screen="sale"]').waitFor()
+      await settled(page, { animations: false })
       await wedgeScan(page, kioskCards[1].code)
       await page.getByTestId('kiosk-refund').waitFor()
       expect(await textOf(page, 'kiosk-refund-text')).toContain(`Card ${kioskCards[1].serial} is of game no. 1`)

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Browser, Page, Response } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { GameState } from '../../server/src/bingo/service.ts'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS, settled } from '../helpers/browser.ts'
 import { screenLeaks as leaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -36,7 +36,7 @@ const untilText = (page: Page, id: string, expected: string) =>
   until(`[data-testid=${id}]`, () => textOf(page, id), expected)
 const idle = (page: Page) => until('console idle', () => page.getByTestId('caller').getAttribute('data-busy'), '')
 const shot = async (page: Page, name: string) => {
-  await page.waitForTimeout(300)
+  await settled(page, { animations: false }) // the screenshot ends them
   await page.screenshot({ path: join(SCREENSHOTS, name), animations: 'disabled' })
 }
 

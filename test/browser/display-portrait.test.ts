@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS, settled } from '../helpers/browser.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
@@ -118,14 +118,14 @@ browserSuite("the display's winner panel on a portrait screen (issue 17 point 6)
     const page = await browser.newPage({ viewport: { width: 1080, height: 1920 } })
     await page.goto(`${server.url}/display/?hall=sala&device=${displayCred}`)
     await page.getByTestId('winner-panel').waitFor({ timeout: 15_000 })
-    await page.waitForTimeout(800) // the panel's entrance animation
+    await settled(page) // the panel's entrance animation ends
     expect(await page.getByTestId('winner').count()).toBe(4)
     expect(await page.getByTestId('winner-more').textContent()).toContain(lineWinners[4])
     await page.screenshot({ path: join(SCREENSHOTS, 'display-portrait-winners-1080x1920.png') })
     expect(await outOfView(page)).toEqual([])
     expect(screenLeaks(await page.evaluate(() => document.body.innerText))).toEqual([])
     await page.setViewportSize({ width: 1920, height: 1080 })
-    await page.waitForTimeout(300)
+    await settled(page)
     await page.screenshot({ path: join(SCREENSHOTS, 'display-winners-1920x1080.png') })
     expect(await outOfView(page)).toEqual([])
 
@@ -139,7 +139,7 @@ browserSuite("the display's winner panel on a portrait screen (issue 17 point 6)
       { width: 1080, height: 1920 },
     ]) {
       await page.setViewportSize(size)
-      await page.waitForTimeout(300)
+      await settled(page)
       const decoration = await page.evaluate(() =>
         [...document.querySelectorAll('.hd-tile__value')].map((e) => getComputedStyle(e).textDecorationLine),
       )

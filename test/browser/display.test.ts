@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS, settled } from '../helpers/browser.ts'
 import type { GameState } from '../../server/src/bingo/service.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -105,7 +105,7 @@ function calledIn(rows: number[][], balls: number[]): number {
 
 async function shot(page: Page, name: string, viewport?: { width: number; height: number }): Promise<void> {
   if (viewport) await page.setViewportSize(viewport)
-  await page.waitForTimeout(400)
+  await settled(page, { animations: false }) // the screenshot ends them
   await page.screenshot({ path: join(SHOTS, name), animations: 'disabled' })
 }
 

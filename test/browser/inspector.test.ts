@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { GameState } from '../../server/src/bingo/service.ts'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS, settled } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
@@ -173,7 +173,7 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
       await page.getByTestId('register-table').waitFor()
 
       expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
-      await page.waitForTimeout(300)
+      await settled(page)
       await page.screenshot({ path: join(SCREENSHOTS, 'inspector-1920x1080.png') })
       expect(writes).toEqual(['POST /api/auth/login'])
       await ctx.close()

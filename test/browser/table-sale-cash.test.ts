@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { GameState } from '../../server/src/bingo/service.ts'
-import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS, settled } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -129,7 +129,7 @@ browserSuite('a table sale over the GEN-17 limit goes with its note count (issue
       )
       await page.getByTestId('sell-age').check()
       expect(await page.getByTestId('sell').isDisabled()).toBe(false)
-      await page.waitForTimeout(200)
+      await settled(page, { animations: false }) // the screenshot ends them
       await page.screenshot({ path: join(SCREENSHOTS, 'table-sale-cash-count.png'), animations: 'disabled' })
       await page.getByTestId('sell').click()
       await until(

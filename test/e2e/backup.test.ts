@@ -33,15 +33,19 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
       const { gameId } = await bingo.announceGame({ sessionId: session.id, seriesIds: [series.id] })
       await bingo.openSales(gameId)
       let selling = true
+      let sold = 0
       const seller = (async () => {
-        while (selling)
+        while (selling) {
           await api(server.url, 'POST', `/api/games/${gameId}/sales`, {
             ageConfirmed: true,
             count: 5,
             channel: 'kiosk:1',
           })
+          sold++
+        }
       })()
-      await new Promise((r) => setTimeout(r, 200))
+      // The copy is taken while sales go on, once one is in (instead of a fixed 200 ms).
+      await expect.poll(() => sold, { interval: 10 }).toBeGreaterThanOrEqual(1)
       const file = join(restoreDir, 'copy.sqlite')
       const result = await backupSqlite(server.dataDir, file)
       selling = false

@@ -119,3 +119,35 @@ export function ensureBuilt(apps: string[], sources: string[] = []): void {
   const stale = !missing && process.env.CI !== 'true' && sources.some((d) => newestMtime(resolve(d)) > oldest)
   if (missing || stale) execFileSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' })
 }
+
+/**
+ * Waits until the page has painted what it has: its web fonts loaded, every animation that ends (an entrance, a
+ * flash) ended, the scroll position still, and two frames drawn after that (a resize's layout and a
+ * ResizeObserver's re-render land in them). Issue 25 point 3: it replaces fixed pauses of 200 to 800 ms before
+ * screenshots and layout checks; it waits for the thing those pauses guessed at, however long that takes (never
+ * longer than `timeout`). Endless animations (a pulse, a spinner) are not waited for; nor any animation with
+ * `animations: false`, for a screenshot taken with `animations: 'disabled'` (which ends them itself).
+ */
+export async function settled(
+  page: Page,
+  { animations = true, timeout = 10_000 }: { animations?: boolean; timeout?: number } = {},
+): Promise<void> {
+  await page.waitForFunction(
+    async (animations) => {
+      await document.fonts.ready
+      const frame = () => new Promise<number>((r) => requestAnimationFrame(r))
+      const busy = () =>
+        animations &&
+        document
+          .getAnimations()
+          .some((a) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+      const y = window.scrollY
+      const x = window.scrollX
+      await frame()
+      await frame()
+      return !busy() && window.scrollY === y && window.scrollX === x
+    },
+    animations,
+    { timeout, polling: 50 },
+  )
+}
