@@ -63,7 +63,17 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   app.put('/api/lottery/artwork/:kind', needs('lottery.admin'), async (c) => {
     const kind = z.enum(['aj-logo', 'mae-signature']).safeParse(p(c, 'kind'))
     if (!kind.success) throw new DomainError('NOT_FOUND', `no artwork kind ${p(c, 'kind')}`)
-    const b = await body(c, z.object({ pngBase64: z.string().min(1).max(256 * 1024) }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          pngBase64: z
+            .string()
+            .min(1)
+            .max(256 * 1024),
+        })
+        .strict(),
+    )
     return c.json(await lottery.uploadArtwork(kind.data, b.pngBase64, actorOf(c)), 200)
   })
   // Issue 29 point 8: whom the back office can distribute to (names for the select; the id is the value sent back).
