@@ -20,6 +20,7 @@
  * (default 250 ms), so each ball meets an idle server as in a hall (a blower calls every few seconds). The clients
  * run on the same machine as the server, so on a small or busy machine they compete with it for the CPU.
  */
+import { TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
@@ -208,6 +209,7 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
     const hall = await bingo.createHall({
       name: 'Sala Bench',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 1000,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

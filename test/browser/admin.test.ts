@@ -390,6 +390,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
         .status,
     ).toBe(200)
     await page.fill('input[name=deviceName]', 'Quiosco de la entrada')
+    // GEN-7: a Bolivian hall's kiosk is enrolled with its AJ seal code.
+    await page.fill('[data-testid=enrol-device] input[name=sealCode]', 'AJ-QUIOSCO-ENTRADA')
     await page.click('[data-testid=enrol-device] button[type=submit]')
     const link = await page.getByTestId('enrol-link').getAttribute('href')
     const credential = new URL(link!).searchParams.get('device')!

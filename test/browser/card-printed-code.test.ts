@@ -8,6 +8,7 @@
  *   is refused as a code no card has (never "forged", nothing paid).
  * Spanish at 1366x768, English at 1920x1080.
  */
+import { sealed } from '../helpers/device-marks.ts'
 import { mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -132,7 +133,7 @@ browserSuite("a card's printed code typed at the kiosk's refund and at the table
       stationName: 'Mesa 1',
       floatCents: 50_000,
     })
-    kiosk = await auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
+    kiosk = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
     // Game 1: two cards bought at the kiosk with a voucher, then the game is annulled after its first ball.
     const v = await api(
       server.url,

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { formatInZone } from '../../server/src/shared/time-zone.ts'
@@ -28,6 +29,7 @@ browserSuite('the cashier logs in at her station and opens and closes her shift 
     const hall = await bingo.createHall({
       name: 'Sala Illimani',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

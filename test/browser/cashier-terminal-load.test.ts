@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs'
+import { sealed } from '../helpers/device-marks.ts'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -37,7 +38,12 @@ browserSuite('the cashier loads cash credit onto a bingo terminal (issue 27)', (
       },
       by: 'test',
     })
-    terminal = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 7', hallId: hall.hallId })
+    terminal = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal 7',
+      hallId: hall.hallId,
+    })
     browser = await launchChromium()
   })
   afterAll(async () => {

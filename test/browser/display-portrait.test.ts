@@ -3,6 +3,7 @@
  * several winners of the same ball, nothing clipped or outside the viewport, and an awarded prize (the line once
  * its window closes) is shown as won, never struck through. Screenshots in test-output/screenshots/.
  */
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -67,6 +68,7 @@ browserSuite("the display's winner panel on a portrait screen (issue 17 point 6)
       id: 'sala',
       name: 'Sala de pruebas',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 200,
       bettingPlan: DEMO_BETTING_PLAN,
     })

@@ -6,6 +6,7 @@
  * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
  * is skipped with a message. Builds the screens first when dist/ is missing or older than display/.
  */
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -132,6 +133,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
       id: hallId,
       name: 'Sala Illimani',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 200,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
@@ -205,7 +207,8 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
     expect(state.bets).toEqual(posted)
     expect(await textOf(display, 'bets')).toBe(`${posted.minCardsPerPurchase}–${posted.maxCardsPerPurchase}`)
     expect(await textOf(display, 'bets-note')).toBe(
-      `máx. ${posted.maxCardsPerPlayer} por jugador · sin autorización de la autoridad registrada`,
+      // The hall sells only under limits recorded with the AJ's reference (GEN-18): the display names it.
+      `máx. ${posted.maxCardsPerPlayer} por jugador · Autorización ${posted.authorisationRef}`,
     )
     expect(await display.getByTestId('commitment').getAttribute('title')).toBe(state.commitment)
     expect(await textOf(display, 'commitment-full')).toBe(state.commitment.replace(/(.{8})(?=.)/g, '$1 '))
@@ -746,6 +749,7 @@ suite('hall display across a server restart', () => {
         id: 'restart',
         name: 'Sala Restart',
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

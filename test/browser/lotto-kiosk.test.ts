@@ -7,6 +7,7 @@
  * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
  * is skipped with a message. Builds the screens first when dist/kiosk is missing or older than kiosk/.
  */
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -32,6 +33,7 @@ suite('lotto slips at the one kiosk', () => {
       await server.services.bingo.createHall({
         name: 'Sala Illimani',
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 50,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

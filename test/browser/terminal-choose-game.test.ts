@@ -1,4 +1,6 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
+import { sealed } from '../helpers/device-marks.ts'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -36,6 +38,7 @@ browserSuite('a hall terminal chooses between its hall game and an interconnecte
       const h = await bingo.createHall({
         name,
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })
@@ -89,9 +92,9 @@ browserSuite('a hall terminal chooses between its hall game and an interconnecte
       })
     ).gameId
     await bingo.openSales(own)
-    const desk = await auth.enrolDevice({ kind: 'cashier_station', name: 'Caja B', hallId: alto })
+    const desk = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja B', hallId: alto })
     for (const name of ['Terminal 1', 'Terminal 2'])
-      terminals.push(await auth.enrolDevice({ kind: 'terminal', name, hallId: alto }))
+      terminals.push(await auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: alto }))
     for (let i = 0; i < terminals.length; i++) {
       const { voucher } = await server.services.cashdesk.vouchers.sell({
         hallId: alto,

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Socket } from 'socket.io-client'
@@ -69,6 +70,7 @@ describe('bolillo-draw-v2 bingo game with beacon relays over real HTTP', () => {
     const hall = await bingo.createHall({
       name: 'Sala Titicaca',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sealed } from '../helpers/device-marks.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
 import { api } from '../helpers/server.ts'
@@ -103,6 +104,7 @@ describe('a Bolivian hall sells only under bet limits recorded with the AJ refer
         minGameSeconds: 0,
         prizeReturnBp: { min: 6000, max: 8500 },
         terminalRangePercent: 25,
+        onDisconnect: 'play-on-credit',
       },
     })
     expect(terms.status, JSON.stringify(terms.body)).toBe(200)
@@ -117,8 +119,18 @@ describe('a Bolivian hall sells only under bet limits recorded with the AJ refer
       stationName: 'Caja 1',
       floatCents: 100_000,
     })
-    kiosk = await s.server.services.auth.enrolDevice({ kind: 'kiosk', name: 'Kiosco 1', hallId: hall.hallId })
-    terminal = await s.server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal 1', hallId: hall.hallId })
+    kiosk = await s.server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco 1',
+      hallId: hall.hallId,
+    })
+    terminal = await s.server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal 1',
+      hallId: hall.hallId,
+    })
     const voucher = await sellVoucher(s.server.url, hall.hallId, 5_000, {}, counter.headers)
     const opened = await api(
       s.server.url,

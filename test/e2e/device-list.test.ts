@@ -5,6 +5,7 @@
  * hall's devices. The revoked or re-enrolled device's open sockets are cut at once, its next request refused in
  * words.
  */
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -48,9 +49,24 @@ describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', (
     server = await startTestServer({ auth: 'on' }, { clock })
     const { auth, bingo } = server.services
     const shares = { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 }
-    hallA = (await bingo.createHall({ name: 'Sala Illimani', profileId: 'BO-2025', playingPositions: 100, shares })).id
-    const hallB = (await bingo.createHall({ name: 'Sala Sajama', profileId: 'BO-2025', playingPositions: 100, shares }))
-      .id
+    hallA = (
+      await bingo.createHall({
+        name: 'Sala Illimani',
+        profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
+        playingPositions: 100,
+        shares,
+      })
+    ).id
+    const hallB = (
+      await bingo.createHall({
+        name: 'Sala Sajama',
+        profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
+        playingPositions: 100,
+        shares,
+      })
+    ).id
     await auth.createUser({
       username: 'marta',
       displayName: 'Marta Quispe',

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpApp } from '../../server/src/http/app.ts'
@@ -31,6 +32,7 @@ describe('HTTP fuzz', () => {
     const hall = await bingo.createHall({
       name: 'Sala fuzz',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

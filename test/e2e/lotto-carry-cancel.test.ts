@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -49,6 +50,7 @@ describe('lotto carry-over and cancellation (issue 18, auth on)', () => {
       id: 'lapaz',
       name: 'Sala La Paz',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
     })
     await login()

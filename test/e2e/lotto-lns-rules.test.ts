@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -47,7 +48,13 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
       ['oruro', 'Sala Oruro'],
       ['potosi', 'Sala Potosí'],
     ])
-      await server.services.bingo.createHall({ id, name, profileId: 'BO-2025', playingPositions: 100 })
+      await server.services.bingo.createHall({
+        id,
+        name,
+        profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
+        playingPositions: 100,
+      })
     await login()
     till = await openTill(server.url, server.services, {
       hallId: 'lapaz',
@@ -411,6 +418,7 @@ describe('INS-16 / RNG-26: a lotto draw by software is sold and drawn only while
       id: 'lapaz',
       name: 'Sala La Paz',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
     })
     await first.services.devices.register({

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,6 +27,7 @@ describe('people: passwords, disabling, sessions (issue 14 point 5)', () => {
       id: 'sala',
       name: 'Sala',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -43,13 +43,14 @@ export function idsIn(text: string, rawIds: string[]): string[] {
 }
 
 /**
- * Issue 29 point 5: the night is played on a clock twelve hours ahead of the real one (inside the lotto plan's sales
- * window, which paidHall sets around the real date): its UTC times (real + 12 h) differ in the hour from the hall's
- * (La Paz, real + 8 h) and from the lotto draw's (real - 3 h), so a time printed in UTC, not in the hall's zone, is
- * told apart on any date.
+ * Issue 29 point 5: the night is played from 15:00 UTC of the day after the real one (inside the lotto plan's sales
+ * window, which paidHall sets from noon UTC of the real day): its UTC times (15:xx) differ in the hour from the hall's
+ * (La Paz, 11:xx), from the lotto draw's (09:00) and from the deadlines' 23:59, so a time printed in UTC, not in the
+ * hall's zone, is told apart on any date and at any hour. (A clock twelve hours ahead of the real one met the
+ * deadlines' 23:59 when the suite ran at noon UTC.)
  */
 const realStart = Date.now()
-const START = realStart + 12 * 3_600_000
+const START = Math.floor(realStart / 86_400_000) * 86_400_000 + 86_400_000 + 15 * 3_600_000
 const clock = { now: () => new Date(START + (Date.now() - realStart)) }
 const hhmm = (ms: number, zone: string) =>
   new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms)

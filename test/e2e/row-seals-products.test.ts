@@ -5,7 +5,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { cashierHall, PASSWORD, printedDesign, printedInstant, type CashierHall } from '../helpers/cashier.ts'
-import { plan649, rafflePlan } from '../helpers/lottery-plans.ts'
+import { plan649, rafflePlan, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
@@ -146,6 +146,8 @@ describe('lotto: a slip whose prize was raised, or that was un-paid, is not paid
     t += 30 * 60_000
     jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
     await till.relogin()
+    // LNS-9: the manual draw is made with a registered ball set and its reserve.
+    await registerLottoBallSets(server.services)
     for (const ball of [1, 2, 3, 4, 5, 6])
       expect((await boss('POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
     const settled = await boss('POST', `/api/lotto/draws/${drawId}/settle`)

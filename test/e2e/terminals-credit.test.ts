@@ -1,4 +1,6 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sealed } from '../helpers/device-marks.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
@@ -52,7 +54,9 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
     server = await startTestServer({ auth: 'on' })
     hall = await paidHall(server.services)
     for (const name of ['Terminal 1', 'Terminal 2'])
-      terminals.push(await server.services.auth.enrolDevice({ kind: 'terminal', name, hallId: hall.hallId }))
+      terminals.push(
+        await server.services.auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: hall.hallId }),
+      )
     const director = { ...es, authorization: `Bearer ${hall.directorToken}` }
     expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, director)).status).toBe(200)
     // Only virtual cards play (BNG-21: ten of them), so every prize of the game is a terminal's.
@@ -169,10 +173,16 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
     const other = await server.services.bingo.createHall({
       name: 'Sala Sajama',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
-    const foreign = await server.services.auth.enrolDevice({ kind: 'terminal', name: 'Terminal S', hallId: other.id })
+    const foreign = await server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'terminal',
+      name: 'Terminal S',
+      hallId: other.id,
+    })
     const balances = async () =>
       (await server.services.db.all<{ b: number }>('SELECT balance_cents AS b FROM terminal_sessions ORDER BY id')).map(
         (r) => Number(r.b),

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -69,6 +70,7 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
       id: 'bo',
       name: 'Sala Illimani',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 200,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
@@ -77,6 +79,7 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
       id: 'otra',
       name: 'Otra sala',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

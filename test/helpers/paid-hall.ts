@@ -71,7 +71,9 @@ export async function paidHall(
     { floatCents: 10_000 },
   )
   const directorToken = (await auth.login('jefa', PASSWORD)).token
-  const now = Date.now()
+  // Noon UTC of the real day: a window of fixed times of day (a test's clock may run at any hour of it), wide enough
+  // for a clock at the real time or some hours ahead of it.
+  const now = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
   const draw = await services.lotto.createDraw(
     plan649({
       gameCode: `LOTO${setup.hallId

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -475,6 +476,7 @@ describe('no prize beyond the regulated ones in Cantabria (BNG-68)', () => {
     const bo = await bingo.createHall({
       name: 'Sala Illimani',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       bettingPlan: {
         authorisationRef: 'AJ-RA-PRUEBA-1',

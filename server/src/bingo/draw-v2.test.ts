@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import fc from 'fast-check'
 import { createHash, randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -60,6 +61,7 @@ async function setup(opts: { quicknetOnly?: boolean } = {}) {
   const hall = await bingo.createHall({
     name: 'Sala',
     profileId: 'BO-2025',
+    saleRules: TEST_SALE_RULES,
     playingPositions: 100,
     shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
   })

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -55,6 +56,7 @@ describe('modalities play to the end with the right winners', () => {
       const hall = await bingo.createHall({
         name: 'Sala Electrónica',
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })
@@ -111,6 +113,7 @@ describe('modalities play to the end with the right winners', () => {
     const hall = await bingo.createHall({
       name: 'Sala',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

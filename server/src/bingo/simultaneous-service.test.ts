@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -34,6 +35,7 @@ describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
       const h = await bingo.createHall({
         name,
         profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
         playingPositions: 100,
         // BNG-52: pots only within the Plan de Apuestas' approved share.
         bettingPlan: {

@@ -1,3 +1,4 @@
+import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -116,6 +117,7 @@ describe('ball sets in play', () => {
     const bo = await s.bingo.createHall({
       name: 'BO',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
@@ -146,6 +148,7 @@ describe('ball sets in play', () => {
     const bo = await s.bingo.createHall({
       name: 'BO',
       profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
