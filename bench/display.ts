@@ -20,6 +20,7 @@
  * (default 250 ms), so each ball meets an idle server as in a hall (a blower calls every few seconds). The clients
  * run on the same machine as the server, so on a small or busy machine they compete with it for the CPU.
  */
+import { sealed } from '../test/helpers/device-marks.ts'
 import { TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -223,7 +224,7 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
     await bingo.closeSales({ gameId })
     // One enrolled device's credential for every client: the fan-out to authenticated screens.
     const authorization = setup.device
-      ? `Device ${(await server.services.auth.enrolDevice({ kind: setup.device, name: `${setup.label} bench`, hallId: hall.id })).credential}`
+      ? `Device ${(await server.services.auth.enrolDevice({ ...sealed(), kind: setup.device, name: `${setup.label} bench`, hallId: hall.id })).credential}`
       : undefined
     const target = setup.watch === 'hall' ? hall.id : gameId
 

@@ -15,6 +15,7 @@
  *
  * `npx tsx bench/run.ts lotto` runs only these. BENCH_LOTTO_PLAYS overrides the 10,000,000.
  */
+import { registerTestRng } from '../test/helpers/device-marks.ts'
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -117,6 +118,8 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
   // A clock inside the sales window of the plan.
   const clock = { now: () => new Date(Date.parse('2025-03-02T12:00:00-04:00') + (performance.now() % 1000)) }
   const server = await createServer(config, { clock })
+  // GEN-6: a draw by software needs the operator's registered RNG, as a real operator has it.
+  await registerTestRng(server.services)
   try {
     const created = await fetch(`${server.url}/api/lotto/draws`, {
       method: 'POST',
