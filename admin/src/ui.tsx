@@ -121,40 +121,30 @@ export function HallDateTime(props: {
   }
   const bad = props.invalid || wall === null
   return (
-    <div class="field" data-testid={`${props.name}-field`}>
-      <span>
-        {props.label} ({hallZoneLabel()})
-      </span>
-      <span class="inline date-pair">
-        <input
-          name={`${props.name}-date`}
-          aria-label={`${props.label}: ${tx('dateDay')}`}
-          placeholder={tx('dateDayPlaceholder')}
-          inputMode="numeric"
-          autocomplete="off"
-          size={10}
-          value={typed.date}
-          aria-invalid={bad ? 'true' : undefined}
-          onInput={(e) => change({ ...typed, date: (e.target as HTMLInputElement).value })}
-        />
-        <input
-          name={`${props.name}-time`}
-          aria-label={`${props.label}: ${tx('dateHour')}`}
-          placeholder={tx('dateHourPlaceholder')}
-          inputMode="numeric"
-          autocomplete="off"
-          size={5}
-          value={typed.time}
-          aria-invalid={bad ? 'true' : undefined}
-          onInput={(e) => change({ ...typed, time: (e.target as HTMLInputElement).value })}
-        />
-      </span>
-      {wall === null && (typed.date.trim() || typed.time.trim()) && (
-        <small class="muted" data-testid={`${props.name}-hint`}>
-          {tx('dateBad')}
-        </small>
-      )}
-    </div>
+    <HallDateField
+      name={props.name}
+      label={props.label}
+      hint={wall === null && (typed.date.trim() || typed.time.trim()) ? tx('dateBad') : null}
+    >
+      <HallDatePart
+        name={`${props.name}-date`}
+        label={`${props.label}: ${tx('dateDay')}`}
+        placeholder={tx('dateDayPlaceholder')}
+        size={10}
+        value={typed.date}
+        bad={bad}
+        onText={(date) => change({ ...typed, date })}
+      />
+      <HallDatePart
+        name={`${props.name}-time`}
+        label={`${props.label}: ${tx('dateHour')}`}
+        placeholder={tx('dateHourPlaceholder')}
+        size={5}
+        value={typed.time}
+        bad={bad}
+        onText={(time) => change({ ...typed, time })}
+      />
+    </HallDateField>
   )
 }
 
@@ -172,35 +162,63 @@ export function HallDay(props: {
 }) {
   const [typed, setTyped] = useState(() => dayText(props.value))
   const read = typed.trim() ? readDayMonthYear(typed) : ''
-  const bad = props.invalid || read === null
+  return (
+    <HallDateField name={props.name} label={props.label} hint={read === null ? tx('dayBad') : null}>
+      <HallDatePart
+        name={`${props.name}-date`}
+        label={`${props.label}: ${tx('dateDay')}`}
+        placeholder={tx('dateDayPlaceholder')}
+        size={10}
+        value={typed}
+        bad={props.invalid || read === null}
+        onText={(text) => {
+          setTyped(text)
+          props.onValue(text.trim() ? (readDayMonthYear(text) ?? '') : '')
+        }}
+      />
+    </HallDateField>
+  )
+}
+
+/** The frame HallDateTime and HallDay share: the label with the hall's zone, the typed parts, the hint when wrong. */
+function HallDateField(props: { name: string; label: string; hint: string | null; children: ComponentChildren }) {
   return (
     <div class="field" data-testid={`${props.name}-field`}>
       <span>
         {props.label} ({hallZoneLabel()})
       </span>
-      <span class="inline date-pair">
-        <input
-          name={`${props.name}-date`}
-          aria-label={`${props.label}: ${tx('dateDay')}`}
-          placeholder={tx('dateDayPlaceholder')}
-          inputMode="numeric"
-          autocomplete="off"
-          size={10}
-          value={typed}
-          aria-invalid={bad ? 'true' : undefined}
-          onInput={(e) => {
-            const text = (e.target as HTMLInputElement).value
-            setTyped(text)
-            props.onValue(text.trim() ? (readDayMonthYear(text) ?? '') : '')
-          }}
-        />
-      </span>
-      {read === null && (
+      <span class="inline date-pair">{props.children}</span>
+      {props.hint && (
         <small class="muted" data-testid={`${props.name}-hint`}>
-          {tx('dayBad')}
+          {props.hint}
         </small>
       )}
     </div>
+  )
+}
+
+/** One typed part of a hall date (the day or the hour): digits on a touch keyboard, marked when the whole is wrong. */
+function HallDatePart(props: {
+  name: string
+  label: string
+  placeholder: string
+  size: number
+  value: string
+  bad: boolean
+  onText: (text: string) => void
+}) {
+  return (
+    <input
+      name={props.name}
+      aria-label={props.label}
+      placeholder={props.placeholder}
+      inputMode="numeric"
+      autocomplete="off"
+      size={props.size}
+      value={props.value}
+      aria-invalid={props.bad ? 'true' : undefined}
+      onInput={(e) => props.onText((e.target as HTMLInputElement).value)}
+    />
   )
 }
 
