@@ -17,9 +17,9 @@ export default class SummaryReporter implements Reporter {
         const state = test.result().state
         if (state === 'passed') {
           passed++
-          if (test.diagnostic()?.flaky) flaky.push(`${test.module.moduleId.replace(process.cwd() + '/', '')} > ${test.fullName}`)
-        }
-        else if (state === 'failed') {
+          if (test.diagnostic()?.flaky)
+            flaky.push(`${test.module.moduleId.replace(process.cwd() + '/', '')} > ${test.fullName}`)
+        } else if (state === 'failed') {
           failed++
           moduleFailures++
         } else skipped++
