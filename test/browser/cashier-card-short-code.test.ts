@@ -7,24 +7,26 @@
  * under the server's key), so typing it gives no one more than holding the card does; the serial alone never pays
  * (BNG-71: a winning serial is announced in the hall).
  */
-import { mkdirSync, readdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { openPrintFile } from '../../printer/src/printers.ts'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
-import { hallWithGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
-import { decodeEscPos } from '../helpers/escpos-decode.ts'
+import { playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
-import { api, startTestServer } from '../helpers/server.ts'
-import { openTill, type Till } from '../helpers/till.ts'
+import { startTestServer } from '../helpers/server.ts'
+import type { Till } from '../helpers/till.ts'
+import {
+  cashierClock,
+  cashierHall,
+  loginAtCashier,
+  norm,
+  PRINTED_CODE as PRINTED,
+  printedCodes,
+  RECORD_IDS as IDS,
+} from '../helpers/cashier-hall.ts'
 
-const PASSWORD = 'correct horse battery'
-const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
-const started = Date.now()
-const clock = { now: () => new Date(Date.parse('2026-03-14T22:10:00Z') + (Date.now() - started)) }
-const IDS = /\b(?:dev|u|po|c|cs|v|rf|ses|sh|hall|g)_[a-z0-9]{6,}/gi
-const PRINTED = /^C[A-Z0-9]{3}(?:-[A-Z0-9]{4}){4}$/
+const clock = cashierClock()
 
 browserSuite('a card found and paid at the cashier by the code printed under its QR (issue 29 point 4)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -37,12 +39,7 @@ browserSuite('a card found and paid at the cashier by the code printed under its
 
   async function atCashier(viewport: { width: number; height: number }): Promise<Page> {
     const page = await pageOnClock(browser, clock, viewport)
-    await page.goto(`${server.url}/cashier/?hall=${hallId}&device=${encodeURIComponent(till.station.credential)}`)
-    await page.getByTestId('shift-login').waitFor()
-    await page.getByTestId('shift-user').fill('rosa')
-    await page.getByTestId('shift-password').fill(PASSWORD)
-    await page.getByTestId('shift-enter').click()
-    await page.getByTestId('shift-bar').waitFor()
+    await loginAtCashier(page, server.url, { hallId, till })
     return page
   }
   /** What is printed under the QR, typed as a person types it: lower case, spaces for the dashes, then Enter. */
@@ -65,39 +62,12 @@ browserSuite('a card found and paid at the cashier by the code printed under its
     mkdirSync(SCREENSHOTS, { recursive: true })
     ensureBuilt(['cashier'], ['kiosk', 'web', 'printer', 'server/src/cashdesk'])
     server = await startTestServer({ auth: 'on' }, { clock })
-    const setup = await hallWithGameOnSale(server.services, { faceValueCents: 500 })
-    hallId = setup.hallId
-    await server.services.auth.createUser({
-      username: 'rosa',
-      displayName: 'Rosa Vargas',
-      role: 'cashier',
-      password: PASSWORD,
-      halls: [hallId],
-    })
-    till = await openTill(server.url, server.services, {
-      hallId,
-      username: 'rosa',
-      password: PASSWORD,
-      stationName: 'Caja 1',
-      floatCents: 50_000,
-    })
-    const sold = await api(
-      server.url,
-      'POST',
-      `/api/games/${setup.gameId}/sales`,
-      { count: 30, ageConfirmed: true },
-      till.headers,
-    )
+    const hall = await cashierHall(server)
+    const { setup, sold } = hall
+    ;({ hallId, till } = hall)
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     // The papers the file printer wrote: each card's serial, then the code printed under its QR.
-    const dir = join(server.dataDir, 'prints')
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.escpos.sealed'))) {
-      let serial = ''
-      for (const line of decodeEscPos(openPrintFile(server.services.sealer, join(dir, f))).lines.map((l) => l.trim())) {
-        if (/^[A-Z]-\d{5}$/.test(line)) serial = line
-        else if (PRINTED.test(line) && serial) printed.set(serial, line)
-      }
-    }
+    for (const [serial, code] of printedCodes(server)) printed.set(serial, code)
     expect(printed.size).toBe(30)
     await playToTheEnd(server.services, setup.gameId)
     winners = await winningCodes(server.services, setup.gameId)

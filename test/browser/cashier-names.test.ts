@@ -9,17 +9,13 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
-import { hallWithGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
+import { playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { openTill, type Till } from '../helpers/till.ts'
+import type { Till } from '../helpers/till.ts'
+import { cashierClock, cashierHall, loginAtCashier, norm, RECORD_IDS as IDS } from '../helpers/cashier-hall.ts'
 
-const PASSWORD = 'correct horse battery'
-const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
-const started = Date.now()
-const clock = { now: () => new Date(Date.parse('2026-03-14T22:10:00Z') + (Date.now() - started)) }
-/** Any record id as the server makes them (prefix, underscore, random letters and digits). */
-const IDS = /\b(?:dev|u|po|c|cs|v|rf|ses|sh|hall|g)_[a-z0-9]{6,}/gi
+const clock = cashierClock()
 
 browserSuite('names, not ids, at the cashier (issue 29 point 6)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -30,12 +26,7 @@ browserSuite('names, not ids, at the cashier (issue 29 point 6)', () => {
 
   async function atCashier(viewport: { width: number; height: number }): Promise<Page> {
     const page = await pageOnClock(browser, clock, viewport)
-    await page.goto(`${server.url}/cashier/?hall=${hallId}&device=${encodeURIComponent(till.station.credential)}`)
-    await page.getByTestId('shift-login').waitFor()
-    await page.getByTestId('shift-user').fill('rosa')
-    await page.getByTestId('shift-password').fill(PASSWORD)
-    await page.getByTestId('shift-enter').click()
-    await page.getByTestId('shift-bar').waitFor()
+    await loginAtCashier(page, server.url, { hallId, till })
     return page
   }
   async function scan(page: Page, code: string): Promise<void> {
@@ -49,30 +40,10 @@ browserSuite('names, not ids, at the cashier (issue 29 point 6)', () => {
     mkdirSync(SCREENSHOTS, { recursive: true })
     ensureBuilt(['cashier'], ['kiosk', 'web'])
     server = await startTestServer({ auth: 'on' }, { clock })
-    const setup = await hallWithGameOnSale(server.services, { faceValueCents: 500 })
-    hallId = setup.hallId
-    await server.services.auth.createUser({
-      username: 'rosa',
-      displayName: 'Rosa Vargas',
-      role: 'cashier',
-      password: PASSWORD,
-      halls: [hallId],
-    })
-    till = await openTill(server.url, server.services, {
-      hallId,
-      username: 'rosa',
-      password: PASSWORD,
-      stationName: 'Caja 1',
-      floatCents: 50_000,
-    })
     // Cards sold at her till, the game played, the first winner paid there by her.
-    const sold = await api(
-      server.url,
-      'POST',
-      `/api/games/${setup.gameId}/sales`,
-      { ageConfirmed: true, count: 30 },
-      till.headers,
-    )
+    const hall = await cashierHall(server)
+    const { setup, sold } = hall
+    ;({ hallId, till } = hall)
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     await playToTheEnd(server.services, setup.gameId)
     const [winner] = await winningCodes(server.services, setup.gameId)

@@ -1,12 +1,10 @@
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
-import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { startTestServer } from '../helpers/server.ts'
-import { sealed } from '../helpers/device-marks.ts'
+import { interconnectedHalls, terminalsWithVouchers } from '../helpers/terminals.ts'
 
 /**
  * Issue 27 with BNG-100 in real Chromium, authentication on: an enrolled terminal of a hall joined to a central's
@@ -20,80 +18,20 @@ browserSuite('a hall terminal in an interconnected game (issue 27, BNG-100)', ()
   let alto: string
   let gameId: string
   let extractorId: string
-  const terminals: Array<{ id: string; credential: string }> = []
+  let terminals: Array<{ id: string; credential: string }>
+  let vouchers: string[]
   const pages: Page[] = []
-  const vouchers: string[] = []
 
   beforeAll(async () => {
     ensureBuilt(['terminal'], ['kiosk/src/terminal', 'kiosk/terminal', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
     server = await startTestServer({ auth: 'on' })
-    const { bingo, bonus, auth, terminals: service } = server.services
-    const set = await bingo.createMasterSet({ count: 400, seed: 'terminal-interconnected' })
-    const halls: Array<{ id: string; series: string }> = []
-    for (const [name, code] of [
-      ['Central La Paz', 'A'],
-      ['Sala El Alto', 'B'],
-    ]) {
-      const h = await bingo.createHall({
-        name,
-        profileId: 'BO-2025',
-        saleRules: TEST_SALE_RULES,
-        playingPositions: 100,
-        shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
-      })
-      const series = await bingo.createSeries({ hallId: h.id, code, masterSetId: set.id, faceValueCents: 500 })
-      halls.push({ id: h.id, series: series.id })
-      await bingo.setAutoClaim({
-        hallId: h.id,
-        autoClaim: false,
-        by: { kind: 'system', id: 't', name: 't', role: 'system' },
-      })
-      await service.setTerms({
-        hallId: h.id,
-        reference: 'AJ-RND-2026-0117',
-        terms: {
-          markingMode: 'automatic',
-          maxCardCents: 600,
-          maxGameCents: 5000,
-          maxSessionCents: 20_000,
-          minGameSeconds: 0,
-          prizeReturnBp: { min: 6000, max: 8500 },
-          terminalRangePercent: 25,
-          onDisconnect: 'play-on-credit',
-        },
-        by: 'test',
-      })
-    }
-    alto = halls[1].id
-    ;({ extractorId } = await equipForManualGames(server.services, halls[0].id))
-    const session = await bingo.openSession({ hallId: halls[0].id, recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
-    gameId = (
-      await bingo.announceGame({
-        sessionId: session.id,
-        seriesIds: [halls[0].series],
-        drawSource: 'manual',
-        deviceId: extractorId,
-      })
-    ).gameId
-    await bonus.joinGame({ gameId, hallId: halls[0].id, seriesId: halls[0].series, fromCardNo: 1, toCardNo: 200 })
-    await bonus.joinGame({ gameId, hallId: alto, seriesId: halls[1].series, fromCardNo: 201, toCardNo: 400 })
-    await bingo.openSales(gameId)
-    await bonus.sellInHall({ gameId, hallId: halls[0].id, count: 8, channel: 'counter' })
-    const desk = await auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Caja B', hallId: alto })
-    for (const name of ['Terminal 1', 'Terminal 2'])
-      terminals.push(await auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: alto }))
+    const halls = await interconnectedHalls(server.services, { seed: 'terminal-interconnected', autoClaim: false })
+    alto = halls.alto.id
+    ;({ gameId, extractorId } = halls)
+    await server.services.bonus.sellInHall({ gameId, hallId: halls.central.id, count: 8, channel: 'counter' })
     // Vouchers bought at El Alto's cashier, one per player.
-    for (let i = 0; i < terminals.length; i++) {
-      const { voucher } = await server.services.cashdesk.vouchers.sell({
-        hallId: alto,
-        amountCents: 2000,
-        cash: { smallCents: 0, otherCents: 2000 },
-        stationId: desk.id,
-        cashierId: 'cajera',
-      })
-      vouchers.push(voucher.shortCode ?? voucher.code)
-    }
+    ;({ terminals, vouchers } = await terminalsWithVouchers(server.services, alto))
     browser = await launchChromium()
   }, 240_000)
 

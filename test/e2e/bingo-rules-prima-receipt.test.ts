@@ -2,15 +2,9 @@ import { openPrintFile } from '../../printer/src/printers.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { playManualBingo, primaHall } from '../helpers/prima-hall.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
-import {
-  PASSWORD,
-  gameOnSale,
-  hallWithSeries,
-  openSession,
-  startRulesServer,
-  type RulesServer,
-} from '../helpers/bingo-rules.ts'
+import { PASSWORD, gameOnSale, hallWithSeries, openSession, type RulesServer } from '../helpers/bingo-rules.ts'
 
 /**
  * Issue 18, over real HTTP with authentication on, in a Cantabrian hall (004 Bingo V.2.a and V.3):
@@ -26,57 +20,20 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
   // Issue 24 point 2: the file printer keeps its jobs sealed; opened here with the server's sealing key.
   const openPrint = (file: string) => openPrintFile(s.server.services.sealer, file)
   let cashier: Till
-  let hallId: string
   let seriesId: string
   let sessionId: string
   const db = () => s.server.services.db
   const asCashier = (method: string, path: string, b?: unknown) => api(s.server.url, method, path, b, cashier.headers)
 
   beforeAll(async () => {
-    s = await startRulesServer('2026-11-20T18:00:00Z')
-    ;({ hallId, seriesId } = await hallWithSeries(s, {
-      profileId: 'ES-CB-2010',
-      name: 'Sala Pereda',
-      seed: 'prima-receipt',
-      cards: 600,
-      faceValueCents: 5_000,
-    }))
-    const prima = await s.call('jefa', 'PUT', `/api/halls/${hallId}/prima`, {
-      amountsCents: [5_000],
-      amountCents: 5_000,
-    })
-    expect(prima.status, JSON.stringify(prima.body)).toBe(200)
-    sessionId = await openSession(s, hallId)
-    cashier = await openTill(s.server.url, s.server.services, {
-      hallId,
-      username: 'cajera',
-      password: PASSWORD,
-      stationName: 'Caja 1',
-      floatCents: 200_000,
-    })
+    const h = await primaHall('prima-receipt')
+    ;({ s, seriesId, sessionId, cashier } = h)
+    expect(h.prima.status, JSON.stringify(h.prima.body)).toBe(200)
   })
   afterAll(async () => s?.server.cleanup())
 
   /** A manual game: `cards` sold, then the first card's numbers drawn and its bingo claimed; ordinary prizes paid. */
-  async function manualBingo(cards: number): Promise<{ gameId: string; serial: string; balls: number[] }> {
-    const g = await gameOnSale(s, sessionId, [seriesId], cards, 'manual')
-    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
-    const card = await db().get<{ numbers: string }>('SELECT numbers FROM cards WHERE game_id = ? AND serial = ?', [
-      g.gameId,
-      g.serials[0],
-    ])
-    const balls = (JSON.parse(card!.numbers) as number[][]).flat().filter((n) => n > 0)
-    for (const ball of balls)
-      expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
-    expect(
-      (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body
-        .ok,
-    ).toBe(true)
-    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
-    // BNG-71 (Cantabria): the game's ordinary prizes are paid before the next one.
-    await s.server.services.bingo.payAllPrizes(g.gameId, 'cajera')
-    return { gameId: g.gameId, serial: g.serials[0], balls }
-  }
+  const manualBingo = (cards: number) => playManualBingo({ s, seriesId, sessionId }, cards)
 
   async function primaPrize(): Promise<{ id: string; serial: string; gameId: string; balls: number[]; code: string }> {
     const g = await manualBingo(20)

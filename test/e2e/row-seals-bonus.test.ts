@@ -3,15 +3,9 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api } from '../helpers/server.ts'
-import { openTill, type Till } from '../helpers/till.ts'
-import {
-  PASSWORD,
-  gameOnSale,
-  hallWithSeries,
-  openSession,
-  startRulesServer,
-  type RulesServer,
-} from '../helpers/bingo-rules.ts'
+import type { Till } from '../helpers/till.ts'
+import { playManualBingo, primaHall } from '../helpers/prima-hall.ts'
+import { PASSWORD, gameOnSale, hallWithSeries, openSession, type RulesServer } from '../helpers/bingo-rules.ts'
 
 /**
  * Issue 24 point 1 for the bonus prizes (prima, pots, lucky ball, interconnected), over real HTTP with authentication
@@ -22,7 +16,6 @@ import {
 describe('a bonus prize or its card edited behind the journal is not paid (issue 24 point 1, BNG-55)', () => {
   let s: RulesServer
   let cashier: Till
-  let hallId: string
   let seriesId: string
   let sessionId: string
   const db = () => s.server.services.db
@@ -62,45 +55,13 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
   }
 
   beforeAll(async () => {
-    s = await startRulesServer('2026-11-20T18:00:00Z')
-    ;({ hallId, seriesId } = await hallWithSeries(s, {
-      profileId: 'ES-CB-2010',
-      name: 'Sala Pereda',
-      seed: 'prima-seal',
-      cards: 600,
-      faceValueCents: 5_000,
-    }))
-    expect(
-      (await s.call('jefa', 'PUT', `/api/halls/${hallId}/prima`, { amountsCents: [5_000], amountCents: 5_000 })).status,
-    ).toBe(200)
-    sessionId = await openSession(s, hallId)
-    cashier = await openTill(s.server.url, s.server.services, {
-      hallId,
-      username: 'cajera',
-      password: PASSWORD,
-      stationName: 'Caja 1',
-      floatCents: 200_000,
-    })
+    const h = await primaHall('prima-seal')
+    ;({ s, seriesId, sessionId, cashier } = h)
+    expect(h.prima.status).toBe(200)
   })
   afterAll(async () => s?.server.cleanup())
 
-  async function manualBingo(cards: number): Promise<{ gameId: string }> {
-    const g = await gameOnSale(s, sessionId, [seriesId], cards, 'manual')
-    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
-    const card = await db().get<{ numbers: string }>('SELECT numbers FROM cards WHERE game_id = ? AND serial = ?', [
-      g.gameId,
-      g.serials[0],
-    ])
-    for (const ball of (JSON.parse(card!.numbers) as number[][]).flat().filter((n) => n > 0))
-      expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
-    expect(
-      (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body
-        .ok,
-    ).toBe(true)
-    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
-    await s.server.services.bingo.payAllPrizes(g.gameId, 'cajera')
-    return { gameId: g.gameId }
-  }
+  const manualBingo = (cards: number) => playManualBingo({ s, seriesId, sessionId }, cards)
 
   it('a prima whose amount was raised, or whose card was edited, is refused at the cash desk, journaled and listed by verify-journal; put back, it is paid once', async () => {
     // 20 cards x 50.00 at 6 % fill the prima's 50.00: the next game offers it (BNG-60).

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sealed } from '../helpers/device-marks.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
-import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import type { PaidHall } from '../helpers/paid-hall.ts'
+import { asTerminal, paidHallWithTerminals, TERMINAL_TERMS as terms } from '../helpers/terminals.ts'
 
 /**
  * Issue 27 (BNG-101): a virtual card's prize is credited to its terminal session the moment it is awarded (the line
@@ -13,24 +14,11 @@ import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 describe('terminal prizes credited when awarded (issue 27)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let hall: PaidHall
-  const terminals: Array<{ id: string; credential: string }> = []
+  let terminals: Array<{ id: string; credential: string }>
   const sessions: string[] = []
   const es = { 'accept-language': 'es' }
   const asCashier = () => ({ ...es, authorization: `Bearer ${hall.cashierToken}` })
-  const as = (t: { credential: string }) => ({ ...es, authorization: `Device ${t.credential}` })
-  const terms = {
-    reference: 'AJ-RND-2026-0117 (terminales de bingo)',
-    terms: {
-      markingMode: 'automatic',
-      maxCardCents: 600,
-      maxGameCents: 2500,
-      maxSessionCents: 5000,
-      minGameSeconds: 0,
-      prizeReturnBp: { min: 6000, max: 8500 },
-      terminalRangePercent: 25,
-      onDisconnect: 'play-on-credit',
-    },
-  }
+  const as = asTerminal
   const won = async () =>
     Number(
       (
@@ -52,11 +40,7 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
-    hall = await paidHall(server.services)
-    for (const name of ['Terminal 1', 'Terminal 2'])
-      terminals.push(
-        await server.services.auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: hall.hallId }),
-      )
+    ;({ hall, terminals } = await paidHallWithTerminals(server.services))
     const director = { ...es, authorization: `Bearer ${hall.directorToken}` }
     expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, director)).status).toBe(200)
     // Only virtual cards play (BNG-21: ten of them), so every prize of the game is a terminal's.

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { nextGameOnSale, playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
-import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import type { PaidHall } from '../helpers/paid-hall.ts'
+import { asTerminal, paidHallWithTerminals, TERMINAL_TERMS as terms } from '../helpers/terminals.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -23,36 +24,14 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
   const asKiosk = () => ({ ...es, authorization: `Device ${hall.kiosk.credential}` })
   const asCashier = () => ({ ...es, authorization: `Bearer ${hall.cashierToken}` })
   const asDirector = () => ({ ...es, authorization: `Bearer ${hall.directorToken}` })
-  const as = (t: { credential: string }) => ({ ...es, authorization: `Device ${t.credential}` })
-  const terms = {
-    reference: 'AJ-RND-2026-0117 (terminales de bingo)',
-    terms: {
-      markingMode: 'automatic',
-      maxCardCents: 600,
-      maxGameCents: 2500,
-      maxSessionCents: 5000,
-      minGameSeconds: 0,
-      prizeReturnBp: { min: 6000, max: 8500 },
-      terminalRangePercent: 25,
-      onDisconnect: 'play-on-credit',
-    },
-  }
+  const as = asTerminal
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
-    hall = await paidHall(server.services)
-    t1 = await server.services.auth.enrolDevice({
-      ...sealed(),
-      kind: 'terminal',
-      name: 'Terminal 1',
-      hallId: hall.hallId,
-    })
-    t2 = await server.services.auth.enrolDevice({
-      ...sealed(),
-      kind: 'terminal',
-      name: 'Terminal 2',
-      hallId: hall.hallId,
-    })
+    ;({
+      hall,
+      terminals: [t1, t2],
+    } = await paidHallWithTerminals(server.services))
   })
   afterAll(async () => server?.cleanup())
 

@@ -17,7 +17,7 @@ import type { Draw } from '../draws/store.ts'
 import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { formatNumber, numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
-import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDraw } from './store.ts'
+import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDraw, type TicketRange } from './store.ts'
 import { currentDesignVersion } from './store/reissue.ts'
 
 export interface LotteryDeps {
@@ -58,31 +58,8 @@ export type Plan = LotteryPlan | RafflePlan
 export const isRaffle = (p: Plan): p is RafflePlan =>
   p.kind === 'raffle' || p.kind === 'tombola' || p.kind === 'promotional'
 
-/** A range taken out of play (LST-7, §7.14). */
-export interface TicketRange {
-  id: string
-  kind: 'returned' | 'lost' | 'stolen'
-  from: number
-  to: number
-  seriesFrom: number
-  seriesTo: number
-  quantity: number
-  createdAt: string
-  /** Reported after the close of sales: blocked from payment, but the draw's list (and D) stay as closed. */
-  afterClose: boolean
-  details: {
-    discoveredAt?: string
-    reportedToAjAt?: string
-    distributed?: boolean
-    policeReportRef?: string | null
-    remedy?: string
-    notice?: string
-    lateReport?: boolean
-    note?: string
-    /** LST-7: the design the range was lost or stolen under (1 when reported before any reissue). */
-    designVersion?: number
-  }
-}
+/** A range taken out of play (LST-7, §7.14); the store maps it from its row. */
+export type { TicketRange }
 
 /**
  * LST-4 / LST-7: a lost or stolen range blocks the papers of the design it was lost under and earlier; a full
@@ -183,19 +160,7 @@ export function createLotteryContext(deps: LotteryDeps) {
     drawId: string,
     kinds: ReadonlyArray<TicketRange['kind']> = ['returned', 'lost', 'stolen'],
   ): Promise<TicketRange[]> {
-    const rows = await rangesOfDraw(tx, drawId, kinds)
-    return rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      from: Number(r.from_number),
-      to: Number(r.to_number),
-      seriesFrom: Number(r.series_from),
-      seriesTo: Number(r.series_to),
-      quantity: Number(r.quantity),
-      createdAt: r.created_at,
-      afterClose: Number(r.after_close) === 1,
-      details: JSON.parse(r.details),
-    }))
+    return rangesOfDraw(tx, drawId, kinds)
   }
 
   const ctx = {
@@ -224,7 +189,7 @@ export function createLotteryContext(deps: LotteryDeps) {
       const out = (await ranges(tx, row.id)).filter((r) => !r.afterClose && blocksDesign(r, design))
       if (isRaffle(plan)) {
         const sold = await soldTickets(tx, row.id)
-        return sortByBytes(sold.filter((s) => !inRange(out, Number(s.number), 1)).map((s) => s.serial))
+        return sortByBytes(sold.filter((s) => !inRange(out, s.number, 1)).map((s) => s.serial))
       }
       const total = numberCount(plan.numbering) * plan.series
       if (total > MAX_TICKETS_IN_PLAY)

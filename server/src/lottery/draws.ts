@@ -129,7 +129,11 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       // Issue 13 point 3: the issue register as it stands at the close (fractions by seller and state), journaled.
       const register = isRaffle(plan)
         ? null
-        : (await registerCounts(tx, drawId)).map((r) => ({ sellerId: r.seller_id, status: r.status, fractions: r.n }))
+        : (await registerCounts(tx, drawId)).map((r) => ({
+            sellerId: r.sellerId,
+            status: r.status,
+            fractions: r.fractions,
+          }))
       return {
         serials,
         entries: serials.length,
@@ -203,7 +207,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       }
       const distributed = (await registerCounts(tx, drawId))
         .filter((c) => c.status === 'distributed')
-        .reduce((t, c) => t + Number(c.n), 0)
+        .reduce((t, c) => t + c.fractions, 0)
       return { fractionsToRefund: distributed, refundCents: distributed * ticketPriceOf(plan) }
     })
     return getDraw(drawId)

@@ -260,8 +260,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
       participation: row.participationSha256
         ? {
             sha256: row.participationSha256,
-            ticketsInPlay: Number(row.entriesCount),
-            salesCents: Number(row.salesCents),
+            ticketsInPlay: row.entriesCount ?? 0,
+            salesCents: row.salesCents ?? 0,
             closedAt: row.closedAt,
           }
         : null,
@@ -564,25 +564,25 @@ export function createIssueUseCases(ctx: LotteryContext) {
     let undistributed = 0
     let returnedUndistributed = 0
     for (const c of counts) {
-      printed += c.n
-      if (!c.seller_id) {
-        if (c.status === 'returned') returnedUndistributed += c.n
-        else undistributed += c.n
+      printed += c.fractions
+      if (!c.sellerId) {
+        if (c.status === 'returned') returnedUndistributed += c.fractions
+        else undistributed += c.fractions
         continue
       }
-      const s = sellers.get(c.seller_id) ?? {
-        sellerId: c.seller_id,
-        sellerName: c.seller_name ?? c.seller_id,
+      const s = sellers.get(c.sellerId) ?? {
+        sellerId: c.sellerId,
+        sellerName: c.sellerName ?? c.sellerId,
         distributed: 0,
         returned: 0,
         sold: 0,
         amountDueCents: 0,
       }
-      s.distributed += c.n
-      if (c.status === 'returned') s.returned += c.n
+      s.distributed += c.fractions
+      if (c.status === 'returned') s.returned += c.fractions
       s.sold = s.distributed - s.returned
       s.amountDueCents = s.sold * fractionPriceCents
-      sellers.set(c.seller_id, s)
+      sellers.set(c.sellerId, s)
     }
     // Issue 29 point 8: the ranges each seller holds now, so a return names what is in the seller's hands.
     // Consecutive numbers of a series with the same count of fractions held make one run (`each` per number).
@@ -615,17 +615,17 @@ export function createIssueUseCases(ctx: LotteryContext) {
       },
       printRuns: runs.map((r) => ({
         runId: r.id,
-        runNo: Number(r.run_no),
-        from: Number(r.from_number),
-        to: Number(r.to_number),
-        seriesFrom: Number(r.series_from),
-        seriesTo: Number(r.series_to),
-        fractions: Number(r.fractions_count),
-        reprinted: Number(r.reprinted_count),
+        runNo: r.runNo,
+        from: r.from,
+        to: r.to,
+        seriesFrom: r.seriesFrom,
+        seriesTo: r.seriesTo,
+        fractions: r.fractions,
+        reprinted: r.reprinted,
         reason: r.reason,
-        designVersion: Number(r.design_version ?? 1),
-        by: JSON.parse(r.actor),
-        at: r.created_at,
+        designVersion: r.designVersion,
+        by: JSON.parse(r.actorJson),
+        at: r.createdAt,
       })),
       sellers: list,
       totals: {
@@ -715,7 +715,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
         )
       return
     }
-    const held = inBlock.filter((f) => f.status === 'distributed' && f.seller_id === sellerId).length
+    const held = inBlock.filter((f) => f.status === 'distributed' && f.sellerId === sellerId).length
     if (held < wanted) {
       const seller = (await sellerNameOf(tx, drawId, sellerId)) ?? '?'
       throw new DomainError(

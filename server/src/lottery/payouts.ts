@@ -134,17 +134,17 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         }
       }
       // LST-4: the reprint of a sold fraction is handed over only in exchange for the sold paper, which stays valid.
-      if (reg.exchange_run_no === fractionRef!.runNo)
+      if (reg.exchangeRunNo === fractionRef!.runNo)
         return {
           ...r0,
           outcome: ValidationOutcome.Void,
           reason: 'printed for the exchange of the sold ticket: payable only once exchanged (LST-4)',
         }
-      if (reg.run_no !== fractionRef!.runNo)
+      if (reg.runNo !== fractionRef!.runNo)
         return {
           ...r0,
           outcome: ValidationOutcome.Void,
-          reason: `reprinted in print run ${reg.run_no}: this earlier code is void (LST-1, LST-4)`,
+          reason: `reprinted in print run ${reg.runNo}: this earlier code is void (LST-1, LST-4)`,
         }
       if (reg.status === 'printed')
         return { ...r0, outcome: ValidationOutcome.Void, reason: 'never distributed to a seller: not payable (LOT-12)' }

@@ -151,19 +151,16 @@ export function createReissueUseCases(ctx: LotteryContext) {
       const designVersion = input.mode === 'full-reprint' ? design + 1 : design
       await insertReissue(tx, {
         id,
-        draw_id: drawId,
+        drawId,
         mode: input.mode,
-        lost_range_id: lost.id,
-        design_version: designVersion,
-        design_note: input.designNote?.trim() || null,
-        replacement_from: replacement?.from ?? null,
-        replacement_to: replacement?.to ?? null,
-        replacement_series_from: replacement?.seriesFrom ?? null,
-        replacement_series_to: replacement?.seriesTo ?? null,
-        authorisation_ref: input.authorisationRef.trim(),
-        schedule: JSON.stringify(schedule),
-        actor: JSON.stringify(actor),
-        created_at: at,
+        lostRangeId: lost.id,
+        designVersion,
+        designNote: input.designNote?.trim() || null,
+        replacement,
+        authorisationRef: input.authorisationRef.trim(),
+        scheduleJson: JSON.stringify(schedule),
+        actorJson: JSON.stringify(actor),
+        createdAt: at,
       })
       await appendJournal(tx, {
         at,
@@ -204,21 +201,13 @@ export function createReissueUseCases(ctx: LotteryContext) {
     return (await reissuesOf(db, drawId)).map((r) => ({
       reissueId: r.id,
       mode: r.mode,
-      lostRangeId: r.lost_range_id,
-      designVersion: Number(r.design_version),
-      designNote: r.design_note,
-      replacement:
-        r.replacement_from == null
-          ? null
-          : {
-              from: Number(r.replacement_from),
-              to: Number(r.replacement_to),
-              seriesFrom: Number(r.replacement_series_from),
-              seriesTo: Number(r.replacement_series_to),
-            },
-      authorisationRef: r.authorisation_ref,
-      schedule: JSON.parse(r.schedule),
-      at: r.created_at,
+      lostRangeId: r.lostRangeId,
+      designVersion: r.designVersion,
+      designNote: r.designNote,
+      replacement: r.replacement,
+      authorisationRef: r.authorisationRef,
+      schedule: JSON.parse(r.scheduleJson),
+      at: r.createdAt,
     }))
   }
 
@@ -261,7 +250,7 @@ export function createReissueUseCases(ctx: LotteryContext) {
         throw new DomainError('TICKET_VOID', 'only a ticket distributed for sale is exchanged (LST-4)', {
           rule: 'LST-4',
         })
-      if (reg.run_no !== f.runNo)
+      if (reg.runNo !== f.runNo)
         throw new DomainError(
           'TICKET_VOID',
           'this paper is not the current one of its fraction: already exchanged or reprinted (LST-4)',
@@ -271,11 +260,11 @@ export function createReissueUseCases(ctx: LotteryContext) {
         )
       if ((await paidAtOf(tx, row.id, id)) !== undefined)
         throw new DomainError('ALREADY_PAID', 'this ticket was paid: it is not exchanged')
-      if (reg.exchange_run_no == null)
+      if (reg.exchangeRunNo == null)
         throw new DomainError('CONFLICT', 'no reprint of this ticket waits for its exchange (LST-4)', {
           rule: 'LST-4',
         })
-      const to = reg.exchange_run_no
+      const to = reg.exchangeRunNo
       if (!(await moveToExchangeRun(tx, row.id, f, f.runNo, to)))
         throw new DomainError('CONFLICT', 'this ticket was exchanged meanwhile (LST-4)', { rule: 'LST-4' })
       const at = now()

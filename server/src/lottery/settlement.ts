@@ -46,7 +46,7 @@ export function createSettlementUseCases(
         result = {
           winning,
           drawn,
-          ticketsInPlay: Number(row.entriesCount),
+          ticketsInPlay: row.entriesCount ?? 0,
           liabilityCents: prizes.reduce((s, p) => s + p.liabilityCents, 0),
           prizes,
         }
@@ -56,7 +56,7 @@ export function createSettlementUseCases(
           drawn.map((n) => n - plan.numbering.from + 1),
         )
         const numbers = lotteryWinningNumbers(plan, winning)
-        result = { winning, drawn, ticketsInPlay: Number(row.entriesCount), liabilityCents: 0, prizes: [] }
+        result = { winning, drawn, ticketsInPlay: row.entriesCount ?? 0, liabilityCents: 0, prizes: [] }
         for (const p of plan.prizes) {
           const nums = numbers.filter((w) => w.prizes.some((x) => x.code === p.code)).map((w) => w.number)
           let inPlay = 0
@@ -149,7 +149,7 @@ export function createSettlementUseCases(
       participation: row.participationSha256
         ? {
             closedAt: row.closedAt,
-            ticketsInPlay: Number(row.entriesCount),
+            ticketsInPlay: row.entriesCount ?? 0,
             sha256: row.participationSha256,
             salesDigest: row.salesDigest,
             beaconRound: facts?.beaconRound ?? null,

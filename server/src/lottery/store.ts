@@ -1,7 +1,7 @@
 /**
  * The SQL of numbered-ticket lotteries and raffles: their draws (the `lottery` and `raffle` rows of lottery_draws),
  * ranges taken out of play, raffle tickets sold and payouts. Every function takes the transaction or connection
- * to run on (`Sql`) and returns plain rows.
+ * to run on (`Sql`) and returns camelCase objects of the right types (one mapping function per table).
  */
 import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
@@ -11,17 +11,59 @@ import { toDraw, type Draw, type DrawRow } from '../draws/store.ts'
 /** A draw of lottery_draws (the table lotto shares) of a lottery or raffle. */
 export type LotteryDraw = Draw & { product: 'lottery' | 'raffle' }
 
-export interface RangeRow {
+/** A range taken out of play (LST-7, §7.14): a `lottery_ranges` row. */
+export interface TicketRange {
   id: string
   kind: 'returned' | 'lost' | 'stolen'
-  from_number: number
-  to_number: number
-  series_from: number
-  series_to: number
+  from: number
+  to: number
+  seriesFrom: number
+  seriesTo: number
   quantity: number
+  createdAt: string
+  /** Reported after the close of sales: blocked from payment, but the draw's list (and D) stay as closed. */
+  afterClose: boolean
+  details: {
+    discoveredAt?: string
+    reportedToAjAt?: string
+    distributed?: boolean
+    policeReportRef?: string | null
+    remedy?: string
+    notice?: string
+    lateReport?: boolean
+    note?: string
+    /** LST-7: the design the range was lost or stolen under (1 when reported before any reissue). */
+    designVersion?: number
+  }
+}
+
+interface RangeRow {
+  id: string
+  kind: TicketRange['kind']
+  from_number: number | string
+  to_number: number | string
+  series_from: number | string
+  series_to: number | string
+  quantity: number | string
   details: string
   created_at: string
-  after_close: number
+  after_close: number | string
+}
+
+/** The one mapping of a `lottery_ranges` row (PostgreSQL may return integer columns as strings). */
+function toTicketRange(r: RangeRow): TicketRange {
+  return {
+    id: r.id,
+    kind: r.kind,
+    from: Number(r.from_number),
+    to: Number(r.to_number),
+    seriesFrom: Number(r.series_from),
+    seriesTo: Number(r.series_to),
+    quantity: Number(r.quantity),
+    createdAt: r.created_at,
+    afterClose: Number(r.after_close) === 1,
+    details: JSON.parse(r.details) as TicketRange['details'],
+  }
 }
 
 // ------------------------------------------------------------------------------------------ draws
@@ -45,11 +87,16 @@ export async function lotteryDrawIds(tx: Sql, product?: 'lottery' | 'raffle'): P
 // ------------------------------------------------------------------------------------------ ranges out of play
 
 /** The draw's ranges of the given kinds, by creation. */
-export function rangesOfDraw(tx: Sql, drawId: string, kinds: ReadonlyArray<RangeRow['kind']>): Promise<RangeRow[]> {
-  return tx.all<RangeRow>(
+export async function rangesOfDraw(
+  tx: Sql,
+  drawId: string,
+  kinds: ReadonlyArray<TicketRange['kind']>,
+): Promise<TicketRange[]> {
+  const rows = await tx.all<RangeRow>(
     `SELECT * FROM lottery_ranges WHERE draw_id = ? AND kind IN (${kinds.map(() => '?').join(', ')}) ORDER BY created_at, id`,
     [drawId, ...kinds],
   )
+  return rows.map(toTicketRange)
 }
 
 export async function insertRange(
@@ -57,7 +104,7 @@ export async function insertRange(
   r: {
     id: string
     drawId: string
-    kind: RangeRow['kind']
+    kind: TicketRange['kind']
     from: number
     to: number
     seriesFrom: number
@@ -94,10 +141,12 @@ export async function soldNumbers(tx: Sql, drawId: string): Promise<number[]> {
   )
 }
 
-export function soldTickets(tx: Sql, drawId: string): Promise<Array<{ serial: string; number: number }>> {
-  return tx.all<{ serial: string; number: number }>('SELECT serial, number FROM lottery_sales WHERE draw_id = ?', [
-    drawId,
-  ])
+export async function soldTickets(tx: Sql, drawId: string): Promise<Array<{ serial: string; number: number }>> {
+  const rows = await tx.all<{ serial: string; number: number | string }>(
+    'SELECT serial, number FROM lottery_sales WHERE draw_id = ?',
+    [drawId],
+  )
+  return rows.map((r) => ({ serial: r.serial, number: Number(r.number) }))
 }
 
 export async function isNumberSold(tx: Sql, drawId: string, number: number): Promise<boolean> {
@@ -134,19 +183,51 @@ export async function deliveredPrizeCodes(tx: Sql, drawId: string): Promise<Set<
 
 // ------------------------------------------------------------------------------------------ issue register (issue 13 point 3)
 
-/** A printed fraction in the register: its current print run and where the paper is. */
-export interface FractionRow {
+/** A printed fraction in the register (`lottery_fractions`): its current print run and where the paper is. */
+export interface Fraction {
   number: number
   series: number
   fraction: number
-  run_no: number
+  runNo: number
   /** LST-4: the reprint that waits for the holder of the sold paper to exchange it. */
-  exchange_run_no: number | null
+  exchangeRunNo: number | null
   status: 'printed' | 'distributed' | 'returned'
+  sellerId: string | null
+  sellerName: string | null
+  distributedAt: string | null
+  returnedAt: string | null
+}
+
+interface FractionRow {
+  number: number | string
+  series: number | string
+  fraction: number | string
+  run_no: number | string
+  exchange_run_no: number | string | null
+  status: Fraction['status']
   seller_id: string | null
   seller_name: string | null
   distributed_at: string | null
   returned_at: string | null
+}
+
+const FRACTION_COLUMNS =
+  'number, series, fraction, run_no, exchange_run_no, status, seller_id, seller_name, distributed_at, returned_at'
+
+/** The one mapping of a `lottery_fractions` row. */
+function toFraction(r: FractionRow): Fraction {
+  return {
+    number: Number(r.number),
+    series: Number(r.series),
+    fraction: Number(r.fraction),
+    runNo: Number(r.run_no),
+    exchangeRunNo: r.exchange_run_no == null ? null : Number(r.exchange_run_no),
+    status: r.status,
+    sellerId: r.seller_id,
+    sellerName: r.seller_name,
+    distributedAt: r.distributed_at,
+    returnedAt: r.returned_at,
+  }
 }
 
 /** A block of the issue: numbers from..to of series seriesFrom..seriesTo, fractions fractionFrom..fractionTo. */
@@ -240,42 +321,68 @@ export async function insertPrintRun(
   )
 }
 
-export function printRunsOf(
-  tx: Sql,
-  drawId: string,
-): Promise<
-  Array<{
-    id: string
-    run_no: number
-    from_number: number
-    to_number: number
-    series_from: number
-    series_to: number
-    fractions_count: number
-    reprinted_count: number
-    reason: string | null
-    actor: string
-    created_at: string
-    design_version: number
-  }>
-> {
-  return tx.all('SELECT * FROM lottery_print_runs WHERE draw_id = ? ORDER BY run_no', [drawId])
+/** A print run of the issue (`lottery_print_runs`). */
+export interface PrintRun {
+  id: string
+  runNo: number
+  from: number
+  to: number
+  seriesFrom: number
+  seriesTo: number
+  fractions: number
+  reprinted: number
+  reason: string | null
+  actorJson: string
+  createdAt: string
+  /** LST-7: the design the run is printed under (1 = the authorised one). */
+  designVersion: number
+}
+
+interface PrintRunRow {
+  id: string
+  run_no: number | string
+  from_number: number | string
+  to_number: number | string
+  series_from: number | string
+  series_to: number | string
+  fractions_count: number | string
+  reprinted_count: number | string
+  reason: string | null
+  actor: string
+  created_at: string
+  design_version: number | string | null
+}
+
+/** The one mapping of a `lottery_print_runs` row. */
+function toPrintRun(r: PrintRunRow): PrintRun {
+  return {
+    id: r.id,
+    runNo: Number(r.run_no),
+    from: Number(r.from_number),
+    to: Number(r.to_number),
+    seriesFrom: Number(r.series_from),
+    seriesTo: Number(r.series_to),
+    fractions: Number(r.fractions_count),
+    reprinted: Number(r.reprinted_count),
+    reason: r.reason,
+    actorJson: r.actor,
+    createdAt: r.created_at,
+    designVersion: Number(r.design_version ?? 1),
+  }
+}
+
+export async function printRunsOf(tx: Sql, drawId: string): Promise<PrintRun[]> {
+  const rows = await tx.all<PrintRunRow>('SELECT * FROM lottery_print_runs WHERE draw_id = ? ORDER BY run_no', [drawId])
+  return rows.map(toPrintRun)
 }
 
 /** The register rows of a block, by series, number, fraction. */
-export async function fractionsIn(tx: Sql, drawId: string, b: FractionBlock): Promise<FractionRow[]> {
+export async function fractionsIn(tx: Sql, drawId: string, b: FractionBlock): Promise<Fraction[]> {
   const rows = await tx.all<FractionRow>(
-    `SELECT number, series, fraction, run_no, exchange_run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE ${BLOCK} ORDER BY series, number, fraction`,
+    `SELECT ${FRACTION_COLUMNS} FROM lottery_fractions WHERE ${BLOCK} ORDER BY series, number, fraction`,
     blockArgs(drawId, b),
   )
-  return rows.map((r) => ({
-    ...r,
-    number: Number(r.number),
-    series: Number(r.series),
-    fraction: Number(r.fraction),
-    run_no: Number(r.run_no),
-    exchange_run_no: r.exchange_run_no == null ? null : Number(r.exchange_run_no),
-  }))
+  return rows.map(toFraction)
 }
 
 export async function fractionOf(
@@ -284,14 +391,12 @@ export async function fractionOf(
   number: number,
   series: number,
   fraction: number,
-): Promise<FractionRow | undefined> {
+): Promise<Fraction | undefined> {
   const r = await tx.get<FractionRow>(
-    'SELECT number, series, fraction, run_no, exchange_run_no, status, seller_id, seller_name, distributed_at, returned_at FROM lottery_fractions WHERE draw_id = ? AND number = ? AND series = ? AND fraction = ?',
+    `SELECT ${FRACTION_COLUMNS} FROM lottery_fractions WHERE draw_id = ? AND number = ? AND series = ? AND fraction = ?`,
     [drawId, number, series, fraction],
   )
-  return r
-    ? { ...r, run_no: Number(r.run_no), exchange_run_no: r.exchange_run_no == null ? null : Number(r.exchange_run_no) }
-    : undefined
+  return r ? toFraction(r) : undefined
 }
 
 /** Registers newly printed fractions, each row (draw_id, number, series, fraction, run_no, status). */
@@ -398,17 +503,24 @@ export async function heldBySeller(
 export async function registerCounts(
   tx: Sql,
   drawId: string,
-): Promise<Array<{ seller_id: string | null; seller_name: string | null; status: FractionRow['status']; n: number }>> {
+): Promise<
+  Array<{ sellerId: string | null; sellerName: string | null; status: Fraction['status']; fractions: number }>
+> {
   const rows = await tx.all<{
     seller_id: string | null
     seller_name: string | null
-    status: FractionRow['status']
-    n: number
+    status: Fraction['status']
+    n: number | string
   }>(
     'SELECT seller_id, seller_name, status, COUNT(*) AS n FROM lottery_fractions WHERE draw_id = ? GROUP BY seller_id, seller_name, status ORDER BY seller_id, status',
     [drawId],
   )
-  return rows.map((r) => ({ ...r, n: Number(r.n) }))
+  return rows.map((r) => ({
+    sellerId: r.seller_id,
+    sellerName: r.seller_name,
+    status: r.status,
+    fractions: Number(r.n),
+  }))
 }
 
 /** Every enrolled, not revoked kiosk and cashier station, with its hall's name: who may receive fractions to sell. */

@@ -5,21 +5,70 @@
 import type { Sql } from '../../db/database.ts'
 import { touchRowsWhere } from '../../shared/row-seals.ts'
 
-export interface ReissueRow {
+/** A numbered block of the issue: numbers from..to of series seriesFrom..seriesTo. */
+export interface NumberBlock {
+  from: number
+  to: number
+  seriesFrom: number
+  seriesTo: number
+}
+
+/** A reprint the AJ authorised after a loss or theft (`lottery_reissues`). */
+export interface Reissue {
+  id: string
+  drawId: string
+  mode: 'new-numbering' | 'full-reprint'
+  lostRangeId: string
+  designVersion: number
+  designNote: string | null
+  /** The new numbering of a 'new-numbering' reissue; null for a full reprint. */
+  replacement: NumberBlock | null
+  authorisationRef: string
+  scheduleJson: string
+  actorJson: string
+  createdAt: string
+}
+
+interface ReissueRow {
   id: string
   draw_id: string
-  mode: 'new-numbering' | 'full-reprint'
+  mode: Reissue['mode']
   lost_range_id: string
-  design_version: number
+  design_version: number | string
   design_note: string | null
-  replacement_from: number | null
-  replacement_to: number | null
-  replacement_series_from: number | null
-  replacement_series_to: number | null
+  replacement_from: number | string | null
+  replacement_to: number | string | null
+  replacement_series_from: number | string | null
+  replacement_series_to: number | string | null
   authorisation_ref: string
   schedule: string
   actor: string
   created_at: string
+}
+
+/** The one mapping of a `lottery_reissues` row. */
+function toReissue(r: ReissueRow): Reissue {
+  return {
+    id: r.id,
+    drawId: r.draw_id,
+    mode: r.mode,
+    lostRangeId: r.lost_range_id,
+    designVersion: Number(r.design_version),
+    designNote: r.design_note,
+    replacement:
+      r.replacement_from == null
+        ? null
+        : {
+            from: Number(r.replacement_from),
+            to: Number(r.replacement_to),
+            seriesFrom: Number(r.replacement_series_from),
+            seriesTo: Number(r.replacement_series_to),
+          },
+    authorisationRef: r.authorisation_ref,
+    scheduleJson: r.schedule,
+    actorJson: r.actor,
+    createdAt: r.created_at,
+  }
 }
 
 /** LST-7: the design the issue prints under now: 1, or the version of the last full reprint with a new design. */
@@ -40,33 +89,33 @@ export async function runDesignVersion(tx: Sql, drawId: string, runNo: number): 
   return Number(r?.v ?? 1) || 1
 }
 
-export async function insertReissue(
-  tx: Sql,
-  r: Omit<ReissueRow, 'design_note'> & { design_note: string | null },
-): Promise<void> {
+export async function insertReissue(tx: Sql, r: Reissue): Promise<void> {
   await tx.run(
     'INSERT INTO lottery_reissues (id, draw_id, mode, lost_range_id, design_version, design_note, replacement_from, replacement_to, replacement_series_from, replacement_series_to, authorisation_ref, schedule, actor, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
       r.id,
-      r.draw_id,
+      r.drawId,
       r.mode,
-      r.lost_range_id,
-      r.design_version,
-      r.design_note,
-      r.replacement_from,
-      r.replacement_to,
-      r.replacement_series_from,
-      r.replacement_series_to,
-      r.authorisation_ref,
-      r.schedule,
-      r.actor,
-      r.created_at,
+      r.lostRangeId,
+      r.designVersion,
+      r.designNote,
+      r.replacement?.from ?? null,
+      r.replacement?.to ?? null,
+      r.replacement?.seriesFrom ?? null,
+      r.replacement?.seriesTo ?? null,
+      r.authorisationRef,
+      r.scheduleJson,
+      r.actorJson,
+      r.createdAt,
     ],
   )
 }
 
-export function reissuesOf(tx: Sql, drawId: string): Promise<ReissueRow[]> {
-  return tx.all<ReissueRow>('SELECT * FROM lottery_reissues WHERE draw_id = ? ORDER BY created_at, id', [drawId])
+export async function reissuesOf(tx: Sql, drawId: string): Promise<Reissue[]> {
+  const rows = await tx.all<ReissueRow>('SELECT * FROM lottery_reissues WHERE draw_id = ? ORDER BY created_at, id', [
+    drawId,
+  ])
+  return rows.map(toReissue)
 }
 
 /**
