@@ -8,9 +8,10 @@
  * bolillo-draw-v2 (DESIGN.md).
  *
  * The twin use cases this replaced (lotto/ | lottery/, same name, same tables), and what really differed:
- * - closeSales: lotto closes early with a reason (LNS-13), excludes plays it cannot process and writes excluded.csv
- *   (LNS-21); a ticket line never closes early and a raffle drawn among sold tickets needs one ticket per prize.
- *   Shared: the state check, the participation file and its SHA-256, D, t and R, the row update.
+ * - closeSales: lotto excludes plays it cannot process and writes excluded.csv (LNS-21); a raffle drawn among sold
+ *   tickets needs one ticket per prize. Shared: the state check, the close-time rule (LNS-13: lotto may close early
+ *   with a reason, a ticket line never, as the line's `earlyClose`), the participation file and its SHA-256, D, t
+ *   and R, the row update.
  * - participationFile: lotto also serves the excluded list. Shared: the file under DATA_DIR/<product>/<draw>/.
  * - recordBeacon: identical but for the refusal texts.
  * - drawRng: lotto draws k of balls 1..range over the receipt numbers and first checks LNS-14/LNS-21; a lottery
@@ -58,7 +59,14 @@ import {
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import { sealCodeOfDevice } from '../access/device-marks.ts'
-import { assertDrawDate, charityDueBy, isClaimExpired, postponedDates } from '../shared/lottery-common.ts'
+import {
+  assertDrawDate,
+  charityDueBy,
+  checkCloseOfSales,
+  isClaimExpired,
+  postponedDates,
+  type EarlyClose,
+} from '../shared/lottery-common.ts'
 import {
   beaconKeyOf,
   beaconRoundOf,
@@ -129,7 +137,7 @@ export interface ClosedParticipation {
   participationSha256: string
   /** The record `<product>.sales_closed` (the shared facts of D, t and R are added) and the answer. */
   record: Record<string, unknown>
-  /** Fields of the record after the actor (the early close's reason, the rule). */
+  /** Fields of the record after the actor and the early close's reason (the rule). */
   tail?: Record<string, unknown>
   answer: Record<string, unknown>
 }
@@ -158,6 +166,8 @@ export interface DrawLine<Row extends Draw, Plan extends LifecyclePlan> {
   forget(drawId: string): void
   /** The rule each step cites in its record. */
   rules: { postpone: string; cancel: string; incident?: string }
+  /** Whether sales may close before the plan's close time, with a recorded reason (LNS-13; shared/lottery-common). */
+  earlyClose: EarlyClose
   texts: { notClosed(row: Row): string; notRng: string; noProof: string; listChanged(drawId: string): string }
   /** Before a beacon is asked for: the software draw's authorisation, demo references (INS-16, RNG-26). */
   checkRng(plan: Plan): void
@@ -380,12 +390,15 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     drawId: string,
     actor: Actor | null,
     inPlay: (tx: Sql, row: Row, plan: Plan, at: string, dir: string) => Promise<ClosedParticipation>,
+    earlyReason: string | null = null,
   ): Promise<Record<string, unknown>> {
     const result = await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       if (row.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', texts.notClosed(row))
       const plan = planOf(row)
       const at = now()
+      // LNS-13: one close-time rule for every line; the line says whether an early close with a reason is allowed.
+      const early = checkCloseOfSales(at, plan.salesCloseAt, line.earlyClose, earlyReason)
       const dir = drawDir(row)
       mkdirSync(dir, { recursive: true })
       const p = await inPlay(tx, row, plan, at, dir)
@@ -411,7 +424,16 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
         at,
         type: `${row.product}.sales_closed`,
         scope: scope(row),
-        payload: { drawId, ...p.record, participationSha256: p.participationSha256, ...close, actor, ...p.tail },
+        payload: {
+          drawId,
+          ...p.record,
+          participationSha256: p.participationSha256,
+          ...close,
+          actor,
+          // The reason of an early close, where the line allows one (null when closed on time).
+          ...(line.earlyClose === 'with_reason' ? { early: early.reason } : {}),
+          ...p.tail,
+        },
       })
       return {
         drawId,

@@ -257,6 +257,8 @@ export function createLotteryContext(deps: LotteryDeps) {
     scope: ctx.scope,
     forget: () => {},
     rules: { postpone: 'LOT-21', cancel: 'LOT-21' },
+    // A distributed ticket takes part until the planned close (LOT-14): no early close.
+    earlyClose: 'refused',
     texts: {
       notClosed: (row) => `draw ${row.id} is ${row.status}; close the sales first`,
       notRng: 'this draw is made with an authorised tómbola: enter its numbers (LOT-18, RNG-26)',

@@ -106,14 +106,13 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
   // ---- close of sales and the draw
 
   /**
-   * Closes sales, from the plan's close time on: fixes the tickets in play (after returns and lost/stolen reports)
+   * Closes sales, from the plan's close time on (never earlier: the lifecycle's close-time rule, `earlyClose:
+   * 'refused'`): fixes the tickets in play (after returns and lost/stolen reports)
    * and writes them to the participation file; the lifecycle fixes D, t and R (bolillo-draw-v2 step 2), journaled
    * before anything else happens.
    */
   async function closeSales(drawId: string, actor: Actor | null = null) {
     return life.closeSales(drawId, actor, async (tx, row, plan, at, dir) => {
-      if (Date.parse(at) < Date.parse(plan.salesCloseAt))
-        throw new DomainError('ILLEGAL_TRANSITION', `sales close at ${plan.salesCloseAt}`)
       const serials = await ticketsInPlay(tx, row, plan)
       // PRM-3: a raffle drawn among the sold tickets needs at least one ticket per prize.
       if (isRaffle(plan) && plan.drawAmong === 'sold' && serials.length < plan.prizes.length)

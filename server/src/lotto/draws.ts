@@ -257,90 +257,89 @@ export function createDrawUseCases(ctx: LottoContext) {
 
   /**
    * Closes the sales of a draw (LNS-13): from the plan's close time on (the server's clock), or earlier with a
-   * recorded reason. Immediately writes the participation file (every accepted play with its receipt number,
+   * recorded reason (the lifecycle's close-time rule, `earlyClose: 'with_reason'`). Immediately writes the participation file (every accepted play with its receipt number,
    * LNS-14) and the excluded/annulled list (LNS-21) to DATA_DIR; the lifecycle fixes D over the receipt numbers, t
    * and R and journals them with the files' SHA-256 before any ball is drawn. Nothing after this changes D: a slip
    * is annulled only while all its draws are open.
    */
   async function closeSales(drawId: string, input: { earlyReason?: string } = {}, actor: Actor | null = null) {
-    return life.closeSales(drawId, actor, async (tx, row, plan, at, dir) => {
-      const early = Date.parse(at) < Date.parse(plan.salesCloseAt)
-      if (early && !input.earlyReason?.trim())
-        throw new DomainError(
-          'ILLEGAL_TRANSITION',
-          `sales close at ${plan.salesCloseAt}; closing earlier needs a recorded reason (LNS-13)`,
-        )
-      // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
-      const active = await slipsOfDraw(tx, row, 'active')
-      const participating: Slip[] = []
-      for (const s of active) {
-        let reason: string | null = null
-        try {
-          const boards = parseStoredBoards(s.boards)
-          if (boards.length !== s.boardCount) reason = 'board count differs from the registration'
-          for (const b of boards) parseBoard(b, plan.range, plan.picks)
-        } catch (e) {
-          reason = (e as Error).message
+    return life.closeSales(
+      drawId,
+      actor,
+      async (tx, row, plan, at, dir) => {
+        // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
+        const active = await slipsOfDraw(tx, row, 'active')
+        const participating: Slip[] = []
+        for (const s of active) {
+          let reason: string | null = null
+          try {
+            const boards = parseStoredBoards(s.boards)
+            if (boards.length !== s.boardCount) reason = 'board count differs from the registration'
+            for (const b of boards) parseBoard(b, plan.range, plan.picks)
+          } catch (e) {
+            reason = (e as Error).message
+          }
+          if (reason) {
+            await excludeSlip(tx, s.id, reason, at)
+            await appendJournal(tx, {
+              at,
+              type: 'lotto.slip_excluded',
+              scope: drawScope(row),
+              payload: { receipt: s.id, reason, rule: 'LNS-21' },
+            })
+          } else participating.push(s)
         }
-        if (reason) {
-          await excludeSlip(tx, s.id, reason, at)
-          await appendJournal(tx, {
-            at,
-            type: 'lotto.slip_excluded',
-            scope: drawScope(row),
-            payload: { receipt: s.id, reason, rule: 'LNS-21' },
-          })
-        } else participating.push(s)
-      }
-      const inactive = await slipsOfDraw(tx, row, 'inactive')
-      let plays = 0
-      const part = writeHashed(join(dir, 'participation.csv'), (out) => {
-        out(`# Bolillo - archivo de participacion / participation file (LNS-13, LNS-14)\n`)
-        out(`# sorteo ${plan.name} N.${plan.drawNumber} emision ${plan.issue} draw ${drawId}\n`)
-        out(`# cierre de ventas / close of sales ${at}\n`)
-        out('comprobante;jugada;numeros;automatica\n')
-        for (const s of participating) {
-          const boards = parseStoredBoards(s.boards)
-          boards.forEach((b, i) => {
-            out(
-              `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quickPicks[i] === '1' ? 'S' : 'N'}\n`,
-            )
-            plays++
-          })
+        const inactive = await slipsOfDraw(tx, row, 'inactive')
+        let plays = 0
+        const part = writeHashed(join(dir, 'participation.csv'), (out) => {
+          out(`# Bolillo - archivo de participacion / participation file (LNS-13, LNS-14)\n`)
+          out(`# sorteo ${plan.name} N.${plan.drawNumber} emision ${plan.issue} draw ${drawId}\n`)
+          out(`# cierre de ventas / close of sales ${at}\n`)
+          out('comprobante;jugada;numeros;automatica\n')
+          for (const s of participating) {
+            const boards = parseStoredBoards(s.boards)
+            boards.forEach((b, i) => {
+              out(
+                `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quickPicks[i] === '1' ? 'S' : 'N'}\n`,
+              )
+              plays++
+            })
+          }
+          out(`# comprobantes habilitados / receipts enabled: ${participating.length}; jugadas / plays: ${plays}\n`)
+        })
+        const excludedRows = inactive.map((s) => ({
+          receipt: s.id,
+          status: s.status,
+          reason: s.statusReason ?? '',
+          at: s.statusAt,
+          refundCents: s.amountCents,
+        }))
+        const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
+          out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
+          out('comprobante;estado;motivo;reembolso_centavos\n')
+          for (const e of excludedRows)
+            out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
+        })
+        const salesCents = participating.reduce((s, x) => s + x.boardCount * plan.priceCents, 0)
+        const counts = { receipts: participating.length, plays, salesCents }
+        return {
+          serials: participating.map((s) => s.id),
+          entries: participating.length,
+          plays,
+          salesCents,
+          participationSha256: part.sha256,
+          record: {
+            ...counts,
+            participationBytes: part.bytes,
+            excludedSha256: excl.sha256,
+            excluded: excludedRows.length,
+          },
+          tail: { rule: 'LNS-13' },
+          answer: { ...counts, excludedSha256: excl.sha256, excluded: excludedRows },
         }
-        out(`# comprobantes habilitados / receipts enabled: ${participating.length}; jugadas / plays: ${plays}\n`)
-      })
-      const excludedRows = inactive.map((s) => ({
-        receipt: s.id,
-        status: s.status,
-        reason: s.statusReason ?? '',
-        at: s.statusAt,
-        refundCents: s.amountCents,
-      }))
-      const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
-        out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
-        out('comprobante;estado;motivo;reembolso_centavos\n')
-        for (const e of excludedRows)
-          out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
-      })
-      const salesCents = participating.reduce((s, x) => s + x.boardCount * plan.priceCents, 0)
-      const counts = { receipts: participating.length, plays, salesCents }
-      return {
-        serials: participating.map((s) => s.id),
-        entries: participating.length,
-        plays,
-        salesCents,
-        participationSha256: part.sha256,
-        record: {
-          ...counts,
-          participationBytes: part.bytes,
-          excludedSha256: excl.sha256,
-          excluded: excludedRows.length,
-        },
-        tail: { early: early ? input.earlyReason : null, rule: 'LNS-13' },
-        answer: { ...counts, excludedSha256: excl.sha256, excluded: excludedRows },
-      }
-    })
+      },
+      input.earlyReason ?? null,
+    )
   }
 
   // ------------------------------------------------------------------------------------------ the draw

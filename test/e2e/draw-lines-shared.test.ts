@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestServer } from '../helpers/server.ts'
+import { lotteryPlan, plan649, registerLottoBallSets } from '../helpers/lottery-plans.ts'
+
+/**
+ * Issue 23 point 6: lotto and numbered lotteries share one draw lifecycle; what differs is passed in as the line's
+ * rules. Each test here drives a lotto draw and a numbered-lottery draw through one shared piece and checks the same
+ * rule holds for both, over real HTTP with authentication on and real people:
+ * - the close of sales (LNS-13): never before the plan's close time, unless the line allows an early close with a
+ *   recorded reason (lotto) - a numbered lottery never closes early;
+ * - the device of a manual draw (LNS-8, LOT-18): every ball or number is entered from a registered, certified,
+ *   active device of the draw's hall, read from the registry as it is entered, and named in the journal.
+ */
+const PASSWORD = 'correct horse battery'
+const DATES = {
+  salesStartAt: '2025-03-01T08:00:00-04:00',
+  salesCloseAt: '2025-03-08T19:00:00-04:00',
+  drawAt: '2025-03-08T20:00:00-04:00',
+  claimDeadline: '2025-05-07T23:59:59-04:00',
+}
+
+describe('one draw lifecycle for lotto and numbered lotteries (issue 23 point 6)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let t = Date.parse('2025-03-02T12:00:00-04:00')
+  const clock = { now: () => new Date(t) }
+  const auth = new Map<string, string>()
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: auth.get(who)!, 'accept-language': 'es' })
+  async function login() {
+    for (const username of ['jefa', 'auditor'])
+      auth.set(username, `Bearer ${(await server.services.auth.login(username, PASSWORD)).token}`)
+  }
+  /** The two draws, one per line, with the same dates, hall and tómbola. */
+  const lines = { lotto: '', lottery: '' }
+  const journal = async () =>
+    (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records as Array<{ type: string; payload: any }>
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' }, { clock })
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['auditor', 'Carlos Rojas', 'auditor'],
+    ] as const)
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    await login()
+    for (const [id, name] of [
+      ['lapaz', 'Sala La Paz'],
+      ['oruro', 'Sala Oruro'],
+    ])
+      expect(
+        (await call('jefa', 'POST', '/api/halls', { id, name, profileId: 'BO-2025', playingPositions: 100 })).status,
+      ).toBe(201)
+    for (const [id, hallId, sealCode] of [
+      ['tombola-lp', 'lapaz', 'AJ-T-0101'],
+      ['tombola-or', 'oruro', 'AJ-T-0202'],
+    ])
+      expect(
+        (
+          await call('jefa', 'POST', '/api/devices', {
+            id,
+            kind: 'blower',
+            name: `Tómbola ${hallId}`,
+            hallId,
+            sealCode,
+            certificateId: `AJ-CERT-${sealCode}`,
+          })
+        ).status,
+      ).toBe(201)
+    await registerLottoBallSets(server.services)
+    const lotto = await call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      plan649({ gameCode: 'GEMELO', drawMethod: 'manual', drawDevice: 'AJ-T-0101', drawHallId: 'lapaz', ...DATES }),
+    )
+    expect(lotto.status, JSON.stringify(lotto.body)).toBe(201)
+    lines.lotto = lotto.body.drawId
+    const lottery = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({ gameCode: 'GEMELA', drawMethod: 'manual', drawDevice: 'AJ-T-0101', drawHallId: 'lapaz', ...DATES }),
+    )
+    expect(lottery.status, JSON.stringify(lottery.body)).toBe(201)
+    lines.lottery = lottery.body.drawId
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('LNS-13: no line closes its sales before the planned close without its allowance; lotto closes early only with a recorded reason, a numbered lottery never', async () => {
+    t = Date.parse('2025-03-08T18:00:00-04:00')
+    await login()
+    // The same rule refuses both lines alike: 409, in Spanish, and the draw stays open.
+    for (const [product, drawId] of Object.entries(lines)) {
+      const r = await call('jefa', 'POST', `/api/${product}/draws/${drawId}/close`, {})
+      expect([r.status, r.body.error?.code], product).toEqual([409, 'ILLEGAL_TRANSITION'])
+      expect(r.body.error.details, product).toMatchObject({ rule: 'LNS-13', salesCloseAt: DATES.salesCloseAt })
+      expect((await call('auditor', 'GET', `/api/${product}/draws/${drawId}`)).body.status, product).toBe('open')
+    }
+    // A blank reason is no reason; a numbered lottery takes no reason at all (its body is refused by name).
+    const blank = await call('jefa', 'POST', `/api/lotto/draws/${lines.lotto}/close`, { earlyReason: '   ' })
+    expect([blank.status, blank.body.error?.code]).toEqual([409, 'ILLEGAL_TRANSITION'])
+    const reasoned = await call('jefa', 'POST', `/api/lottery/draws/${lines.lottery}/close`, {
+      earlyReason: 'Sorteo adelantado',
+    })
+    expect(reasoned.status).toBe(400)
+    expect((await call('auditor', 'GET', `/api/lottery/draws/${lines.lottery}`)).body.status).toBe('open')
+
+    const early = await call('jefa', 'POST', `/api/lotto/draws/${lines.lotto}/close`, {
+      earlyReason: 'Sorteo adelantado por resolución de la AJ',
+    })
+    expect(early.status, JSON.stringify(early.body)).toBe(200)
+    expect((await journal()).find((r) => r.type === 'lotto.sales_closed')!.payload).toMatchObject({
+      drawId: lines.lotto,
+      early: 'Sorteo adelantado por resolución de la AJ',
+      rule: 'LNS-13',
+      actor: { role: 'director' },
+    })
+
+    // From the planned close on, the numbered lottery closes; nothing early is recorded for it.
+    t = Date.parse('2025-03-08T19:00:00-04:00')
+    await login()
+    const onTime = await call('jefa', 'POST', `/api/lottery/draws/${lines.lottery}/close`, {})
+    expect(onTime.status, JSON.stringify(onTime.body)).toBe(200)
+    const closed = (await journal()).find((r) => r.type === 'lottery.sales_closed')!.payload
+    expect(closed.drawId).toBe(lines.lottery)
+    expect(closed).not.toHaveProperty('early')
+  })
+})
