@@ -125,4 +125,46 @@ describe('one draw lifecycle for lotto and numbered lotteries (issue 23 point 6)
     expect(closed.drawId).toBe(lines.lottery)
     expect(closed).not.toHaveProperty('early')
   })
+
+  it('LNS-8 / LOT-18: each line takes a ball or number only from a registered, certified, active device of its hall, read from the registry at every entry, and journals the device with its seal', async () => {
+    t = Date.parse('2025-03-08T19:31:00-04:00')
+    await login()
+    const enter = (product: string, value: number, deviceId?: string) =>
+      call(
+        'jefa',
+        'POST',
+        product === 'lotto' ? `/api/lotto/draws/${lines.lotto}/balls` : `/api/lottery/draws/${lines.lottery}/numbers`,
+        product === 'lotto' ? { ball: value, deviceId } : { number: value, deviceId },
+      )
+    const status = (status: string, reason: string) =>
+      call('jefa', 'POST', '/api/devices/tombola-lp/status', { status, reason })
+    expect((await status('suspended', 'Precinto roto')).status).toBe(200)
+    for (const product of Object.keys(lines)) {
+      const r = await enter(product, 7)
+      expect([r.status, r.body.error?.code, r.body.error?.details?.problems], product).toEqual([
+        422,
+        'DEVICE_NOT_CERTIFIED',
+        ['status-suspended'],
+      ])
+    }
+    expect((await status('active', 'Precinto repuesto por la AJ')).status).toBe(200)
+    for (const product of Object.keys(lines)) {
+      const r = await enter(product, 7, 'AJ-T-0202')
+      expect([r.status, r.body.error?.code], product).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
+      expect(r.body.error.details.problems, product).toContain('other-hall')
+      expect(r.body.error.message, product).not.toMatch(/DEVICE_NOT_CERTIFIED/)
+    }
+    for (const product of Object.keys(lines)) expect((await enter(product, 7)).status, product).toBe(200)
+    const records = await journal()
+    for (const [type, drawId] of [
+      ['lotto.ball_drawn', lines.lotto],
+      ['lottery.number_drawn', lines.lottery],
+    ]) {
+      const entered = records.filter((r) => r.type === type && r.payload.drawId === drawId)
+      expect(
+        entered.map((r) => [r.payload.device, r.payload.sealCode]),
+        type,
+      ).toEqual([['tombola-lp', 'AJ-T-0101']])
+    }
+  })
 })

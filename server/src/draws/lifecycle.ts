@@ -110,6 +110,9 @@ export interface LifecyclePlan {
   drawAt: string
   claimDeadline: string
   drawMethod: 'rng' | 'manual'
+  /** A manual draw's device (its registry id once planned) and the hall it draws in. */
+  drawDevice: string | null
+  drawHallId?: string | null
 }
 
 /** The list a draw is made over, fixed at its close, and how the RNG's values 1..ballCount become balls or numbers. */
@@ -125,6 +128,12 @@ export interface RngList {
   toValue(drawn: number): number
   /** Whether the published proof lists the serials (a very large issue does not). */
   includeSerials: boolean
+}
+
+/** The device a manual value was entered from, as its journal records name it (registry id and seal code). */
+export interface ManualDevice {
+  device: string | null
+  sealCode: string | null
 }
 
 /** What a line's close of sales fixes: the participation it writes and the counts it reports. */
@@ -168,6 +177,11 @@ export interface DrawLine<Row extends Draw, Plan extends LifecyclePlan> {
   rules: { postpone: string; cancel: string; incident?: string }
   /** Whether sales may close before the plan's close time, with a recorded reason (LNS-13; shared/lottery-common). */
   earlyClose: EarlyClose
+  /**
+   * LNS-8 / LOT-18: whether a manual draw's device must be a registered, certified extraction device of its hall,
+   * checked at planning and at every ball or number (lotto, a numbered lottery); a raffle's tómbola is the organiser's.
+   */
+  registeredDevice(plan: Plan): boolean
   texts: { notClosed(row: Row): string; notRng: string; noProof: string; listChanged(drawId: string): string }
   /** Before a beacon is asked for: the software draw's authorisation, demo references (INS-16, RNG-26). */
   checkRng(plan: Plan): void
@@ -314,14 +328,12 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
    * (`check`) and rows (`after`) run in the same transaction. The record `<product>.draw_planned` names the AJ
    * authorisation of a software draw where the line gives one (RNG-26). Answers the new draw's id.
    */
-  async function plan<P extends Plan & { gameCode: string; drawDevice: string | null; drawHallId?: string | null }>(
+  async function plan<P extends Plan & { gameCode: string }>(
     input: {
       product: string
       idPrefix: string
       plan: P
       priceCents: number
-      /** Whether a manual draw's device is checked at planning (a raffle's tómbola is not an AJ-registered device). */
-      manualDevice: boolean
       rngAuthorisation?: string | null
     },
     check: (tx: Sql) => Promise<void> = async () => {},
@@ -331,7 +343,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     const id = line.newId(input.idPrefix)
     const { commitment, sealed, source } = newSealedSeed(line.seedEntropy, line.sealer, seedContext(line.seedLine, id))
     await db.transaction(async (tx) => {
-      if (input.manualDevice && p.drawMethod === 'manual')
+      if (p.drawMethod === 'manual' && line.registeredDevice(p))
         p.drawDevice = (await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now())).id
       const rng = p.drawMethod === 'rng' ? await rngOf(tx, p.drawHallId ?? null) : null
       await check(tx)
@@ -587,16 +599,19 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
   }
 
   /**
-   * A ball or number read from an authorised blower or tómbola (LNS-8, LNS-16, LOT-18). The line checks the value
-   * and the device and journals it (`accept`); the draw is complete at the line's count.
+   * A ball or number read from an authorised blower or tómbola (LNS-8, LNS-16, LOT-18). The device is checked here,
+   * against the registry as each value is entered (`deviceId`, else the plan's); the line checks the value and
+   * journals it with the device (`accept`); the draw is complete at the line's count.
    */
   async function enterValue(
     drawId: string,
+    deviceId: string | null,
     accept: (
       tx: Sql,
       row: Row,
       plan: Plan,
       drawn: number[],
+      device: ManualDevice,
     ) => Promise<{ values: number[]; complete: boolean; record(at: string): Promise<unknown> }>,
   ): Promise<void> {
     await db.transaction(async (tx) => {
@@ -607,7 +622,13 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
         throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
       assertDrawDate(plan.drawAt, now())
       await line.readyToDraw(tx, row, plan)
-      const a = await accept(tx, row, plan, row.balls ? (JSON.parse(row.balls) as number[]) : [])
+      // LNS-8 / LOT-18: a registered, certified, active device of the draw's hall, read as each value is entered.
+      const ref = deviceId ?? plan.drawDevice
+      const registered = line.registeredDevice(plan)
+        ? await extractionDevice(tx, ref, plan.drawHallId ?? null, clock.now())
+        : null
+      const device = { device: registered?.id ?? ref, sealCode: registered?.sealCode ?? null }
+      const a = await accept(tx, row, plan, row.balls ? (JSON.parse(row.balls) as number[]) : [], device)
       const at = now()
       await recordDrawnValues(tx, drawId, JSON.stringify(a.values), a.complete ? at : null)
       await a.record(at)

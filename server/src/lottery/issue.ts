@@ -169,8 +169,6 @@ export function createIssueUseCases(ctx: LotteryContext) {
         idPrefix: product === 'lottery' ? 'ltr' : 'rfl',
         plan,
         priceCents: plan.ticketPriceCents,
-        // LOT-18: a numbered lottery's tómbola is a registered device of its hall; a raffle's is the organiser's.
-        manualDevice: product === 'lottery',
         rngAuthorisation,
       },
       undefined,

@@ -14,7 +14,6 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { beaconRoundOf, beaconSummary, closeFacts, parseBeacon, type Actor } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
-import { extractionDevice } from '../equipment/devices.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
 import { checkSoftwareDraw } from '../shared/lottery-common.ts'
@@ -75,7 +74,7 @@ export interface DrawView {
 }
 
 export function createDrawUseCases(ctx: LottoContext) {
-  const { db, deps, clock, now, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
+  const { db, deps, now, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
 
   /** Plans a draw (LOT-3, LOT-5): the lotto's checks of its plan, then the lifecycle's plan step. */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
@@ -105,7 +104,7 @@ export function createDrawUseCases(ctx: LottoContext) {
     // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     const id = await life.plan(
-      { product: 'lotto', idPrefix: 'ldr', plan, priceCents: plan.priceCents, manualDevice: true, rngAuthorisation },
+      { product: 'lotto', idPrefix: 'ldr', plan, priceCents: plan.priceCents, rngAuthorisation },
       async (tx) => {
         // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
         const sibling = await lastPlanOfGame(tx, plan.gameCode)
@@ -366,11 +365,12 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
-  /** A ball read from an authorised blower or tómbola (LNS-8, LNS-16); the draw is complete at `drawCount`. */
+  /**
+   * A ball read from an authorised blower or tómbola (LNS-8, LNS-16; its device checked by the lifecycle); the draw is
+   * complete at `drawCount`.
+   */
   async function enterBall(drawId: string, ball: number, deviceId: string | null): Promise<DrawView> {
-    await life.enterValue(drawId, async (tx, row, plan, drawn) => {
-      // LNS-8 / LOT-18: every ball comes from a registered, certified device of the draw's hall, checked as it is entered.
-      const device = await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())
+    await life.enterValue(drawId, deviceId, async (tx, row, plan, drawn, device) => {
       const balls = recordManualBall(drawn, ball, plan.range, plan.drawCount)
       const complete = balls.length === plan.drawCount
       // LNS-9 / LNS-16: the draw is made with a registered set of the plan's range, with the range's reserve set on
@@ -389,8 +389,7 @@ export function createDrawUseCases(ctx: LottoContext) {
               seq: balls.length,
               ball,
               source: 'manual',
-              device: device.id,
-              sealCode: device.sealCode,
+              ...device,
               ...sets.journal,
             },
           })
@@ -402,8 +401,7 @@ export function createDrawUseCases(ctx: LottoContext) {
               payload: {
                 drawId,
                 source: 'manual',
-                device: device.id,
-                sealCode: device.sealCode,
+                ...device,
                 ...sets.journal,
                 balls,
                 numbers: [...balls].sort((a, b) => a - b),
