@@ -167,4 +167,63 @@ describe('one draw lifecycle for lotto and numbered lotteries (issue 23 point 6)
       ).toEqual([['tombola-lp', 'AJ-T-0101']])
     }
   })
+
+  it('shows a draw of either line with the same view: state, commitment, close, participation, times on the plan clock; the seed only once an RNG draw has ended, so never for a tómbola', async () => {
+    const view = async (product: string) =>
+      (await call('auditor', 'GET', `/api/${product}/draws/${lines[product as keyof typeof lines]}`)).body
+    const frame = [
+      'drawId',
+      'product',
+      'status',
+      'plan',
+      'commitment',
+      'seed',
+      'salesDigest',
+      'close',
+      'beacon',
+      'participation',
+      'times',
+      'timeZone',
+    ]
+    const closed = Object.fromEntries(
+      (await journal())
+        .filter((r) => r.type.endsWith('.sales_closed'))
+        .map((r) => [r.payload.drawId, r.payload.participationSha256]),
+    )
+    for (const [product, drawId] of Object.entries(lines)) {
+      const v = await view(product)
+      expect(Object.keys(v), product).toEqual(expect.arrayContaining(frame))
+      expect(v, product).toMatchObject({
+        drawId,
+        product,
+        status: 'closed',
+        seed: null,
+        close: null,
+        beacon: null,
+        participation: { sha256: closed[drawId] },
+        timeZone: 'America/La_Paz',
+      })
+      expect(v.commitment, product).toMatch(/^[0-9a-f]{64}$/)
+      expect(v.times.closedAt, product).toBe(v.participation.closedAt)
+    }
+    // The line's own counts of what is in play, in the same place.
+    expect((await view('lotto')).participation).toMatchObject({ receipts: 0, plays: 0, salesCents: 0 })
+    expect((await view('lottery')).participation).toMatchObject({ ticketsInPlay: 200_000, salesCents: 2_000_000_000 })
+
+    for (const ball of [1, 2, 3, 4, 5])
+      expect((await call('jefa', 'POST', `/api/lotto/draws/${lines.lotto}/balls`, { ball })).status).toBe(200)
+    expect((await call('jefa', 'POST', `/api/lottery/draws/${lines.lottery}/numbers`, { number: 12_345 })).status).toBe(
+      200,
+    )
+    for (const product of Object.keys(lines)) {
+      const v = await view(product)
+      expect([v.status, v.seed], product).toEqual(['drawn', null])
+      expect(Date.parse(v.times.drawnAt), product).toBe(t)
+      expect(
+        (await call('jefa', 'POST', `/api/${product}/draws/${lines[product as keyof typeof lines]}/settle`)).status,
+        product,
+      ).toBe(200)
+      expect((await view(product)).status, product).toBe('settled')
+    }
+  })
 })

@@ -1050,6 +1050,52 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     }
   }
 
+  /**
+   * What every line shows of a draw (its view: lotto's DrawView, a lottery's), the line adding its own fields. The
+   * seed is revealed only once an RNG draw has ended (bolillo-draw-v2: stored only sealed until then); the close
+   * facts t and R only for an RNG draw. `counts` are the line's participation counts at the close (lotto: receipts
+   * and plays; a ticket line: the tickets in play).
+   */
+  function viewOf<Counts extends Record<string, number>>(
+    row: Row,
+    timeZone: string | null,
+    counts: (row: Row) => Counts,
+  ) {
+    const plan = planOf(row)
+    const ended = row.status === 'drawn' || row.status === 'settled'
+    return {
+      drawId: row.id,
+      product: row.product,
+      status: row.status,
+      plan,
+      commitment: row.commitment,
+      seed: ended && plan.drawMethod === 'rng' && row.seedHex ? row.seedHex : null,
+      salesDigest: row.salesDigest,
+      // Fixed at the close of sales: t (whole seconds) and the beacon round R the draw waits for.
+      close:
+        row.closedAt && plan.drawMethod === 'rng'
+          ? {
+              closedAt: closeFacts(row.closedAt).closedAt,
+              beaconRound: beaconRoundOf(row),
+              beaconPublishedAt: closeFacts(row.closedAt).beaconPublishedAt,
+            }
+          : null,
+      /** The verified beacon round, once obtained or typed in. */
+      beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
+      participation: row.participationSha256
+        ? {
+            sha256: row.participationSha256,
+            ...counts(row),
+            salesCents: Number(row.salesCents),
+            closedAt: row.closedAt!,
+          }
+        : null,
+      times: { createdAt: row.createdAt, closedAt: row.closedAt, drawnAt: row.drawnAt, settledAt: row.settledAt },
+      /** The clock the plan's times are read in (issue 29): the plan's zone, else the deployment's; null if neither. */
+      timeZone,
+    }
+  }
+
   /** The steps that answer nothing, answered with the line's view of the draw (lotto's DrawView, a lottery's). */
   function answeredWith<View>(getDraw: (drawId: string) => Promise<View>) {
     const then =
@@ -1106,6 +1152,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     disposeUnclaimed,
     claimPeriod,
     answeredWith,
+    viewOf,
     readCode,
     claimOf,
     pay,

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { beaconRoundOf, beaconSummary, closeFacts, parseBeacon, type Actor } from '../shared/lottery-draw-v2.ts'
+import type { Actor, beaconSummary } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
@@ -141,29 +141,15 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(id)
   }
 
+  /** The lifecycle's view of a draw (shared with the ticket lines), with what only lotto shows. */
   function toView(row: Draw): DrawView {
     const plan = planOf(row)
     const balls = row.balls ? (JSON.parse(row.balls) as number[]) : []
     const complete = balls.length === plan.drawCount
     return {
-      drawId: row.id,
+      ...life.viewOf(row, ctx.zoneOf(plan), (r) => ({ receipts: Number(r.entriesCount), plays: Number(r.playsCount) })),
       product: 'lotto',
-      status: row.status,
       plan,
-      commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' && row.seedHex ? row.seedHex : null,
-      salesDigest: row.salesDigest,
-      close: row.closedAt && plan.drawMethod === 'rng' ? { ...closeFactsOf(row) } : null,
-      beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
-      participation: row.participationSha256
-        ? {
-            sha256: row.participationSha256,
-            receipts: Number(row.entriesCount),
-            plays: Number(row.playsCount),
-            salesCents: Number(row.salesCents),
-            closedAt: row.closedAt!,
-          }
-        : null,
       drawableFrom: row.closedAt ? ctx.drawableFrom(row) : null,
       notarialAct: row.notarialAct ? (JSON.parse(row.notarialAct) as NotarialAct) : null,
       ballSetId: row.ballSetId,
@@ -171,8 +157,6 @@ export function createDrawUseCases(ctx: LottoContext) {
       balls,
       numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
-      times: { createdAt: row.createdAt, closedAt: row.closedAt, drawnAt: row.drawnAt, settledAt: row.settledAt },
-      timeZone: ctx.zoneOf(plan),
     }
   }
 
@@ -237,11 +221,6 @@ export function createDrawUseCases(ctx: LottoContext) {
     })
     forget(drawId)
     return getDraw(drawId)
-  }
-
-  function closeFactsOf(row: Draw) {
-    const f = closeFacts(row.closedAt!)
-    return { closedAt: f.closedAt, beaconRound: beaconRoundOf(row), beaconPublishedAt: f.beaconPublishedAt }
   }
 
   async function getDraw(drawId: string): Promise<DrawView> {
