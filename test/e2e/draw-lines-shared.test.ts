@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, plan649, registerLottoBallSets } from '../helpers/lottery-plans.ts'
@@ -224,6 +227,60 @@ describe('one draw lifecycle for lotto and numbered lotteries (issue 23 point 6)
         product,
       ).toBe(200)
       expect((await view(product)).status, product).toBe('settled')
+    }
+  })
+
+  it('LOT-17 / LNS-17: the extracto and the minutes of either line are laid out on one frame: the institution, the means of extraction by its device, the claim period and the regulation, the incidents on the plan clock, the journal, the signatures', async () => {
+    for (const [product, drawId] of Object.entries(lines))
+      expect(
+        (await call('jefa', 'POST', `/api/${product}/draws/${drawId}/incidents`, { note: 'Corte de luz de un minuto' }))
+          .status,
+        product,
+      ).toBe(201)
+    const text = async (product: string, doc: 'extracto' | 'acta') => {
+      const res = await fetch(`${server.url}/api/${product}/draws/${lines[product as keyof typeof lines]}/${doc}.pdf`, {
+        headers: { authorization: auth.get('auditor')! },
+      })
+      expect(res.status, `${product} ${doc}`).toBe(200)
+      const file = join(server.dataDir, `${product}-${doc}.pdf`)
+      writeFileSync(file, Buffer.from(await res.arrayBuffer()))
+      const out = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
+      return out.replace(/\s+/g, ' ')
+    }
+    const docs: Record<string, { e: string; a: string }> = {}
+    for (const product of Object.keys(lines))
+      docs[product] = { e: await text(product, 'extracto'), a: await text(product, 'acta') }
+    for (const product of Object.keys(lines)) {
+      const { e, a } = docs[product]
+      for (const s of [
+        'Lotería Nacional de Beneficencia y Salubridad',
+        'EXTRACTO OFICIAL DE RESULTADOS',
+        'Tómbola o bolillero autorizado: tombola-lp',
+        'Cobro de premios',
+        '(mínimo 60 días, LOT-23)',
+        'Reglamento https://',
+        'Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Específico son base para el pago de premios (LOT-17).',
+        'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos',
+        'Horas de La Paz, UTC-04:00.',
+      ])
+        expect(e, `${product} extracto`).toContain(s)
+      for (const s of [
+        'Lotería Nacional de Beneficencia y Salubridad',
+        'ACTA DEL SORTEO',
+        'Emisión',
+        'Tómbola o bolillero autorizado: tombola-lp',
+        'Incidencias',
+        '08/03/2025 19:31 Corte de luz de un minuto',
+        'Diario',
+        'Registros del sorteo',
+        'Último registro #',
+        'Firmas de los participantes',
+        'Máxima Autoridad Ejecutiva',
+        'Notario de Fe Pública N.º 12',
+        'Horas de La Paz, UTC-04:00.',
+      ])
+        expect(a, `${product} acta`).toContain(s)
+      expect(a, `${product} acta`).not.toContain('Sin incidencias')
     }
   })
 })

@@ -128,6 +128,8 @@ export function createSettlementUseCases(
       proof,
       claimDeadline: plan.claimDeadline,
       paymentPlace: plan.paymentPlace,
+      // LOT-17: the extracto, the game rules and the Reglamento Específico are the basis for paying (as lotto's).
+      regulationUrl: isRaffle(plan) ? null : plan.regulationUrl,
       legend: AJ_LEGEND,
       publishedAt: row.settledAt,
       timeZone: ctx.zoneOf(plan),
@@ -135,7 +137,9 @@ export function createSettlementUseCases(
   }
 
   async function acta(drawId: string) {
-    const { row, plan, facts, incidents, journal, seed } = await life.minutesOf(drawId)
+    const { row, plan, events, facts, incidents, journal, seed } = await life.minutesOf(drawId)
+    // LOT-21 (as lotto's LNS-22): an authorised withdrawal or renunciation, and what is to be refunded.
+    const cancelled = events.find((e) => e.type === `${row.product}.draw_cancelled`)
     const rs = await ranges(db, drawId)
     return {
       title: 'Acta del sorteo',
@@ -163,6 +167,16 @@ export function createSettlementUseCases(
       commitment: row.commitment,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       incidents,
+      cancellation: cancelled
+        ? {
+            at: cancelled.at,
+            kind: String(cancelled.payload.kind),
+            authorisationRef: String(cancelled.payload.authorisationRef),
+            reason: String(cancelled.payload.reason),
+            toRefund: Number(cancelled.payload.ticketsToRefund ?? cancelled.payload.fractionsToRefund ?? 0),
+            refundCents: Number(cancelled.payload.refundCents),
+          }
+        : null,
       journal,
       signatures: [
         { role: isRaffle(plan) ? 'Organizador' : 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
