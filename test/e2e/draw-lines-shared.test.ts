@@ -247,6 +247,31 @@ describe('one draw lifecycle for lotto and numbered lotteries (issue 23 point 6)
       const out = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' })
       return out.replace(/\s+/g, ' ')
     }
+    // The JSON of both documents states the shared facts alike (the frame's source).
+    for (const [product, drawId] of Object.entries(lines)) {
+      const e = (await call('auditor', 'GET', `/api/${product}/draws/${drawId}/extracto`)).body
+      expect(e, product).toMatchObject({
+        title: 'Extracto oficial de resultados',
+        drawId,
+        drawAt: DATES.drawAt,
+        drawMethod: 'manual',
+        drawDevice: 'tombola-lp',
+        proof: null,
+        claimDeadline: DATES.claimDeadline,
+        legend: 'Actividad Autorizada y Fiscalizada por la Autoridad de Juegos',
+        regulationUrl: expect.stringMatching(/^https:/),
+        timeZone: 'America/La_Paz',
+      })
+      expect(e.publishedAt, product).toBe(
+        (await call('auditor', 'GET', `/api/${product}/draws/${drawId}`)).body.times.settledAt,
+      )
+      const a = (await call('auditor', 'GET', `/api/${product}/draws/${drawId}/acta`)).body
+      expect(
+        a.signatures.map((x: { role: string }) => x.role),
+        product,
+      ).toEqual(['Máxima Autoridad Ejecutiva', 'Director del Sorteo', 'Moderador', 'Notario de Fe Pública'])
+      expect(a.cancellation, product).toBeNull()
+    }
     const docs: Record<string, { e: string; a: string }> = {}
     for (const product of Object.keys(lines))
       docs[product] = { e: await text(product, 'extracto'), a: await text(product, 'acta') }

@@ -38,7 +38,7 @@
  * - extracto, acta (and their PDFs), getDraw, listDraws: the line's own document and view shapes; they read the
  *   shared row through this module's store.
  */
-import { SIGNED_RECEIPT, type PayeeData } from './types.ts'
+import { SIGNED_RECEIPT, type DrawStaff, type PayeeData } from './types.ts'
 import { createHash, type KeyObject } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -66,6 +66,7 @@ import {
   isClaimExpired,
   postponedDates,
   type EarlyClose,
+  AJ_LEGEND,
 } from '../shared/lottery-common.ts'
 import {
   beaconKeyOf,
@@ -113,6 +114,10 @@ export interface LifecyclePlan {
   /** A manual draw's device (its registry id once planned) and the hall it draws in. */
   drawDevice: string | null
   drawHallId?: string | null
+  drawPlace: string
+  paymentPlace: string
+  /** LOT-19: the people who sign the minutes. */
+  staff: DrawStaff
 }
 
 /** The list a draw is made over, fixed at its close, and how the RNG's values 1..ballCount become balls or numbers. */
@@ -829,7 +834,28 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     if (row.status !== 'settled')
       throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
     const plan = planOf(row)
-    return { row, plan, proof: plan.drawMethod === 'rng' ? proofFacts(row) : null }
+    const proof = plan.drawMethod === 'rng' ? proofFacts(row) : null
+    return {
+      row,
+      plan,
+      proof,
+      /** What every line's extracto states alike: the draw, how it was drawn, where and until when prizes are paid. */
+      published: {
+        title: 'Extracto oficial de resultados',
+        drawId,
+        drawNumber: plan.drawNumber,
+        drawAt: plan.drawAt,
+        drawPlace: plan.drawPlace,
+        drawMethod: plan.drawMethod,
+        drawDevice: plan.drawDevice,
+        participationSha256: row.participationSha256,
+        proof,
+        claimDeadline: plan.claimDeadline,
+        paymentPlace: plan.paymentPlace,
+        legend: AJ_LEGEND,
+        publishedAt: row.settledAt,
+      },
+    }
   }
 
   /**
@@ -842,10 +868,28 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
     for await (const r of readJournal(db, { scopePrefix: scope(row) }))
       events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    const cancelled = events.find((e) => e.type === `${row.product}.draw_cancelled`)
     return {
       row,
       plan,
       events,
+      /** LNS-22 / LOT-21: the authorised withdrawal or renunciation, with its record (what the line refunds). */
+      cancellation: cancelled
+        ? {
+            at: cancelled.at,
+            kind: String(cancelled.payload.kind),
+            authorisationRef: String(cancelled.payload.authorisationRef),
+            reason: String(cancelled.payload.reason),
+            payload: cancelled.payload,
+          }
+        : null,
+      /** LOT-19: the participants who sign; the first is a lottery's Máxima Autoridad, a raffle's organiser. */
+      signatures: (authorityRole = 'Máxima Autoridad Ejecutiva') => [
+        { role: authorityRole, name: plan.staff.authority },
+        { role: 'Director del Sorteo', name: plan.staff.director },
+        { role: 'Moderador', name: plan.staff.moderator },
+        { role: 'Notario de Fe Pública', name: plan.staff.notary },
+      ],
       facts: plan.drawMethod === 'rng' ? proofFacts(row) : null,
       incidents: events
         .filter((e) => e.type === `${row.product}.incident`)
