@@ -17,8 +17,9 @@
  * - drawRng: lotto draws k of balls 1..range over the receipt numbers and first checks LNS-14/LNS-21; a lottery
  *   draws among M issued numbers, a raffle among the tickets in play. Shared: the beacon fetched outside the
  *   transaction, the seed, the order, the D check, the row and the `<product>.drawn` record.
- * - enterBall / enterNumber: the value's check (a lotto ball; a number of the numbering, or a ticket in play) and
- *   the record (`ball_drawn` + `drawn`, or `number_drawn`). Shared: the state, method, date and device checks.
+ * - enterBall / enterNumber: the value's check (a lotto ball and its ball sets; a number of the numbering, or a
+ *   ticket in play) and the record (`ball_drawn` + `drawn`, or `number_drawn`). Shared: the state, method, date and
+ *   device checks (the line's `registeredDevice`: a raffle's tómbola is the organiser's).
  * - getProof: what the proof lists (soldSerials always, or when at most 200,000) and its note. Shared: v1 and v2.
  * - postpone, recordIncident, disposeUnclaimed: identical but for the rule cited (LNS-22 / LOT-21, LNS-17).
  * - settle: the matching (lotto: boards against balls with carry-over, LNS-4; lottery: exact numbers,
@@ -35,8 +36,12 @@
  * - validate: the line's ticket (slip and its draws; fraction, print run and ranges; raffle sale) and prizes.
  *   Shared: reading the signed code (LOT-8) and where a ticket stands in a draw (claimOf).
  * - the routes of these steps (draws/routes.ts), the same under /api/lotto and /api/lottery.
- * - extracto, acta (and their PDFs), getDraw, listDraws: the line's own document and view shapes; they read the
- *   shared row through this module's store.
+ * - getDraw, listDraws: the line's own fields (lotto: balls, notarial act, ball sets; a ticket line: numbers drawn,
+ *   tickets issued). Shared (viewOf): state, commitment, the seed once an RNG draw has ended, close facts, beacon,
+ *   participation, times and zone.
+ * - extracto, acta: the line's results, prizes and what was in play. Shared (extractoOf, minutesOf): the draw, its
+ *   method and device, proof, claim period, legend, cancellation and signatures; their PDFs are laid out on one
+ *   frame (printer/src/lottery-pdf.ts renderExtracto, renderActa).
  */
 import { SIGNED_RECEIPT, type DrawStaff, type PayeeData } from './types.ts'
 import { createHash, type KeyObject } from 'node:crypto'
