@@ -424,82 +424,74 @@ function prizeText(c: LottoExtracto['categories'][number], currency: string): st
   return money(c.amountEachCents, currency) + (c.extraCentWinners ? ` (+0,01 a ${c.extraCentWinners})` : '')
 }
 
-/** The lotto extracto (official results) as an A4 PDF (LNS-10, LOT-17). */
+/** The lotto extracto (official results) as an A4 PDF (LNS-10, LOT-17), on the frame both lines share. */
 export async function renderLottoExtractoPdf(e: LottoExtracto): Promise<Uint8Array> {
-  const w = await DocWriter.create(`Extracto ${e.gameName} N.${e.drawNumber}`)
-  w.text(e.operator, { size: 11, font: 'bold', align: 'center' })
-  w.text('EXTRACTO OFICIAL DE RESULTADOS', { size: 16, font: 'bold', align: 'center' })
-  w.text(`${e.gameName} - Sorteo N.º ${e.drawNumber} - Emisión ${e.issue}`, { size: 11, align: 'center', gap: 8 })
-  w.heading('Números ganadores')
-  w.text(e.numbers.map(two).join('   '), { size: 22, font: 'monoBold', align: 'center', gap: 4 })
-  w.text(`Orden de extracción: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, {
-    size: 8.5,
-    color: MUTED,
-    align: 'center',
-    gap: 8,
-  })
-  w.heading('Premios por categoría')
-  w.table(
-    [
-      { title: 'Categoría', w: 2.2 },
-      { title: 'Aciertos', w: 0.9, align: 'right' },
-      { title: 'Ganadores', w: 1.1, align: 'right' },
-      { title: 'Acumulado', w: 1.4, align: 'right' },
-      { title: 'Premio por jugada', w: 2.6, align: 'right' },
-      { title: 'Total', w: 1.6, align: 'right' },
-    ],
-    e.categories.map((c) => [
-      `${c.name} (${c.code})`,
-      String(c.matches),
-      String(c.winners),
-      c.type === 'share' ? money(c.carryInCents ?? 0, e.currency) : '—',
-      prizeText(c, e.currency),
-      c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency),
-    ]),
+  return renderExtracto(
+    {
+      institution: e.operator,
+      name: e.gameName,
+      drawNumber: e.drawNumber,
+      issue: `Emisión ${e.issue}`,
+      drawAt: e.drawAt,
+      timeZone: e.timeZone,
+      proof: e.proof,
+      claimDeadline: e.claimDeadline,
+      paymentPlace: e.paymentPlace,
+      regulationUrl: e.regulationUrl,
+      notes: [`Regla de redondeo: ${spanishOnly(e.remainderRule)}`],
+      legend: e.legend,
+    },
+    {
+      results(w) {
+        w.heading('Números ganadores')
+        w.text(e.numbers.map(two).join('   '), { size: 22, font: 'monoBold', align: 'center', gap: 4 })
+        w.text(`Orden de extracción: ${e.balls.map(two).join(' - ')} (el orden no influye en los premios, LNS-3)`, {
+          size: 8.5,
+          color: MUTED,
+          align: 'center',
+          gap: 8,
+        })
+        w.heading('Premios por categoría')
+        w.table(
+          [
+            { title: 'Categoría', w: 2.2 },
+            { title: 'Aciertos', w: 0.9, align: 'right' },
+            { title: 'Ganadores', w: 1.1, align: 'right' },
+            { title: 'Acumulado', w: 1.4, align: 'right' },
+            { title: 'Premio por jugada', w: 2.6, align: 'right' },
+            { title: 'Total', w: 1.6, align: 'right' },
+          ],
+          e.categories.map((c) => [
+            `${c.name} (${c.code})`,
+            String(c.matches),
+            String(c.winners),
+            c.type === 'share' ? money(c.carryInCents ?? 0, e.currency) : '—',
+            prizeText(c, e.currency),
+            c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, e.currency),
+          ]),
+        )
+        // LNS-4: the money carried in from the previous draw, and under which category it was rolled over.
+        const moved = (e.carriedIn ?? []).filter((m) => m.from !== m.to)
+        if (moved.length > 0)
+          w.text(
+            `Acumulado recibido de categorías del sorteo anterior: ${moved.map((m) => `${money(m.cents, e.currency)} de ${m.from} a ${m.to}`).join('; ')} (según el plan autorizado del sorteo, LNS-4).`,
+            { size: 8, color: MUTED, gap: 4 },
+          )
+      },
+      data: [
+        ['Fecha y hora del sorteo', stamp(e.drawAt, e.timeZone)],
+        ['Lugar', e.drawPlace],
+        ['Medio de extracción', extractionMeans(e.drawMethod, e.drawDevice, e.proof)],
+        ['Rango y selección', `${e.picks} números del 1 al ${e.range}`],
+        ['Comprobantes habilitados', String(e.receipts)],
+        ['Jugadas', String(e.plays)],
+        ['Recaudación', money(e.salesCents, e.currency)],
+        ['Fondo de premios', money(e.poolCents, e.currency)],
+        ['Acumulado del sorteo anterior', money(e.carriedInCents ?? 0, e.currency)],
+        ['Archivo de participación (SHA-256)', e.participationSha256 ?? '—'],
+      ],
+    },
   )
-  // LNS-4: the money carried in from the previous draw, and under which category it was rolled over.
-  const moved = (e.carriedIn ?? []).filter((m) => m.from !== m.to)
-  if (moved.length > 0)
-    w.text(
-      `Acumulado recibido de categorías del sorteo anterior: ${moved.map((m) => `${money(m.cents, e.currency)} de ${m.from} a ${m.to}`).join('; ')} (según el plan autorizado del sorteo, LNS-4).`,
-      { size: 8, color: MUTED, gap: 4 },
-    )
-  w.heading('Datos del sorteo')
-  w.pairs([
-    ['Fecha y hora del sorteo', stamp(e.drawAt, e.timeZone)],
-    ['Lugar', e.drawPlace],
-    [
-      'Medio de extracción',
-      e.drawMethod === 'rng'
-        ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)`
-        : `Bolillero / tómbola autorizado: ${e.drawDevice ?? ''}`,
-    ],
-    ['Rango y selección', `${e.picks} números del 1 al ${e.range}`],
-    ['Comprobantes habilitados', String(e.receipts)],
-    ['Jugadas', String(e.plays)],
-    ['Recaudación', money(e.salesCents, e.currency)],
-    ['Fondo de premios', money(e.poolCents, e.currency)],
-    ['Acumulado del sorteo anterior', money(e.carriedInCents ?? 0, e.currency)],
-    ['Archivo de participación (SHA-256)', e.participationSha256 ?? '—'],
-  ])
-  if (e.proof) {
-    w.heading(`Prueba del sorteo (${e.proof.version})`)
-    w.pairs(proofPairs(e.proof))
-  }
-  w.heading('Cobro de premios')
-  w.pairs([
-    ['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`],
-    ['Lugar de pago', e.paymentPlace],
-    ['Reglamento', e.regulationUrl],
-  ])
-  w.text(`Regla de redondeo: ${spanishOnly(e.remainderRule)}`, { size: 7.5, color: MUTED })
-  w.text(
-    'Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Específico son base para el pago de premios (LOT-17).',
-    { size: 8, color: MUTED },
-  )
-  footnote(w, zoneNote(e.timeZone, e.drawAt))
-  w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
-  return w.save()
 }
 
 /** What the lotto minutes hold (see LottoService.acta). */
@@ -580,136 +572,129 @@ function prizeRule(
   return `bien: ${p.description ?? ''}`
 }
 
-/** The lotto draw minutes (acta, LNS-17, §7.11) as an A4 PDF. */
+/** The lotto draw minutes (acta, LNS-17, §7.11) as an A4 PDF, on the frame both lines share. */
 export async function renderLottoActaPdf(a: LottoActa): Promise<Uint8Array> {
   const b = a.background
-  const w = await DocWriter.create(`Acta ${b.gameName} N.${b.drawNumber}`)
-  w.text(b.operator, { size: 11, font: 'bold', align: 'center' })
-  w.text('ACTA DEL SORTEO', { size: 16, font: 'bold', align: 'center' })
-  w.text(`${b.gameName} - Sorteo N.º ${b.drawNumber} - Emisión ${b.issue}`, { size: 11, align: 'center', gap: 8 })
-  w.heading('1. Antecedentes')
-  w.pairs([
-    ['Autorización AJ', b.authorisationRef],
-    ['Rango / selección / extracción', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
-    ['Precio por jugada', money(b.priceCents, b.currency)],
-    ['Venta', `${stamp(b.salesStartAt, a.timeZone)} a ${stamp(b.salesCloseAt, a.timeZone)}`],
-    ['Sorteo', `${stamp(b.drawAt, a.timeZone)}, ${b.drawPlace}`],
-    [
-      'Medio de extracción',
-      b.drawMethod === 'rng'
-        ? 'RNG bolillo-draw-v2 con baliza pública'
-        : `Dispositivo autorizado ${b.drawDevice ?? ''}`,
-    ],
-    ['Compromiso de semilla', b.commitment],
-    ['Presupuesto general', money(b.budgetCents, b.currency)],
-    ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudación`],
-    ['Prescripción', stamp(b.claimDeadline, a.timeZone)],
-  ])
-  w.table(
-    [
-      { title: 'Categoría', w: 2.5 },
-      { title: 'Aciertos', w: 1, align: 'right' },
-      { title: 'Premio', w: 3 },
-    ],
-    b.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), prizeRule(c.prize, b.currency)]),
-  )
-  w.heading('2. Cierre de ventas y participación (LNS-13, LNS-14, LNS-21)')
-  if (a.beforeDraw) {
-    const d = a.beforeDraw
-    w.pairs([
-      ['Cierre de ventas', stamp(d.closedAt, a.timeZone, b.drawAt)],
-      ['Comprobantes habilitados', String(d.receiptsEnabled)],
-      ['Jugadas', String(d.plays)],
-      ['Recaudación', money(d.salesCents, b.currency)],
-      ['Archivo de participación SHA-256', d.participationSha256],
-      ['Resumen de ventas (D)', d.salesDigest ?? '—'],
-      ...beaconPairs(d),
-    ])
-    w.text(`Jugadas excluidas o anuladas: ${d.excluded.length}`, { font: 'bold' })
-    if (d.excluded.length)
-      w.table(
-        [
-          { title: 'Comprobante', w: 2 },
-          { title: 'Estado', w: 1 },
-          { title: 'Observaciones', w: 3 },
-          { title: 'Reembolso', w: 1.3, align: 'right' },
-        ],
-        d.excluded.map((x) => [
-          x.receipt,
-          SLIP_STATUS[x.status] ?? x.status,
-          x.reason ?? '',
-          money(x.refundCents, b.currency),
-        ]),
-      )
-  } else w.text('Ventas abiertas.', { color: MUTED })
-  w.heading('3. Sorteo y resultados')
-  if (a.draw) {
-    w.pairs([
-      ['Orden de extracción', a.draw.balls.map(two).join(' - ')],
-      ['Hora', stamp(a.draw.drawnAt, a.timeZone, b.drawAt)],
-      ['Semilla revelada', a.draw.seed ?? '—'],
-    ])
-  }
-  if (a.results) {
-    w.text(`Números ganadores: ${a.results.numbers.map(two).join(' ')}`, { size: 13, font: 'monoBold', gap: 6 })
-    w.table(
-      [
-        { title: 'Categoría', w: 2.4 },
-        { title: 'Ganadores', w: 1.1, align: 'right' },
-        { title: 'Premio por jugada', w: 2.4, align: 'right' },
-        { title: 'Total', w: 1.6, align: 'right' },
-        { title: 'Acumulado', w: 1.5, align: 'right' },
-      ],
-      a.results.categories.map((c) => [
-        `${c.name} (${c.code})`,
-        String(c.winners),
-        prizeText(c, b.currency),
-        c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, b.currency),
-        money(c.carryOutCents, b.currency),
-      ]),
-    )
-    w.pairs([
-      ['Fondo de premios', money(a.results.poolCents, b.currency)],
-      ['Reserva del operador', money(a.results.reserveCents, b.currency)],
-      ['Jugadas por aciertos', a.results.histogram.map((n, i) => `${i}: ${n}`).join('  ')],
-    ])
-    w.text(`Regla de redondeo: ${spanishOnly(a.results.remainderRule)}`, { size: 7.5, color: MUTED })
-  } else w.text('Sin liquidar.', { color: MUTED })
-  w.heading('4. Incidencias')
   const cancel = a.cancellation
-  if (cancel) {
-    w.pairs([
-      [
-        'Sorteo cancelado',
-        `${cancel.kind === 'renunciation' ? 'Renuncia' : 'Desistimiento'} con autorización previa de la AJ (LNS-22, LOT-21)`,
-      ],
-      ['Fecha y hora', stamp(cancel.at, a.timeZone, b.drawAt)],
-      ['Autorización de la AJ', cancel.authorisationRef],
-      ['Motivo', cancel.reason],
-      [
-        'Comprobantes a reintegrar',
-        `${cancel.slipsToRefund} (${money(cancel.refundCents, b.currency)}), en caja contra el código del comprobante`,
-      ],
-    ])
-  }
-  if (a.incidents.length)
-    w.table(
-      [
-        { title: 'Hora', w: 1.5 },
-        { title: 'Descripción', w: 5 },
-      ],
-      a.incidents.map((i) => [stamp(i.at, a.timeZone, b.drawAt), i.note]),
-    )
-  else if (!cancel) w.text('Sin incidencias.')
-  w.heading('5. Diario')
-  w.pairs([
-    ['Registros del sorteo', String(a.journal.records)],
-    ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`],
-  ])
-  w.heading('6. Firmas de los participantes')
-  w.signatures(a.signatures)
-  footnote(w, zoneNote(a.timeZone, b.drawAt))
-  return w.save()
+  return renderActa(
+    {
+      institution: b.operator,
+      name: b.gameName,
+      drawNumber: b.drawNumber,
+      issue: `Emisión ${b.issue}`,
+      drawAt: b.drawAt,
+      timeZone: a.timeZone,
+      currency: b.currency,
+      cancellation: cancel
+        ? {
+            ...cancel,
+            rule: 'LNS-22, LOT-21',
+            refund: [
+              'Comprobantes a reintegrar',
+              `${cancel.slipsToRefund} (${money(cancel.refundCents, b.currency)}), en caja contra el código del comprobante`,
+            ],
+          }
+        : null,
+      incidents: a.incidents,
+      journal: a.journal,
+      signatures: a.signatures,
+    },
+    [
+      {
+        title: 'Antecedentes',
+        body(w) {
+          w.pairs([
+            ['Autorización AJ', b.authorisationRef],
+            ['Rango / selección / extracción', `1 a ${b.range}; ${b.picks} por jugada; ${b.drawCount} bolillas`],
+            ['Precio por jugada', money(b.priceCents, b.currency)],
+            ['Venta', `${stamp(b.salesStartAt, a.timeZone)} a ${stamp(b.salesCloseAt, a.timeZone)}`],
+            ['Sorteo', `${stamp(b.drawAt, a.timeZone)}, ${b.drawPlace}`],
+            ['Medio de extracción', extractionMeans(b.drawMethod, b.drawDevice)],
+            ['Compromiso de semilla', b.commitment],
+            ['Presupuesto general', money(b.budgetCents, b.currency)],
+            ['Fondo de premios', `${(b.prizePoolBp / 100).toFixed(2)} % de la recaudación`],
+            ['Prescripción', stamp(b.claimDeadline, a.timeZone)],
+          ])
+          w.table(
+            [
+              { title: 'Categoría', w: 2.5 },
+              { title: 'Aciertos', w: 1, align: 'right' },
+              { title: 'Premio', w: 3 },
+            ],
+            b.categories.map((c) => [`${c.name} (${c.code})`, String(c.matches), prizeRule(c.prize, b.currency)]),
+          )
+        },
+      },
+      {
+        title: 'Cierre de ventas y participación (LNS-13, LNS-14, LNS-21)',
+        body(w) {
+          if (!a.beforeDraw) return w.text('Ventas abiertas.', { color: MUTED })
+          const d = a.beforeDraw
+          w.pairs([
+            ['Cierre de ventas', stamp(d.closedAt, a.timeZone, b.drawAt)],
+            ['Comprobantes habilitados', String(d.receiptsEnabled)],
+            ['Jugadas', String(d.plays)],
+            ['Recaudación', money(d.salesCents, b.currency)],
+            ['Archivo de participación SHA-256', d.participationSha256],
+            ['Resumen de ventas (D)', d.salesDigest ?? '—'],
+            ...beaconPairs(d),
+          ])
+          w.text(`Jugadas excluidas o anuladas: ${d.excluded.length}`, { font: 'bold' })
+          if (d.excluded.length)
+            w.table(
+              [
+                { title: 'Comprobante', w: 2 },
+                { title: 'Estado', w: 1 },
+                { title: 'Observaciones', w: 3 },
+                { title: 'Reembolso', w: 1.3, align: 'right' },
+              ],
+              d.excluded.map((x) => [
+                x.receipt,
+                SLIP_STATUS[x.status] ?? x.status,
+                x.reason ?? '',
+                money(x.refundCents, b.currency),
+              ]),
+            )
+        },
+      },
+      {
+        title: 'Sorteo y resultados',
+        body(w) {
+          if (a.draw) {
+            w.pairs([
+              ['Orden de extracción', a.draw.balls.map(two).join(' - ')],
+              ['Hora', stamp(a.draw.drawnAt, a.timeZone, b.drawAt)],
+              ['Semilla revelada', a.draw.seed ?? '—'],
+            ])
+          }
+          if (!a.results) return w.text('Sin liquidar.', { color: MUTED })
+          w.text(`Números ganadores: ${a.results.numbers.map(two).join(' ')}`, { size: 13, font: 'monoBold', gap: 6 })
+          w.table(
+            [
+              { title: 'Categoría', w: 2.4 },
+              { title: 'Ganadores', w: 1.1, align: 'right' },
+              { title: 'Premio por jugada', w: 2.4, align: 'right' },
+              { title: 'Total', w: 1.6, align: 'right' },
+              { title: 'Acumulado', w: 1.5, align: 'right' },
+            ],
+            a.results.categories.map((c) => [
+              `${c.name} (${c.code})`,
+              String(c.winners),
+              prizeText(c, b.currency),
+              c.type === 'goods' ? `${c.winners} u.` : money(c.totalCents, b.currency),
+              money(c.carryOutCents, b.currency),
+            ]),
+          )
+          w.pairs([
+            ['Fondo de premios', money(a.results.poolCents, b.currency)],
+            ['Reserva del operador', money(a.results.reserveCents, b.currency)],
+            ['Jugadas por aciertos', a.results.histogram.map((n, i) => `${i}: ${n}`).join('  ')],
+          ])
+          w.text(`Regla de redondeo: ${spanishOnly(a.results.remainderRule)}`, { size: 7.5, color: MUTED })
+        },
+      },
+    ],
+  )
 }
 
 /** What a lotto receipt shows (LNS-6, §7.10); the LottoReceipt of the service. */
@@ -1089,83 +1074,80 @@ export interface LotteryExtracto {
   proof: ProofFacts | null
   claimDeadline: string
   paymentPlace: string
+  /** LOT-17: the Reglamento Específico the prizes are paid under (a numbered lottery's plan; a raffle has none). */
+  regulationUrl?: string | null
   legend: string
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
 }
 
+/** The lottery or raffle extracto (official results, LOT-17) as an A4 PDF, on the frame both lines share. */
 export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint8Array> {
-  const w = await DocWriter.create(`Extracto ${e.name} N.${e.drawNumber}`)
-  w.text(e.institution, { size: 11, font: 'bold', align: 'center' })
-  w.text('EXTRACTO OFICIAL DE RESULTADOS', { size: 16, font: 'bold', align: 'center' })
-  w.text(`${e.name} - Sorteo N.º ${e.drawNumber}${e.issue ? ` - ${e.issue}` : ''}`, {
-    size: 11,
-    align: 'center',
-    gap: 8,
-  })
-  w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Números premiados')
-  for (const p of e.prizes.filter((x) => e.winning[x.code]))
-    w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
-  w.heading('Premios')
-  w.table(
-    [
-      { title: 'Premio', w: 2.2 },
-      { title: 'Regla', w: 2.4 },
-      { title: 'Números', w: 2 },
-      { title: e.product === 'raffle' ? 'Premio' : 'Por billete / fracción', w: 2.2, align: 'right' },
-    ],
-    e.prizes.map((p) => [
-      p.name,
-      p.rule,
-      p.numbers ? p.numbers.join(' ') : `${p.numbersCount} números`,
-      p.goods ?? `${money(p.amountPerTicketCents, e.currency)} / ${money(p.amountPerFractionCents, e.currency)}`,
-    ]),
-  )
-  w.heading('Datos del sorteo')
-  w.pairs([
-    ['Fecha y lugar', `${stamp(e.drawAt, e.timeZone)}, ${e.drawPlace}`],
-    [
-      'Medio de extracción',
-      e.drawMethod === 'rng'
-        ? `Generador ${e.proof?.version ?? 'bolillo-draw-v2'} (verificable)`
-        : `Tómbola autorizada: ${e.drawDevice ?? ''}`,
-    ],
-    ['Billetes en juego', String(e.ticketsInPlay)],
-    ['Series / fracciones', `${e.series} / ${e.fractions}`],
-    ['Participación (SHA-256)', e.participationSha256 ?? '—'],
-  ])
-  if (e.proof) w.pairs(proofPairs(e.proof))
-  if (e.lostStolen.length) {
-    w.heading('Billetes denunciados (no se pagan, LST-4, LST-5)')
-    w.table(
-      [
-        { title: 'Tipo', w: 1 },
-        { title: 'Del', w: 1 },
-        { title: 'Al', w: 1 },
-        { title: 'Series', w: 1 },
-        { title: 'Cantidad', w: 1, align: 'right' },
+  return renderExtracto(
+    {
+      institution: e.institution,
+      name: e.name,
+      drawNumber: e.drawNumber,
+      issue: e.issue,
+      drawAt: e.drawAt,
+      timeZone: e.timeZone,
+      proof: e.proof,
+      claimDeadline: e.claimDeadline,
+      paymentPlace: e.paymentPlace,
+      regulationUrl: e.regulationUrl ?? null,
+      paying: 'Los premios son indivisibles y se pagan contra entrega del billete o fracción (LOT-25, LOT-26).',
+      legend: e.legend,
+    },
+    {
+      results(w) {
+        w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Números premiados')
+        for (const p of e.prizes.filter((x) => e.winning[x.code]))
+          w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
+        w.heading('Premios')
+        w.table(
+          [
+            { title: 'Premio', w: 2.2 },
+            { title: 'Regla', w: 2.4 },
+            { title: 'Números', w: 2 },
+            { title: e.product === 'raffle' ? 'Premio' : 'Por billete / fracción', w: 2.2, align: 'right' },
+          ],
+          e.prizes.map((p) => [
+            p.name,
+            p.rule,
+            p.numbers ? p.numbers.join(' ') : `${p.numbersCount} números`,
+            p.goods ?? `${money(p.amountPerTicketCents, e.currency)} / ${money(p.amountPerFractionCents, e.currency)}`,
+          ]),
+        )
+      },
+      data: [
+        ['Fecha y lugar', `${stamp(e.drawAt, e.timeZone)}, ${e.drawPlace}`],
+        ['Medio de extracción', extractionMeans(e.drawMethod, e.drawDevice, e.proof)],
+        ['Billetes en juego', String(e.ticketsInPlay)],
+        ['Series / fracciones', `${e.series} / ${e.fractions}`],
+        ['Participación (SHA-256)', e.participationSha256 ?? '—'],
       ],
-      e.lostStolen.map((r) => [
-        r.kind === 'stolen' ? 'robo' : 'extravío',
-        r.from,
-        r.to,
-        `${r.seriesFrom}-${r.seriesTo}`,
-        String(r.quantity),
-      ]),
-    )
-  }
-  w.heading('Cobro de premios')
-  w.pairs([
-    ['Plazo de cobro hasta', `${stamp(e.claimDeadline, e.timeZone)} (mínimo 60 días, LOT-23)`],
-    ['Lugar de pago', e.paymentPlace],
-  ])
-  w.text(
-    'Solo el extracto emitido por el operador es base para el pago de premios (LOT-17). Los premios son indivisibles y se pagan contra entrega del billete o fracción (LOT-25, LOT-26).',
-    { size: 8, color: MUTED },
+      after(w) {
+        if (!e.lostStolen.length) return
+        w.heading('Billetes denunciados (no se pagan, LST-4, LST-5)')
+        w.table(
+          [
+            { title: 'Tipo', w: 1 },
+            { title: 'Del', w: 1 },
+            { title: 'Al', w: 1 },
+            { title: 'Series', w: 1 },
+            { title: 'Cantidad', w: 1, align: 'right' },
+          ],
+          e.lostStolen.map((r) => [
+            r.kind === 'stolen' ? 'robo' : 'extravío',
+            r.from,
+            r.to,
+            `${r.seriesFrom}-${r.seriesTo}`,
+            String(r.quantity),
+          ]),
+        )
+      },
+    },
   )
-  footnote(w, zoneNote(e.timeZone, e.drawAt))
-  w.text(e.legend, { size: 9, font: 'bold', align: 'center' })
-  return w.save()
 }
 
 export interface LotteryActa {
@@ -1181,7 +1163,21 @@ export interface LotteryActa {
     claimDeadline: string
     drawMethod: string
     authorisationRef?: string | null
+    /** A numbered lottery's institution and issue, a raffle's organiser; the device of a manual draw (LOT-18). */
+    institution?: string
+    organiser?: string
+    issue?: string
+    drawDevice?: string | null
   }
+  /** LOT-21: the authorised withdrawal or renunciation of the draw, if any, and what is to be refunded. */
+  cancellation?: {
+    at: string
+    kind: string
+    authorisationRef: string
+    reason: string
+    toRefund: number
+    refundCents: number
+  } | null
   liabilityCents: number
   ranges: Array<{
     kind: string
@@ -1224,98 +1220,265 @@ export interface LotteryActa {
   timeZone?: string | null
 }
 
+/** The lottery or raffle draw minutes (acta, LOT-19) as an A4 PDF, on the frame both lines share. */
 export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> {
   const p = a.plan
-  const w = await DocWriter.create(`Acta ${p.name} N.${p.drawNumber}`)
-  w.text('ACTA DEL SORTEO', { size: 16, font: 'bold', align: 'center' })
-  w.text(`${p.name} - Sorteo N.º ${p.drawNumber}`, { size: 11, align: 'center', gap: 8 })
-  w.heading('1. Antecedentes')
-  w.pairs([
-    ['Sorteo', `${stamp(p.drawAt, a.timeZone)}, ${p.drawPlace}`],
-    ['Autorización', p.authorisationRef ?? '—'],
+  const cancel = a.cancellation
+  return renderActa(
+    {
+      institution: p.institution ?? p.organiser ?? null,
+      name: p.name,
+      drawNumber: p.drawNumber,
+      issue: p.issue ?? null,
+      drawAt: p.drawAt,
+      timeZone: a.timeZone,
+      currency: p.currency,
+      cancellation: cancel
+        ? {
+            ...cancel,
+            rule: 'LOT-21',
+            refund: [
+              'Billetes o fracciones a reintegrar',
+              `${cancel.toRefund} (${money(cancel.refundCents, p.currency)}), en caja contra el código del billete`,
+            ],
+          }
+        : null,
+      incidents: a.incidents,
+      journal: a.journal,
+      signatures: a.signatures,
+    },
     [
-      'Medio de extracción',
-      p.drawMethod === 'rng' ? 'RNG bolillo-draw-v2 con baliza pública' : 'Tómbola o bolillero autorizado',
+      {
+        title: 'Antecedentes',
+        body(w) {
+          w.pairs([
+            ['Sorteo', `${stamp(p.drawAt, a.timeZone)}, ${p.drawPlace}`],
+            ['Autorización', p.authorisationRef ?? '—'],
+            ['Medio de extracción', extractionMeans(p.drawMethod, p.drawDevice ?? null)],
+            ['Compromiso de semilla', a.commitment],
+            ['Costo máximo de premios', money(a.liabilityCents, p.currency)],
+            ['Prescripción', stamp(p.claimDeadline, a.timeZone)],
+          ])
+        },
+      },
+      {
+        title: 'Billetes fuera de juego (devoluciones, extravíos, robos)',
+        body(w) {
+          if (!a.ranges.length) return w.text('Ninguno.')
+          w.table(
+            [
+              { title: 'Tipo', w: 1 },
+              { title: 'Del', w: 1 },
+              { title: 'Al', w: 1 },
+              { title: 'Series', w: 0.8 },
+              { title: 'Cantidad', w: 0.9, align: 'right' },
+              { title: 'Observaciones', w: 3 },
+            ],
+            a.ranges.map((r) => [
+              RANGE_KIND[r.kind] ?? r.kind,
+              String(r.from),
+              String(r.to),
+              `${r.seriesFrom}-${r.seriesTo}`,
+              String(r.quantity),
+              [
+                r.details.notice,
+                r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '',
+                r.details.lateReport ? 'informe a la AJ fuera de plazo' : '',
+              ]
+                .filter(Boolean)
+                .join('; '),
+            ]),
+          )
+        },
+      },
+      {
+        title: 'Cierre de ventas',
+        body(w) {
+          if (!a.participation) return w.text('Ventas abiertas.', { color: MUTED })
+          w.pairs([
+            ['Cierre', stamp(a.participation.closedAt, a.timeZone, p.drawAt)],
+            ['Billetes en juego', String(a.participation.ticketsInPlay)],
+            ['Archivo SHA-256', a.participation.sha256],
+            ['Resumen de ventas (D)', a.participation.salesDigest ?? '—'],
+            ...beaconPairs(a.participation),
+          ])
+        },
+      },
+      {
+        title: 'Sorteo y resultados',
+        body(w) {
+          w.pairs([
+            ['Números extraídos', a.drawn.join(' - ') || '—'],
+            ['Hora', stamp(a.drawnAt, a.timeZone, p.drawAt)],
+            ['Semilla revelada', a.seed ?? '—'],
+          ])
+          if (a.result)
+            w.table(
+              [
+                { title: 'Premio', w: 2 },
+                { title: 'Regla', w: 2.5 },
+                { title: 'Números', w: 1, align: 'right' },
+                { title: 'Billetes en juego', w: 1.2, align: 'right' },
+                { title: 'Importe', w: 1.6, align: 'right' },
+              ],
+              a.result.prizes.map((x) => [
+                x.name,
+                x.rule,
+                String(x.numbersCount),
+                String(x.ticketsInPlay),
+                x.goods ?? money(x.liabilityCents, p.currency),
+              ]),
+            )
+        },
+      },
     ],
-    ['Compromiso de semilla', a.commitment],
-    ['Costo máximo de premios', money(a.liabilityCents, p.currency)],
-    ['Prescripción', stamp(p.claimDeadline, a.timeZone)],
-  ])
-  w.heading('2. Billetes fuera de juego (devoluciones, extravíos, robos)')
-  if (a.ranges.length)
-    w.table(
-      [
-        { title: 'Tipo', w: 1 },
-        { title: 'Del', w: 1 },
-        { title: 'Al', w: 1 },
-        { title: 'Series', w: 0.8 },
-        { title: 'Cantidad', w: 0.9, align: 'right' },
-        { title: 'Observaciones', w: 3 },
-      ],
-      a.ranges.map((r) => [
-        RANGE_KIND[r.kind] ?? r.kind,
-        String(r.from),
-        String(r.to),
-        `${r.seriesFrom}-${r.seriesTo}`,
-        String(r.quantity),
-        [
-          r.details.notice,
-          r.details.policeReportRef ? `denuncia ${r.details.policeReportRef}` : '',
-          r.details.lateReport ? 'informe a la AJ fuera de plazo' : '',
-        ]
-          .filter(Boolean)
-          .join('; '),
-      ]),
-    )
-  else w.text('Ninguno.')
-  w.heading('3. Cierre de ventas')
-  if (a.participation)
-    w.pairs([
-      ['Cierre', stamp(a.participation.closedAt, a.timeZone)],
-      ['Billetes en juego', String(a.participation.ticketsInPlay)],
-      ['Archivo SHA-256', a.participation.sha256],
-      ['Resumen de ventas (D)', a.participation.salesDigest ?? '—'],
-      ...beaconPairs(a.participation),
-    ])
-  w.heading('4. Sorteo y resultados')
+  )
+}
+
+// ------------------------------------------------------------------------------------------------ one frame
+
+/**
+ * Issue 23 point 6: the extracto and the minutes of lotto and of the ticket lines are laid out on one frame; each
+ * line passes its own sections (results, prizes, what was in play) and what it adds to the paying rule. Where the two
+ * layouts differed for no reason, the frame keeps the fuller one: the institution heads both documents, the issue is
+ * in the title, the means of extraction names the authorised device (LOT-18, LNS-8), the regulation is cited where
+ * the plan has one (LOT-17), incident times are read on the draw's clock, and the minutes have their journal section
+ * and the participants' signatures.
+ */
+async function drawDocument(
+  docTitle: string,
+  head: { institution: string | null; name: string; drawNumber: number; issue: string | null },
+  title: string,
+): Promise<DocWriter> {
+  const w = await DocWriter.create(`${docTitle} ${head.name} N.${head.drawNumber}`)
+  if (head.institution) w.text(head.institution, { size: 11, font: 'bold', align: 'center' })
+  w.text(title, { size: 16, font: 'bold', align: 'center' })
+  w.text(`${head.name} - Sorteo N.º ${head.drawNumber}${head.issue ? ` - ${head.issue}` : ''}`, {
+    size: 11,
+    align: 'center',
+    gap: 8,
+  })
+  return w
+}
+
+/** The means of extraction: the verifiable generator, or the AJ-authorised tómbola or ball machine by name. */
+function extractionMeans(method: string, device: string | null, proof?: ProofFacts | null): string {
+  return method === 'rng'
+    ? `Generador ${proof?.version ?? 'bolillo-draw-v2'} (verificable)`
+    : `Tómbola o bolillero autorizado: ${device ?? ''}`
+}
+
+/** What every extracto states besides the line's results and data. */
+interface ExtractoFrame {
+  institution: string | null
+  name: string
+  drawNumber: number
+  issue: string | null
+  drawAt: string
+  timeZone?: string | null
+  proof: ProofFacts | null
+  claimDeadline: string
+  paymentPlace: string
+  regulationUrl: string | null
+  /** Small print before the paying rule (lotto's rounding rule). */
+  notes?: string[]
+  /** What the line adds to the paying rule (a ticket line: prizes are indivisible and paid against the ticket). */
+  paying?: string
+  legend: string
+}
+
+async function renderExtracto(
+  f: ExtractoFrame,
+  line: { results(w: DocWriter): void; data: Array<[string, string]>; after?(w: DocWriter): void },
+): Promise<Uint8Array> {
+  const w = await drawDocument('Extracto', f, 'EXTRACTO OFICIAL DE RESULTADOS')
+  line.results(w)
+  w.heading('Datos del sorteo')
+  w.pairs(line.data)
+  if (f.proof) {
+    w.heading(`Prueba del sorteo (${f.proof.version})`)
+    w.pairs(proofPairs(f.proof))
+  }
+  line.after?.(w)
+  w.heading('Cobro de premios')
   w.pairs([
-    ['Números extraídos', a.drawn.join(' - ') || '—'],
-    ['Hora', stamp(a.drawnAt, a.timeZone)],
-    ['Semilla revelada', a.seed ?? '—'],
+    ['Plazo de cobro hasta', `${stamp(f.claimDeadline, f.timeZone)} (mínimo 60 días, LOT-23)`],
+    ['Lugar de pago', f.paymentPlace],
+    ...(f.regulationUrl ? [['Reglamento', f.regulationUrl] as [string, string]] : []),
   ])
-  if (a.result)
-    w.table(
+  for (const note of f.notes ?? []) w.text(note, { size: 7.5, color: MUTED })
+  w.text(
+    `Solo el extracto emitido por el operador, las reglas del juego y el Reglamento Específico son base para el pago de premios (LOT-17).${f.paying ? ` ${f.paying}` : ''}`,
+    { size: 8, color: MUTED },
+  )
+  footnote(w, zoneNote(f.timeZone, f.drawAt))
+  w.text(f.legend, { size: 9, font: 'bold', align: 'center' })
+  return w.save()
+}
+
+/** What every set of minutes states after the line's own sections. */
+interface ActaFrame {
+  institution: string | null
+  name: string
+  drawNumber: number
+  issue: string | null
+  drawAt: string
+  timeZone?: string | null
+  currency: string
+  /** LNS-22 / LOT-21: the authorised withdrawal or renunciation, with the line's line of what is refunded. */
+  cancellation: {
+    at: string
+    kind: string
+    authorisationRef: string
+    reason: string
+    rule: string
+    refund: [string, string]
+  } | null
+  incidents: Array<{ at: string; note: string }>
+  journal: { records: number; lastSeq: number | null; lastHash: string | null }
+  signatures: Array<{ role: string; name: string }>
+}
+
+async function renderActa(
+  f: ActaFrame,
+  sections: Array<{ title: string; body(w: DocWriter): void }>,
+): Promise<Uint8Array> {
+  const w = await drawDocument('Acta', f, 'ACTA DEL SORTEO')
+  let n = 0
+  for (const s of sections) {
+    w.heading(`${++n}. ${s.title}`)
+    s.body(w)
+  }
+  w.heading(`${++n}. Incidencias`)
+  const cancel = f.cancellation
+  if (cancel) {
+    w.pairs([
       [
-        { title: 'Premio', w: 2 },
-        { title: 'Regla', w: 2.5 },
-        { title: 'Números', w: 1, align: 'right' },
-        { title: 'Billetes en juego', w: 1.2, align: 'right' },
-        { title: 'Importe', w: 1.6, align: 'right' },
+        'Sorteo cancelado',
+        `${cancel.kind === 'renunciation' ? 'Renuncia' : 'Desistimiento'} con autorización previa de la AJ (${cancel.rule})`,
       ],
-      a.result.prizes.map((x) => [
-        x.name,
-        x.rule,
-        String(x.numbersCount),
-        String(x.ticketsInPlay),
-        x.goods ?? money(x.liabilityCents, p.currency),
-      ]),
-    )
-  w.heading('5. Incidencias')
-  if (a.incidents.length)
+      ['Fecha y hora', stamp(cancel.at, f.timeZone, f.drawAt)],
+      ['Autorización de la AJ', cancel.authorisationRef],
+      ['Motivo', cancel.reason],
+      cancel.refund,
+    ])
+  }
+  if (f.incidents.length)
     w.table(
       [
         { title: 'Hora', w: 1.5 },
         { title: 'Descripción', w: 5 },
       ],
-      a.incidents.map((i) => [stamp(i.at, a.timeZone), i.note]),
+      f.incidents.map((i) => [stamp(i.at, f.timeZone, f.drawAt), i.note]),
     )
-  else w.text('Sin incidencias.')
+  else if (!cancel) w.text('Sin incidencias.')
+  w.heading(`${++n}. Diario`)
   w.pairs([
-    ['Registros del diario', String(a.journal.records)],
-    ['Último registro', a.journal.lastSeq === null ? '—' : `#${a.journal.lastSeq} ${a.journal.lastHash}`],
+    ['Registros del sorteo', String(f.journal.records)],
+    ['Último registro', f.journal.lastSeq === null ? '—' : `#${f.journal.lastSeq} ${f.journal.lastHash}`],
   ])
-  w.heading('6. Firmas')
-  w.signatures(a.signatures)
-  footnote(w, zoneNote(a.timeZone, p.drawAt))
+  w.heading(`${++n}. Firmas de los participantes`)
+  w.signatures(f.signatures)
+  footnote(w, zoneNote(f.timeZone, f.drawAt))
   return w.save()
 }

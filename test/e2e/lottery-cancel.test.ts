@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
@@ -181,6 +185,31 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
       refundCents: 1_500,
       rule: 'LOT-21',
     })
+    // Issue 23 point 6: the minutes state the cancellation and what is refunded, as lotto's do (LNS-22); the
+    // shared acta frame prints it under the incidents.
+    for (const [id, toRefund, refundCents] of [
+      [lotteryId, 10, 10_000],
+      [raffleId, 3, 1_500],
+    ] as const) {
+      const acta = await call('jefa', 'GET', `/api/lottery/draws/${id}/acta`)
+      expect(acta.status).toBe(200)
+      expect(acta.body.cancellation).toMatchObject({
+        authorisationRef: 'AJ-RA-2025-0777',
+        kind: cancelBody.kind,
+        toRefund,
+        refundCents,
+      })
+      const pdf = await fetch(`${server.url}/api/lottery/draws/${id}/acta.pdf`, {
+        headers: { authorization: auth.get('jefa')! },
+      })
+      expect(pdf.status).toBe(200)
+      const file = join(mkdtempSync(join(tmpdir(), 'bolillo-acta-')), 'acta.pdf')
+      writeFileSync(file, Buffer.from(await pdf.arrayBuffer()))
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
+      expect(text).toContain('Sorteo cancelado')
+      expect(text).toContain('AJ-RA-2025-0777')
+      expect(text).toContain(`Billetes o fracciones a reintegrar ${toRefund} (`)
+    }
   })
 
   it("LOT-21: a distributed fraction and a sold raffle ticket are refunded their price once, at the desk, out of the shift's drawer; a fraction never distributed or returned unsold gets nothing", async () => {

@@ -8,16 +8,18 @@
  * bolillo-draw-v2 (DESIGN.md).
  *
  * The twin use cases this replaced (lotto/ | lottery/, same name, same tables), and what really differed:
- * - closeSales: lotto closes early with a reason (LNS-13), excludes plays it cannot process and writes excluded.csv
- *   (LNS-21); a ticket line never closes early and a raffle drawn among sold tickets needs one ticket per prize.
- *   Shared: the state check, the participation file and its SHA-256, D, t and R, the row update.
+ * - closeSales: lotto excludes plays it cannot process and writes excluded.csv (LNS-21); a raffle drawn among sold
+ *   tickets needs one ticket per prize. Shared: the state check, the close-time rule (LNS-13: lotto may close early
+ *   with a reason, a ticket line never, as the line's `earlyClose`), the participation file and its SHA-256, D, t
+ *   and R, the row update.
  * - participationFile: lotto also serves the excluded list. Shared: the file under DATA_DIR/<product>/<draw>/.
  * - recordBeacon: identical but for the refusal texts.
  * - drawRng: lotto draws k of balls 1..range over the receipt numbers and first checks LNS-14/LNS-21; a lottery
  *   draws among M issued numbers, a raffle among the tickets in play. Shared: the beacon fetched outside the
  *   transaction, the seed, the order, the D check, the row and the `<product>.drawn` record.
- * - enterBall / enterNumber: the value's check (a lotto ball; a number of the numbering, or a ticket in play) and
- *   the record (`ball_drawn` + `drawn`, or `number_drawn`). Shared: the state, method, date and device checks.
+ * - enterBall / enterNumber: the value's check (a lotto ball and its ball sets; a number of the numbering, or a
+ *   ticket in play) and the record (`ball_drawn` + `drawn`, or `number_drawn`). Shared: the state, method, date and
+ *   device checks (the line's `registeredDevice`: a raffle's tómbola is the organiser's).
  * - getProof: what the proof lists (soldSerials always, or when at most 200,000) and its note. Shared: v1 and v2.
  * - postpone, recordIncident, disposeUnclaimed: identical but for the rule cited (LNS-22 / LOT-21, LNS-17).
  * - settle: the matching (lotto: boards against balls with carry-over, LNS-4; lottery: exact numbers,
@@ -34,10 +36,14 @@
  * - validate: the line's ticket (slip and its draws; fraction, print run and ranges; raffle sale) and prizes.
  *   Shared: reading the signed code (LOT-8) and where a ticket stands in a draw (claimOf).
  * - the routes of these steps (draws/routes.ts), the same under /api/lotto and /api/lottery.
- * - extracto, acta (and their PDFs), getDraw, listDraws: the line's own document and view shapes; they read the
- *   shared row through this module's store.
+ * - getDraw, listDraws: the line's own fields (lotto: balls, notarial act, ball sets; a ticket line: numbers drawn,
+ *   tickets issued). Shared (viewOf): state, commitment, the seed once an RNG draw has ended, close facts, beacon,
+ *   participation, times and zone.
+ * - extracto, acta: the line's results, prizes and what was in play. Shared (extractoOf, minutesOf): the draw, its
+ *   method and device, proof, claim period, legend, cancellation and signatures; their PDFs are laid out on one
+ *   frame (printer/src/lottery-pdf.ts renderExtracto, renderActa).
  */
-import { SIGNED_RECEIPT, type PayeeData } from './types.ts'
+import { SIGNED_RECEIPT, type DrawStaff, type PayeeData } from './types.ts'
 import { createHash, type KeyObject } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -58,7 +64,15 @@ import {
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import { sealCodeOfDevice } from '../access/device-marks.ts'
-import { assertDrawDate, charityDueBy, isClaimExpired, postponedDates } from '../shared/lottery-common.ts'
+import {
+  assertDrawDate,
+  charityDueBy,
+  checkCloseOfSales,
+  isClaimExpired,
+  postponedDates,
+  type EarlyClose,
+  AJ_LEGEND,
+} from '../shared/lottery-common.ts'
 import {
   beaconKeyOf,
   beaconRoundOf,
@@ -102,6 +116,13 @@ export interface LifecyclePlan {
   drawAt: string
   claimDeadline: string
   drawMethod: 'rng' | 'manual'
+  /** A manual draw's device (its registry id once planned) and the hall it draws in. */
+  drawDevice: string | null
+  drawHallId?: string | null
+  drawPlace: string
+  paymentPlace: string
+  /** LOT-19: the people who sign the minutes. */
+  staff: DrawStaff
 }
 
 /** The list a draw is made over, fixed at its close, and how the RNG's values 1..ballCount become balls or numbers. */
@@ -119,6 +140,12 @@ export interface RngList {
   includeSerials: boolean
 }
 
+/** The device a manual value was entered from, as its journal records name it (registry id and seal code). */
+export interface ManualDevice {
+  device: string | null
+  sealCode: string | null
+}
+
 /** What a line's close of sales fixes: the participation it writes and the counts it reports. */
 export interface ClosedParticipation {
   /** The serials in play, sorted by bytes. */
@@ -129,7 +156,7 @@ export interface ClosedParticipation {
   participationSha256: string
   /** The record `<product>.sales_closed` (the shared facts of D, t and R are added) and the answer. */
   record: Record<string, unknown>
-  /** Fields of the record after the actor (the early close's reason, the rule). */
+  /** Fields of the record after the actor and the early close's reason (the rule). */
   tail?: Record<string, unknown>
   answer: Record<string, unknown>
 }
@@ -158,6 +185,13 @@ export interface DrawLine<Row extends Draw, Plan extends LifecyclePlan> {
   forget(drawId: string): void
   /** The rule each step cites in its record. */
   rules: { postpone: string; cancel: string; incident?: string }
+  /** Whether sales may close before the plan's close time, with a recorded reason (LNS-13; shared/lottery-common). */
+  earlyClose: EarlyClose
+  /**
+   * LNS-8 / LOT-18: whether a manual draw's device must be a registered, certified extraction device of its hall,
+   * checked at planning and at every ball or number (lotto, a numbered lottery); a raffle's tómbola is the organiser's.
+   */
+  registeredDevice(plan: Plan): boolean
   texts: { notClosed(row: Row): string; notRng: string; noProof: string; listChanged(drawId: string): string }
   /** Before a beacon is asked for: the software draw's authorisation, demo references (INS-16, RNG-26). */
   checkRng(plan: Plan): void
@@ -304,14 +338,12 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
    * (`check`) and rows (`after`) run in the same transaction. The record `<product>.draw_planned` names the AJ
    * authorisation of a software draw where the line gives one (RNG-26). Answers the new draw's id.
    */
-  async function plan<P extends Plan & { gameCode: string; drawDevice: string | null; drawHallId?: string | null }>(
+  async function plan<P extends Plan & { gameCode: string }>(
     input: {
       product: string
       idPrefix: string
       plan: P
       priceCents: number
-      /** Whether a manual draw's device is checked at planning (a raffle's tómbola is not an AJ-registered device). */
-      manualDevice: boolean
       rngAuthorisation?: string | null
     },
     check: (tx: Sql) => Promise<void> = async () => {},
@@ -321,7 +353,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     const id = line.newId(input.idPrefix)
     const { commitment, sealed, source } = newSealedSeed(line.seedEntropy, line.sealer, seedContext(line.seedLine, id))
     await db.transaction(async (tx) => {
-      if (input.manualDevice && p.drawMethod === 'manual')
+      if (p.drawMethod === 'manual' && line.registeredDevice(p))
         p.drawDevice = (await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now())).id
       const rng = p.drawMethod === 'rng' ? await rngOf(tx, p.drawHallId ?? null) : null
       await check(tx)
@@ -380,12 +412,15 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     drawId: string,
     actor: Actor | null,
     inPlay: (tx: Sql, row: Row, plan: Plan, at: string, dir: string) => Promise<ClosedParticipation>,
+    earlyReason: string | null = null,
   ): Promise<Record<string, unknown>> {
     const result = await db.transaction(async (tx) => {
       const row = await loadDraw(tx, drawId)
       if (row.status !== 'open') throw new DomainError('ILLEGAL_TRANSITION', texts.notClosed(row))
       const plan = planOf(row)
       const at = now()
+      // LNS-13: one close-time rule for every line; the line says whether an early close with a reason is allowed.
+      const early = checkCloseOfSales(at, plan.salesCloseAt, line.earlyClose, earlyReason)
       const dir = drawDir(row)
       mkdirSync(dir, { recursive: true })
       const p = await inPlay(tx, row, plan, at, dir)
@@ -411,7 +446,16 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
         at,
         type: `${row.product}.sales_closed`,
         scope: scope(row),
-        payload: { drawId, ...p.record, participationSha256: p.participationSha256, ...close, actor, ...p.tail },
+        payload: {
+          drawId,
+          ...p.record,
+          participationSha256: p.participationSha256,
+          ...close,
+          actor,
+          // The reason of an early close, where the line allows one (null when closed on time).
+          ...(line.earlyClose === 'with_reason' ? { early: early.reason } : {}),
+          ...p.tail,
+        },
       })
       return {
         drawId,
@@ -565,16 +609,19 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
   }
 
   /**
-   * A ball or number read from an authorised blower or tómbola (LNS-8, LNS-16, LOT-18). The line checks the value
-   * and the device and journals it (`accept`); the draw is complete at the line's count.
+   * A ball or number read from an authorised blower or tómbola (LNS-8, LNS-16, LOT-18). The device is checked here,
+   * against the registry as each value is entered (`deviceId`, else the plan's); the line checks the value and
+   * journals it with the device (`accept`); the draw is complete at the line's count.
    */
   async function enterValue(
     drawId: string,
+    deviceId: string | null,
     accept: (
       tx: Sql,
       row: Row,
       plan: Plan,
       drawn: number[],
+      device: ManualDevice,
     ) => Promise<{ values: number[]; complete: boolean; record(at: string): Promise<unknown> }>,
   ): Promise<void> {
     await db.transaction(async (tx) => {
@@ -585,7 +632,13 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
         throw new DomainError('RULE_DISABLED', 'this draw is made by the bolillo-draw-v2 RNG')
       assertDrawDate(plan.drawAt, now())
       await line.readyToDraw(tx, row, plan)
-      const a = await accept(tx, row, plan, row.balls ? (JSON.parse(row.balls) as number[]) : [])
+      // LNS-8 / LOT-18: a registered, certified, active device of the draw's hall, read as each value is entered.
+      const ref = deviceId ?? plan.drawDevice
+      const registered = line.registeredDevice(plan)
+        ? await extractionDevice(tx, ref, plan.drawHallId ?? null, clock.now())
+        : null
+      const device = { device: registered?.id ?? ref, sealCode: registered?.sealCode ?? null }
+      const a = await accept(tx, row, plan, row.balls ? (JSON.parse(row.balls) as number[]) : [], device)
       const at = now()
       await recordDrawnValues(tx, drawId, JSON.stringify(a.values), a.complete ? at : null)
       await a.record(at)
@@ -786,7 +839,28 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     if (row.status !== 'settled')
       throw new DomainError('ILLEGAL_TRANSITION', 'the extracto is published once the draw is settled')
     const plan = planOf(row)
-    return { row, plan, proof: plan.drawMethod === 'rng' ? proofFacts(row) : null }
+    const proof = plan.drawMethod === 'rng' ? proofFacts(row) : null
+    return {
+      row,
+      plan,
+      proof,
+      /** What every line's extracto states alike: the draw, how it was drawn, where and until when prizes are paid. */
+      published: {
+        title: 'Extracto oficial de resultados',
+        drawId,
+        drawNumber: plan.drawNumber,
+        drawAt: plan.drawAt,
+        drawPlace: plan.drawPlace,
+        drawMethod: plan.drawMethod,
+        drawDevice: plan.drawDevice,
+        participationSha256: row.participationSha256,
+        proof,
+        claimDeadline: plan.claimDeadline,
+        paymentPlace: plan.paymentPlace,
+        legend: AJ_LEGEND,
+        publishedAt: row.settledAt,
+      },
+    }
   }
 
   /**
@@ -799,10 +873,28 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     const events: Array<{ seq: number; at: string; type: string; payload: Record<string, unknown>; hash: string }> = []
     for await (const r of readJournal(db, { scopePrefix: scope(row) }))
       events.push({ seq: r.seq, at: r.at, type: r.type, payload: r.payload as Record<string, unknown>, hash: r.hash })
+    const cancelled = events.find((e) => e.type === `${row.product}.draw_cancelled`)
     return {
       row,
       plan,
       events,
+      /** LNS-22 / LOT-21: the authorised withdrawal or renunciation, with its record (what the line refunds). */
+      cancellation: cancelled
+        ? {
+            at: cancelled.at,
+            kind: String(cancelled.payload.kind),
+            authorisationRef: String(cancelled.payload.authorisationRef),
+            reason: String(cancelled.payload.reason),
+            payload: cancelled.payload,
+          }
+        : null,
+      /** LOT-19: the participants who sign; the first is a lottery's Máxima Autoridad, a raffle's organiser. */
+      signatures: (authorityRole = 'Máxima Autoridad Ejecutiva') => [
+        { role: authorityRole, name: plan.staff.authority },
+        { role: 'Director del Sorteo', name: plan.staff.director },
+        { role: 'Moderador', name: plan.staff.moderator },
+        { role: 'Notario de Fe Pública', name: plan.staff.notary },
+      ],
       facts: plan.drawMethod === 'rng' ? proofFacts(row) : null,
       incidents: events
         .filter((e) => e.type === `${row.product}.incident`)
@@ -1007,6 +1099,52 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     }
   }
 
+  /**
+   * What every line shows of a draw (its view: lotto's DrawView, a lottery's), the line adding its own fields. The
+   * seed is revealed only once an RNG draw has ended (bolillo-draw-v2: stored only sealed until then); the close
+   * facts t and R only for an RNG draw. `counts` are the line's participation counts at the close (lotto: receipts
+   * and plays; a ticket line: the tickets in play).
+   */
+  function viewOf<Counts extends Record<string, number>>(
+    row: Row,
+    timeZone: string | null,
+    counts: (row: Row) => Counts,
+  ) {
+    const plan = planOf(row)
+    const ended = row.status === 'drawn' || row.status === 'settled'
+    return {
+      drawId: row.id,
+      product: row.product,
+      status: row.status,
+      plan,
+      commitment: row.commitment,
+      seed: ended && plan.drawMethod === 'rng' && row.seedHex ? row.seedHex : null,
+      salesDigest: row.salesDigest,
+      // Fixed at the close of sales: t (whole seconds) and the beacon round R the draw waits for.
+      close:
+        row.closedAt && plan.drawMethod === 'rng'
+          ? {
+              closedAt: closeFacts(row.closedAt).closedAt,
+              beaconRound: beaconRoundOf(row),
+              beaconPublishedAt: closeFacts(row.closedAt).beaconPublishedAt,
+            }
+          : null,
+      /** The verified beacon round, once obtained or typed in. */
+      beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
+      participation: row.participationSha256
+        ? {
+            sha256: row.participationSha256,
+            ...counts(row),
+            salesCents: Number(row.salesCents),
+            closedAt: row.closedAt!,
+          }
+        : null,
+      times: { createdAt: row.createdAt, closedAt: row.closedAt, drawnAt: row.drawnAt, settledAt: row.settledAt },
+      /** The clock the plan's times are read in (issue 29): the plan's zone, else the deployment's; null if neither. */
+      timeZone,
+    }
+  }
+
   /** The steps that answer nothing, answered with the line's view of the draw (lotto's DrawView, a lottery's). */
   function answeredWith<View>(getDraw: (drawId: string) => Promise<View>) {
     const then =
@@ -1063,6 +1201,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     disposeUnclaimed,
     claimPeriod,
     answeredWith,
+    viewOf,
     readCode,
     claimOf,
     pay,

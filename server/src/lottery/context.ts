@@ -222,6 +222,10 @@ export function createLotteryContext(deps: LotteryDeps) {
     scope: ctx.scope,
     forget: () => {},
     rules: { postpone: 'LOT-21', cancel: 'LOT-21' },
+    // A distributed ticket takes part until the planned close (LOT-14): no early close.
+    earlyClose: 'refused',
+    // LOT-18: a numbered lottery's tómbola is a registered device of its hall; a raffle's is the organiser's (PRM-1).
+    registeredDevice: (plan) => !isRaffle(plan),
     texts: {
       notClosed: (row) => `draw ${row.id} is ${row.status}; close the sales first`,
       notRng: 'this draw is made with an authorised tómbola: enter its numbers (LOT-18, RNG-26)',

@@ -9,7 +9,6 @@
 import type { Sql } from '../db/database.ts'
 import { join } from 'node:path'
 import { DomainError } from '../shared/errors.ts'
-import { extractionDevice } from '../equipment/devices.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Actor } from '../shared/lottery-draw-v2.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
@@ -20,7 +19,7 @@ import { insertSales, registerCounts, soldNumbers } from './store.ts'
 
 /** @param getDraw the draw as anyone may see it (issue.ts), answered after a draw. */
 export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (drawId: string) => Promise<DrawView>) {
-  const { db, deps, clock, now, scope, sign, planOf, loadDraw, ranges, ticketsInPlay, life } = ctx
+  const { db, deps, now, scope, sign, planOf, loadDraw, ranges, ticketsInPlay, life } = ctx
 
   /** Sells raffle or tombola tickets by number (PRM-1: a single fixed price): the numbers asked, or the next free ones. */
   async function sellRaffleTickets(
@@ -106,14 +105,13 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
   // ---- close of sales and the draw
 
   /**
-   * Closes sales, from the plan's close time on: fixes the tickets in play (after returns and lost/stolen reports)
+   * Closes sales, from the plan's close time on (never earlier: the lifecycle's close-time rule, `earlyClose:
+   * 'refused'`): fixes the tickets in play (after returns and lost/stolen reports)
    * and writes them to the participation file; the lifecycle fixes D, t and R (bolillo-draw-v2 step 2), journaled
    * before anything else happens.
    */
   async function closeSales(drawId: string, actor: Actor | null = null) {
     return life.closeSales(drawId, actor, async (tx, row, plan, at, dir) => {
-      if (Date.parse(at) < Date.parse(plan.salesCloseAt))
-        throw new DomainError('ILLEGAL_TRANSITION', `sales close at ${plan.salesCloseAt}`)
       const serials = await ticketsInPlay(tx, row, plan)
       // PRM-3: a raffle drawn among the sold tickets needs at least one ticket per prize.
       if (isRaffle(plan) && plan.drawAmong === 'sold' && serials.length < plan.prizes.length)
@@ -146,13 +144,12 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     })
   }
 
-  /** A winning number read from an authorised tómbola (LOT-18), for the next prize in order. */
+  /**
+   * A winning number read from an authorised tómbola (LOT-18; its device checked by the lifecycle, a raffle's being
+   * the organiser's), for the next prize in order.
+   */
   async function enterNumber(drawId: string, number: number, deviceId: string | null) {
-    await life.enterValue(drawId, async (tx, row, plan, drawn) => {
-      // LOT-18: a numbered lottery's numbers come from a registered, certified device of the draw's hall, checked as each is entered.
-      const device = isRaffle(plan)
-        ? null
-        : await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())
+    await life.enterValue(drawId, deviceId, async (tx, row, plan, drawn, deviceRef) => {
       if (!Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to)
         throw new DomainError('BALL_OUT_OF_RANGE', `${number} is outside the numbering`)
       if (drawn.includes(number)) throw new DomainError('BALL_ALREADY_DRAWN', `${number} was already drawn`)
@@ -163,7 +160,6 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       }
       const values = [...drawn, number]
       const complete = values.length === valuesNeeded(plan)
-      const deviceRef = { device: device?.id ?? deviceId ?? plan.drawDevice, sealCode: device?.sealCode ?? null }
       return {
         values,
         complete,

@@ -4,7 +4,6 @@
  * returned, and ranges reported lost or stolen with their public notice (LST-1 to LST-7).
  */
 import { DomainError } from '../shared/errors.ts'
-import { beaconRoundOf, beaconSummary, closeFacts, parseBeacon } from '../shared/lottery-draw-v2.ts'
 import {
   AJ_LEGEND,
   checkDemoReferences,
@@ -169,8 +168,6 @@ export function createIssueUseCases(ctx: LotteryContext) {
         idPrefix: product === 'lottery' ? 'ltr' : 'rfl',
         plan,
         priceCents: plan.ticketPriceCents,
-        // LOT-18: a numbered lottery's tómbola is a registered device of its hall; a raffle's is the organiser's.
-        manualDevice: product === 'lottery',
         rngAuthorisation,
       },
       undefined,
@@ -234,44 +231,18 @@ export function createIssueUseCases(ctx: LotteryContext) {
     return create('raffle', plan)
   }
 
+  /** The lifecycle's view of a draw (shared with lotto), with what only a ticket line shows. */
   async function getDraw(drawId: string) {
     const row = await loadDraw(db, drawId)
     const plan = planOf(row)
     const drawn = row.balls ? (JSON.parse(row.balls) as number[]) : []
-    const complete = row.status === 'drawn' || row.status === 'settled'
     return {
-      drawId: row.id,
-      product: row.product,
-      status: row.status,
+      ...life.viewOf(row, ctx.zoneOf(plan), (r) => ({ ticketsInPlay: Number(r.entriesCount) })),
       plan,
-      commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' && row.seedHex ? row.seedHex : null,
-      salesDigest: row.salesDigest,
-      // Fixed at the close of sales (t, and the beacon round R the draw waits for), and the verified beacon.
-      close:
-        row.closedAt && plan.drawMethod === 'rng'
-          ? {
-              closedAt: closeFacts(row.closedAt).closedAt,
-              beaconRound: beaconRoundOf(row),
-              beaconPublishedAt: closeFacts(row.closedAt).beaconPublishedAt,
-            }
-          : null,
-      beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
-      participation: row.participationSha256
-        ? {
-            sha256: row.participationSha256,
-            ticketsInPlay: row.entriesCount ?? 0,
-            salesCents: row.salesCents ?? 0,
-            closedAt: row.closedAt,
-          }
-        : null,
       drawn,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
       winningTickets: isRaffle(plan) ? plan.prizes.length : winningTicketCount(plan),
-      times: { createdAt: row.createdAt, closedAt: row.closedAt, drawnAt: row.drawnAt, settledAt: row.settledAt },
-      // Issue 29: the clock the plan's times are read in, so a screen never shows them on the browser's clock.
-      timeZone: ctx.zoneOf(plan),
     }
   }
 

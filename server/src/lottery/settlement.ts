@@ -2,7 +2,6 @@
  * Settlement of a lottery or raffle draw (the winning numbers, approximations and terminations of rules.ts, and
  * what the tickets in play may claim), its extracto and its minutes, with their PDFs.
  */
-import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import { describeRule, inRange, isRaffle, type LotteryContext, type LotteryResult } from './context.ts'
 import type { LostStolenNotice } from './issue.ts'
 import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryPrizeGoods, lotteryWinningNumbers } from './rules.ts'
@@ -97,22 +96,16 @@ export function createSettlementUseCases(
   // ---- extracto and minutes
 
   async function extracto(drawId: string) {
-    const { row, plan, proof } = await life.extractoOf(drawId)
+    const { row, plan, published } = await life.extractoOf(drawId)
     const result = JSON.parse(row.result!) as LotteryResult
     const blocked = await lostStolenNotice(drawId)
     return {
-      title: 'Extracto oficial de resultados',
+      ...published,
       product: row.product,
       kind: plan.kind,
       institution: isRaffle(plan) ? plan.organiser : plan.institution,
       name: plan.name,
-      drawId,
-      drawNumber: plan.drawNumber,
       issue: isRaffle(plan) ? null : plan.issue,
-      drawAt: plan.drawAt,
-      drawPlace: plan.drawPlace,
-      drawMethod: plan.drawMethod,
-      drawDevice: plan.drawDevice,
       numbering: plan.numbering,
       series: isRaffle(plan) ? 1 : plan.series,
       fractions: isRaffle(plan) ? 1 : plan.fractions,
@@ -123,19 +116,15 @@ export function createSettlementUseCases(
         numbers: p.numbers?.map((n) => formatNumber(n, plan.numbering)) ?? null,
       })),
       ticketsInPlay: result.ticketsInPlay,
-      participationSha256: row.participationSha256,
       lostStolen: blocked.ranges,
-      proof,
-      claimDeadline: plan.claimDeadline,
-      paymentPlace: plan.paymentPlace,
-      legend: AJ_LEGEND,
-      publishedAt: row.settledAt,
+      // LOT-17: the extracto, the game rules and the Reglamento Específico are the basis for paying (as lotto's).
+      regulationUrl: isRaffle(plan) ? null : plan.regulationUrl,
       timeZone: ctx.zoneOf(plan),
     }
   }
 
   async function acta(drawId: string) {
-    const { row, plan, facts, incidents, journal, seed } = await life.minutesOf(drawId)
+    const { row, plan, cancellation, signatures, facts, incidents, journal, seed } = await life.minutesOf(drawId)
     const rs = await ranges(db, drawId)
     return {
       title: 'Acta del sorteo',
@@ -163,13 +152,17 @@ export function createSettlementUseCases(
       commitment: row.commitment,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       incidents,
+      // LOT-21 (as lotto's LNS-22): an authorised withdrawal or renunciation, and what is to be refunded.
+      cancellation: cancellation && {
+        at: cancellation.at,
+        kind: cancellation.kind,
+        authorisationRef: cancellation.authorisationRef,
+        reason: cancellation.reason,
+        toRefund: Number(cancellation.payload.ticketsToRefund ?? cancellation.payload.fractionsToRefund ?? 0),
+        refundCents: Number(cancellation.payload.refundCents),
+      },
       journal,
-      signatures: [
-        { role: isRaffle(plan) ? 'Organizador' : 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
-        { role: 'Director del Sorteo', name: plan.staff.director },
-        { role: 'Moderador', name: plan.staff.moderator },
-        { role: 'Notario de Fe Pública', name: plan.staff.notary },
-      ],
+      signatures: signatures(isRaffle(plan) ? 'Organizador' : undefined),
     }
   }
 

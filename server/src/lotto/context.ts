@@ -163,6 +163,10 @@ export function createLottoContext(deps: LottoDeps) {
     scope: ctx.drawScope,
     forget: ctx.forget,
     rules: { postpone: 'LNS-22', cancel: 'LNS-22', incident: 'LNS-17' },
+    // LNS-13: staff may close a lotto draw's sales before the planned time, with a recorded reason.
+    earlyClose: 'with_reason',
+    // LNS-8: every manual lotto draw is made with a registered, certified blower or tómbola of its hall.
+    registeredDevice: () => true,
     texts: {
       notClosed: (row) => `draw ${row.id} is ${row.status}; sales must be closed first (LNS-13)`,
       notRng: 'this draw is made with an authorised blower or tómbola: enter its balls (LNS-8, RNG-26)',

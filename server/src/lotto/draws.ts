@@ -12,9 +12,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { beaconRoundOf, beaconSummary, closeFacts, parseBeacon, type Actor } from '../shared/lottery-draw-v2.ts'
+import type { Actor, beaconSummary } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
-import { extractionDevice } from '../equipment/devices.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
 import { checkSoftwareDraw } from '../shared/lottery-common.ts'
@@ -75,7 +74,7 @@ export interface DrawView {
 }
 
 export function createDrawUseCases(ctx: LottoContext) {
-  const { db, deps, clock, now, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
+  const { db, deps, now, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
 
   /** Plans a draw (LOT-3, LOT-5): the lotto's checks of its plan, then the lifecycle's plan step. */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
@@ -105,7 +104,7 @@ export function createDrawUseCases(ctx: LottoContext) {
     // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     const id = await life.plan(
-      { product: 'lotto', idPrefix: 'ldr', plan, priceCents: plan.priceCents, manualDevice: true, rngAuthorisation },
+      { product: 'lotto', idPrefix: 'ldr', plan, priceCents: plan.priceCents, rngAuthorisation },
       async (tx) => {
         // A slip may span consecutive draws of a game: they must share the ball set and the slip rules.
         const sibling = await lastPlanOfGame(tx, plan.gameCode)
@@ -142,29 +141,15 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(id)
   }
 
+  /** The lifecycle's view of a draw (shared with the ticket lines), with what only lotto shows. */
   function toView(row: Draw): DrawView {
     const plan = planOf(row)
     const balls = row.balls ? (JSON.parse(row.balls) as number[]) : []
     const complete = balls.length === plan.drawCount
     return {
-      drawId: row.id,
+      ...life.viewOf(row, ctx.zoneOf(plan), (r) => ({ receipts: Number(r.entriesCount), plays: Number(r.playsCount) })),
       product: 'lotto',
-      status: row.status,
       plan,
-      commitment: row.commitment,
-      seed: complete && plan.drawMethod === 'rng' && row.seedHex ? row.seedHex : null,
-      salesDigest: row.salesDigest,
-      close: row.closedAt && plan.drawMethod === 'rng' ? { ...closeFactsOf(row) } : null,
-      beacon: row.beacon ? beaconSummary(parseBeacon(row.beacon)!) : null,
-      participation: row.participationSha256
-        ? {
-            sha256: row.participationSha256,
-            receipts: Number(row.entriesCount),
-            plays: Number(row.playsCount),
-            salesCents: Number(row.salesCents),
-            closedAt: row.closedAt!,
-          }
-        : null,
       drawableFrom: row.closedAt ? ctx.drawableFrom(row) : null,
       notarialAct: row.notarialAct ? (JSON.parse(row.notarialAct) as NotarialAct) : null,
       ballSetId: row.ballSetId,
@@ -172,8 +157,6 @@ export function createDrawUseCases(ctx: LottoContext) {
       balls,
       numbers: complete ? [...balls].sort((a, b) => a - b) : [],
       result: row.result ? (JSON.parse(row.result) as LottoResult) : null,
-      times: { createdAt: row.createdAt, closedAt: row.closedAt, drawnAt: row.drawnAt, settledAt: row.settledAt },
-      timeZone: ctx.zoneOf(plan),
     }
   }
 
@@ -240,11 +223,6 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
-  function closeFactsOf(row: Draw) {
-    const f = closeFacts(row.closedAt!)
-    return { closedAt: f.closedAt, beaconRound: beaconRoundOf(row), beaconPublishedAt: f.beaconPublishedAt }
-  }
-
   async function getDraw(drawId: string): Promise<DrawView> {
     return toView(await loadDraw(db, drawId))
   }
@@ -257,90 +235,89 @@ export function createDrawUseCases(ctx: LottoContext) {
 
   /**
    * Closes the sales of a draw (LNS-13): from the plan's close time on (the server's clock), or earlier with a
-   * recorded reason. Immediately writes the participation file (every accepted play with its receipt number,
+   * recorded reason (the lifecycle's close-time rule, `earlyClose: 'with_reason'`). Immediately writes the participation file (every accepted play with its receipt number,
    * LNS-14) and the excluded/annulled list (LNS-21) to DATA_DIR; the lifecycle fixes D over the receipt numbers, t
    * and R and journals them with the files' SHA-256 before any ball is drawn. Nothing after this changes D: a slip
    * is annulled only while all its draws are open.
    */
   async function closeSales(drawId: string, input: { earlyReason?: string } = {}, actor: Actor | null = null) {
-    return life.closeSales(drawId, actor, async (tx, row, plan, at, dir) => {
-      const early = Date.parse(at) < Date.parse(plan.salesCloseAt)
-      if (early && !input.earlyReason?.trim())
-        throw new DomainError(
-          'ILLEGAL_TRANSITION',
-          `sales close at ${plan.salesCloseAt}; closing earlier needs a recorded reason (LNS-13)`,
-        )
-      // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
-      const active = await slipsOfDraw(tx, row, 'active')
-      const participating: Slip[] = []
-      for (const s of active) {
-        let reason: string | null = null
-        try {
-          const boards = parseStoredBoards(s.boards)
-          if (boards.length !== s.boardCount) reason = 'board count differs from the registration'
-          for (const b of boards) parseBoard(b, plan.range, plan.picks)
-        } catch (e) {
-          reason = (e as Error).message
+    return life.closeSales(
+      drawId,
+      actor,
+      async (tx, row, plan, at, dir) => {
+        // LNS-21: a registration that cannot be processed (numbers outside the range, wrong count) is excluded.
+        const active = await slipsOfDraw(tx, row, 'active')
+        const participating: Slip[] = []
+        for (const s of active) {
+          let reason: string | null = null
+          try {
+            const boards = parseStoredBoards(s.boards)
+            if (boards.length !== s.boardCount) reason = 'board count differs from the registration'
+            for (const b of boards) parseBoard(b, plan.range, plan.picks)
+          } catch (e) {
+            reason = (e as Error).message
+          }
+          if (reason) {
+            await excludeSlip(tx, s.id, reason, at)
+            await appendJournal(tx, {
+              at,
+              type: 'lotto.slip_excluded',
+              scope: drawScope(row),
+              payload: { receipt: s.id, reason, rule: 'LNS-21' },
+            })
+          } else participating.push(s)
         }
-        if (reason) {
-          await excludeSlip(tx, s.id, reason, at)
-          await appendJournal(tx, {
-            at,
-            type: 'lotto.slip_excluded',
-            scope: drawScope(row),
-            payload: { receipt: s.id, reason, rule: 'LNS-21' },
-          })
-        } else participating.push(s)
-      }
-      const inactive = await slipsOfDraw(tx, row, 'inactive')
-      let plays = 0
-      const part = writeHashed(join(dir, 'participation.csv'), (out) => {
-        out(`# Bolillo - archivo de participacion / participation file (LNS-13, LNS-14)\n`)
-        out(`# sorteo ${plan.name} N.${plan.drawNumber} emision ${plan.issue} draw ${drawId}\n`)
-        out(`# cierre de ventas / close of sales ${at}\n`)
-        out('comprobante;jugada;numeros;automatica\n')
-        for (const s of participating) {
-          const boards = parseStoredBoards(s.boards)
-          boards.forEach((b, i) => {
-            out(
-              `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quickPicks[i] === '1' ? 'S' : 'N'}\n`,
-            )
-            plays++
-          })
+        const inactive = await slipsOfDraw(tx, row, 'inactive')
+        let plays = 0
+        const part = writeHashed(join(dir, 'participation.csv'), (out) => {
+          out(`# Bolillo - archivo de participacion / participation file (LNS-13, LNS-14)\n`)
+          out(`# sorteo ${plan.name} N.${plan.drawNumber} emision ${plan.issue} draw ${drawId}\n`)
+          out(`# cierre de ventas / close of sales ${at}\n`)
+          out('comprobante;jugada;numeros;automatica\n')
+          for (const s of participating) {
+            const boards = parseStoredBoards(s.boards)
+            boards.forEach((b, i) => {
+              out(
+                `${s.id};${i + 1};${b.map((x) => String(x).padStart(2, '0')).join(' ')};${s.quickPicks[i] === '1' ? 'S' : 'N'}\n`,
+              )
+              plays++
+            })
+          }
+          out(`# comprobantes habilitados / receipts enabled: ${participating.length}; jugadas / plays: ${plays}\n`)
+        })
+        const excludedRows = inactive.map((s) => ({
+          receipt: s.id,
+          status: s.status,
+          reason: s.statusReason ?? '',
+          at: s.statusAt,
+          refundCents: s.amountCents,
+        }))
+        const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
+          out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
+          out('comprobante;estado;motivo;reembolso_centavos\n')
+          for (const e of excludedRows)
+            out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
+        })
+        const salesCents = participating.reduce((s, x) => s + x.boardCount * plan.priceCents, 0)
+        const counts = { receipts: participating.length, plays, salesCents }
+        return {
+          serials: participating.map((s) => s.id),
+          entries: participating.length,
+          plays,
+          salesCents,
+          participationSha256: part.sha256,
+          record: {
+            ...counts,
+            participationBytes: part.bytes,
+            excludedSha256: excl.sha256,
+            excluded: excludedRows.length,
+          },
+          tail: { rule: 'LNS-13' },
+          answer: { ...counts, excludedSha256: excl.sha256, excluded: excludedRows },
         }
-        out(`# comprobantes habilitados / receipts enabled: ${participating.length}; jugadas / plays: ${plays}\n`)
-      })
-      const excludedRows = inactive.map((s) => ({
-        receipt: s.id,
-        status: s.status,
-        reason: s.statusReason ?? '',
-        at: s.statusAt,
-        refundCents: s.amountCents,
-      }))
-      const excl = writeHashed(join(dir, 'excluded.csv'), (out) => {
-        out(`# Bolillo - jugadas excluidas o anuladas / excluded or annulled plays (LNS-21) draw ${drawId}\n`)
-        out('comprobante;estado;motivo;reembolso_centavos\n')
-        for (const e of excludedRows)
-          out(`${e.receipt};${e.status};${e.reason.replace(/[;\n]/g, ' ')};${e.refundCents}\n`)
-      })
-      const salesCents = participating.reduce((s, x) => s + x.boardCount * plan.priceCents, 0)
-      const counts = { receipts: participating.length, plays, salesCents }
-      return {
-        serials: participating.map((s) => s.id),
-        entries: participating.length,
-        plays,
-        salesCents,
-        participationSha256: part.sha256,
-        record: {
-          ...counts,
-          participationBytes: part.bytes,
-          excludedSha256: excl.sha256,
-          excluded: excludedRows.length,
-        },
-        tail: { early: early ? input.earlyReason : null, rule: 'LNS-13' },
-        answer: { ...counts, excludedSha256: excl.sha256, excluded: excludedRows },
-      }
-    })
+      },
+      input.earlyReason ?? null,
+    )
   }
 
   // ------------------------------------------------------------------------------------------ the draw
@@ -367,11 +344,12 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
-  /** A ball read from an authorised blower or tómbola (LNS-8, LNS-16); the draw is complete at `drawCount`. */
+  /**
+   * A ball read from an authorised blower or tómbola (LNS-8, LNS-16; its device checked by the lifecycle); the draw is
+   * complete at `drawCount`.
+   */
   async function enterBall(drawId: string, ball: number, deviceId: string | null): Promise<DrawView> {
-    await life.enterValue(drawId, async (tx, row, plan, drawn) => {
-      // LNS-8 / LOT-18: every ball comes from a registered, certified device of the draw's hall, checked as it is entered.
-      const device = await extractionDevice(tx, deviceId ?? plan.drawDevice, plan.drawHallId ?? null, clock.now())
+    await life.enterValue(drawId, deviceId, async (tx, row, plan, drawn, device) => {
       const balls = recordManualBall(drawn, ball, plan.range, plan.drawCount)
       const complete = balls.length === plan.drawCount
       // LNS-9 / LNS-16: the draw is made with a registered set of the plan's range, with the range's reserve set on
@@ -390,8 +368,7 @@ export function createDrawUseCases(ctx: LottoContext) {
               seq: balls.length,
               ball,
               source: 'manual',
-              device: device.id,
-              sealCode: device.sealCode,
+              ...device,
               ...sets.journal,
             },
           })
@@ -403,8 +380,7 @@ export function createDrawUseCases(ctx: LottoContext) {
               payload: {
                 drawId,
                 source: 'manual',
-                device: device.id,
-                sealCode: device.sealCode,
+                ...device,
                 ...sets.journal,
                 balls,
                 numbers: [...balls].sort((a, b) => a - b),

@@ -3,7 +3,6 @@
  * minutes (LNS-17), with their PDFs.
  */
 import { DomainError } from '../shared/errors.ts'
-import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import type { LottoContext } from './context.ts'
 import {
   countMatches,
@@ -127,21 +126,15 @@ export function createSettlementUseCases(ctx: LottoContext) {
 
   /** The extracto (official results, LNS-10, LOT-17): the only basis for paying prizes. */
   async function extracto(drawId: string) {
-    const { row, plan, proof } = await life.extractoOf(drawId)
+    const { row, plan, published } = await life.extractoOf(drawId)
     const result = JSON.parse(row.result!) as LottoResult
     return {
-      title: 'Extracto oficial de resultados',
+      ...published,
       product: 'lotto' as const,
       operator: plan.operator,
       gameName: plan.name,
       gameCode: plan.gameCode,
-      drawId,
-      drawNumber: plan.drawNumber,
       issue: plan.issue,
-      drawAt: plan.drawAt,
-      drawPlace: plan.drawPlace,
-      drawMethod: plan.drawMethod,
-      drawDevice: plan.drawDevice,
       range: plan.range,
       picks: plan.picks,
       balls: JSON.parse(row.balls!) as number[],
@@ -167,21 +160,16 @@ export function createSettlementUseCases(ctx: LottoContext) {
       salesCents: result.salesCents,
       poolCents: result.poolCents,
       currency: plan.currency,
-      participationSha256: row.participationSha256,
-      proof,
-      claimDeadline: plan.claimDeadline,
-      paymentPlace: plan.paymentPlace,
       regulationUrl: plan.regulationUrl,
       remainderRule: result.remainderRule,
-      legend: AJ_LEGEND,
-      publishedAt: row.settledAt,
       timeZone: zoneOf(plan),
     }
   }
 
   /** The draw minutes (acta, LNS-17, §7.11), derived from the plan, the draw row and the draw's journal records. */
   async function acta(drawId: string) {
-    const { row, plan, events, facts, incidents, journal, seed } = await life.minutesOf(drawId)
+    const { row, plan, events, cancellation, signatures, facts, incidents, journal, seed } =
+      await life.minutesOf(drawId)
     const inactive = row.participationSha256 ? await slipsOfDraw(db, row, 'inactive') : []
     const result = row.result ? (JSON.parse(row.result) as LottoResult) : null
     return {
@@ -251,24 +239,16 @@ export function createSettlementUseCases(ctx: LottoContext) {
         : null,
       incidents,
       // LNS-22 / LOT-21: an authorised withdrawal or renunciation, and what its slips are refunded.
-      cancellation: ((c) =>
-        c
-          ? {
-              at: c.at,
-              kind: String(c.payload.kind),
-              authorisationRef: String(c.payload.authorisationRef),
-              reason: String(c.payload.reason),
-              slipsToRefund: Number(c.payload.slipsToRefund),
-              refundCents: Number(c.payload.refundCents),
-            }
-          : null)(events.find((e) => e.type === 'lotto.draw_cancelled')),
+      cancellation: cancellation && {
+        at: cancellation.at,
+        kind: cancellation.kind,
+        authorisationRef: cancellation.authorisationRef,
+        reason: cancellation.reason,
+        slipsToRefund: Number(cancellation.payload.slipsToRefund),
+        refundCents: Number(cancellation.payload.refundCents),
+      },
       journal: { ...journal, events: events.map((e) => ({ seq: e.seq, at: e.at, type: e.type })) },
-      signatures: [
-        { role: 'Máxima Autoridad Ejecutiva', name: plan.staff.authority },
-        { role: 'Director del Sorteo', name: plan.staff.director },
-        { role: 'Moderador', name: plan.staff.moderator },
-        { role: 'Notario de Fe Pública', name: plan.staff.notary },
-      ],
+      signatures: signatures(),
     }
   }
 

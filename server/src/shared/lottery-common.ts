@@ -248,6 +248,37 @@ function dayInOffsetOf(nowIso: string, ref: string): number {
 }
 
 /**
+ * When a line's sales may close before the plan's close time: lotto with a recorded reason (LNS-13: staff close a
+ * draw's sales early and say why); a numbered lottery or a raffle never: its tickets are out with sellers and
+ * buyers until the planned close, and a ticket regularly held takes part in the draw (LOT-14, PRM-1).
+ */
+export type EarlyClose = 'with_reason' | 'refused'
+
+/**
+ * The close-of-sales time rule of every line (LNS-13): from the plan's close time on (the server's clock), a close is
+ * accepted; earlier only where the line allows it and a reason is given. Answers the recorded reason of an early
+ * close (null when the close is on time), or refuses.
+ */
+export function checkCloseOfSales(
+  at: string,
+  salesCloseAt: string,
+  earlyClose: EarlyClose,
+  reason?: string | null,
+): { early: boolean; reason: string | null } {
+  if (Date.parse(at) >= Date.parse(salesCloseAt)) return { early: false, reason: null }
+  const given = reason?.trim() ?? ''
+  if (earlyClose === 'refused' || !given)
+    throw new DomainError(
+      'ILLEGAL_TRANSITION',
+      earlyClose === 'refused'
+        ? `sales close at ${salesCloseAt}`
+        : `sales close at ${salesCloseAt}; closing earlier needs a recorded reason (LNS-13)`,
+      { rule: 'LNS-13', salesCloseAt },
+    )
+  return { early: true, reason: reason! }
+}
+
+/**
  * LOT-21 / LNS-22: a draw takes place on the date its plan sets (in the plan's own offset), or on the date of an
  * authorised postponement, which changes the plan's drawAt. Drawing on any other day is refused.
  */
