@@ -51,6 +51,11 @@ describe('lottery plan (LOT-4, LOT-12, LOT-25, CFG-39)', () => {
     p.prizes = [...p.prizes, { code: 'X', name: 'x', rule: { type: 'ending', of: 'T1', digits: 5 }, amountCents: 10 }]
     expect(lotteryRules(p)).toEqual(expect.arrayContaining(['prizes[5].rule.of:LOT-4', 'prizes[5].rule.digits:LOT-4']))
   })
+  it('LOT-13: a traditional lottery is national: a territory is refused; a popular one may be limited (LOT-28)', () => {
+    expect(lotteryRules(lotteryPlan({ territory: 'La Paz' }))).toEqual(['territory:LOT-13'])
+    expect(lotteryRules(lotteryPlan({ territory: '  ' }))).toEqual([])
+    expect(lotteryRules(lotteryPlan({ kind: 'popular', territory: 'La Paz' }))).toEqual([])
+  })
   it('requires the territory of a regional lottery (LOT-28) and 60 claim days (LOT-23)', () => {
     expect(lotteryRules(lotteryPlan({ kind: 'regional' }))).toContain('territory:LOT-28')
     expect(lotteryRules(lotteryPlan({ claimDeadline: '2025-04-29T23:59:59-04:00' }))).toContain('claimDeadline:LOT-23')
