@@ -43,6 +43,8 @@ export interface LotteryDeps {
    */
   licence?: LotteryLicence | null
   licenceRequired?: boolean
+  /** LOT-22 / LOT-30: the prize kinds the operator's profile lets a numbered lottery offer (default: all three). */
+  prizeKinds?: readonly ('cash' | 'goods' | 'in-kind')[]
 }
 
 /** LOT-12: the licence record a numbered lottery's issue is bounded by. */

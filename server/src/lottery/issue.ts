@@ -189,7 +189,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
   async function createLottery(input: LotteryPlanInput) {
-    const plan = parseLotteryPlan(licensed(input))
+    const plan = parseLotteryPlan(licensed(input), { prizeKinds: deps.prizeKinds })
     // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     // RNG-26: the authorisation is journaled with the plan, as lotto's is (it was dropped for lotteries).
     return create('lottery', plan, checkSoftwareDraw(plan.drawMethod, deps.softwareDraw))
