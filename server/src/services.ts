@@ -305,6 +305,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     licence: config.lotteryLicence ?? null,
     licenceRequired: getProfile(config.profileId)?.lotteryLicensedMaxRequired ?? false,
     prizeKinds: getProfile(config.profileId)?.lotteryPrizeKinds,
+    publicEntityRequired: getProfile(config.profileId)?.lotteryPublicEntityRequired ?? false,
   })
   const paidSales = createPaidSales({
     db,

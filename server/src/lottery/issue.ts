@@ -219,6 +219,31 @@ export function createIssueUseCases(ctx: LotteryContext) {
         )
       return { ...input, licenceRef: null }
     }
+    // LOT-1: the lottery is organised by the public entity the AJ licensed; the plan names that entity, no other.
+    if (deps.publicEntityRequired) {
+      const holder = licence.holder?.trim()
+      const same = (a: string, b: string) =>
+        a.normalize('NFC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('es') ===
+        b.normalize('NFC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('es')
+      if (!holder || typeof input.institution !== 'string' || !same(input.institution, holder))
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          holder
+            ? `the lottery licence ${licence.ref} was granted to ${holder}, not to ${String(input.institution)} (LOT-1)`
+            : `the lottery licence record names no licensed public entity (BOLILLO_LOTTERY_LICENCE_HOLDER) (LOT-1)`,
+          {
+            problems: [
+              {
+                field: 'institution',
+                rule: 'LOT-1',
+                message: holder
+                  ? `a numbered lottery is organised by the licensed public entity, ${holder}`
+                  : 'the operating licence record names no licensed public entity',
+              },
+            ],
+          },
+        )
+    }
     const declared = input.licensedMaxTickets
     return {
       ...input,

@@ -271,6 +271,13 @@ export interface Profile {
    */
   lotteryPrizeKinds: readonly ('cash' | 'goods' | 'in-kind')[]
   /**
+   * LOT-1 (002 §7, 000 §7.1.2: "El juego de lotería, organizado y ejecutado por las entidades públicas del nivel central
+   * del Estado, gobiernos departamentales y municipales autónomos"): true where a numbered lottery is planned only in
+   * the name of the public entity the AJ licensed, as the licence record names it (BOLILLO_LOTTERY_LICENCE_HOLDER).
+   * Decree 6/2010 (004 Loterías I) says nothing of who organises a lottery: false in Cantabria.
+   */
+  lotteryPublicEntityRequired: boolean
+  /**
    * INS-3 (002 §7.4.3.1): the instant ticket generator must hold a certification by an AJ-authorised certifier; where
    * true, a batch is generated only by the build the operator's certificate names (BOLILLO_INSTANT_GENERATOR_CERT).
    * 000 and decree 6/2010 ask for none: false in Cantabria.
@@ -389,6 +396,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   lnsLicensedRangeRequired: true,
   lotteryLicensedMaxRequired: true,
   lotteryPrizeKinds: ['cash', 'goods', 'in-kind'],
+  lotteryPublicEntityRequired: true,
   instantGeneratorCertificationRequired: true,
   potAuthorisationRequired: true,
   instantDesignAuthorisationRequired: true,
@@ -493,6 +501,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   lnsLicensedRangeRequired: false,
   lotteryLicensedMaxRequired: false,
   lotteryPrizeKinds: ['cash'],
+  lotteryPublicEntityRequired: false,
   instantGeneratorCertificationRequired: false,
   potAuthorisationRequired: false,
   instantDesignAuthorisationRequired: true,
