@@ -182,6 +182,7 @@ describe('extraPrizes', () => {
           name: 'Pozo',
           kind: 'progressive',
           amountCents: 120000,
+          incrementCents: 3000,
           reserveCents: 0,
           contributionBp: 200,
           conditions: 'bingo antes de la bola 40',
@@ -193,7 +194,13 @@ describe('extraPrizes', () => {
     })
     expect(e.prima).toEqual({ amountCents: 50000, maxBall: 52, active: true })
     expect(e.jackpots).toEqual([
-      { name: 'Pozo', amountCents: 120000, condition: 'bingo antes de la bola 40', contributionBp: 200 },
+      {
+        name: 'Pozo',
+        amountCents: 120000,
+        incrementCents: 3000,
+        condition: 'bingo antes de la bola 40',
+        contributionBp: 200,
+      },
     ])
     expect(e.luckyNumbers).toEqual([7, 44])
   })

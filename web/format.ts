@@ -146,7 +146,14 @@ export interface ExtraPrizes {
   /** Prima de bingo: amount, maximum ball, and whether it is on offer in this game. */
   prima: { amountCents: number; maxBall: number | null; active: boolean } | null
   /** Pots with their public conditions and the share of the card price that funds them (BNG-55). */
-  jackpots: Array<{ name: string; amountCents: number; condition: string | null; contributionBp: number | null }>
+  jackpots: Array<{
+    name: string
+    amountCents: number
+    /** RNG-17: what the latest game added to the pot; null before the first (or from an older server). */
+    incrementCents: number | null
+    condition: string | null
+    contributionBp: number | null
+  }>
   /** Lucky-ball numbers, once fixed at close of sales (BNG-67). */
   luckyNumbers: number[] | null
 }
@@ -172,6 +179,7 @@ export function extraPrizes(
       jackpots.push({
         name: typeof p.name === 'string' ? p.name : '',
         amountCents: p.amountCents,
+        incrementCents: typeof p.incrementCents === 'number' ? p.incrementCents : null,
         condition: typeof p.conditions === 'string' && p.conditions ? p.conditions : null,
         contributionBp: typeof p.contributionBp === 'number' ? p.contributionBp : null,
       })

@@ -21,6 +21,20 @@ export interface InstantSaleTicket {
   station: string
   claimDays: number
   paymentPlace: string
+  /**
+   * INS-4: the back of the game, as the pre-printed sheet carries it (instant-sheet.ts drawBack): where INS-15 sells
+   * on screen this paper is the player's proof, so it carries them too.
+   */
+  back: InstantTicketBack
+}
+
+export interface InstantTicketBack {
+  tiers: Array<{ amountCents: number; count: number }>
+  ticketCount: number
+  instructions: string
+  securityWarnings: string
+  issuer: string
+  authorisationRef: string | null
 }
 
 /** `timeZone`: the hall's (issue 29 point 5: the sale time in the hall's wall-clock time, not UTC). */
@@ -48,6 +62,20 @@ export function instantSaleTicket(t: InstantSaleTicket, paper: Paper = '80mm', t
       type: 'text',
       text: `Cobro en ${t.paymentPlace}, dentro de ${t.claimDays} días del cierre del juego, solo contra este boleto.`,
       align: 'center',
+    },
+    // INS-4 items 3, 5, 7 and the issuer, compactly: one line per prize, then the texts of the back.
+    { type: 'rule' },
+    { type: 'text', text: 'Estructura de premios', bold: true },
+    ...t.back.tiers.map((tr): PrintBlock => ({
+      type: 'pair',
+      left: money(tr.amountCents),
+      right: `${tr.count} (1 en ${Math.round(t.back.ticketCount / tr.count).toLocaleString('es')})`,
+    })),
+    { type: 'text', text: `Cómo jugar: ${t.back.instructions}` },
+    { type: 'text', text: `Advertencias: ${t.back.securityWarnings}` },
+    {
+      type: 'text',
+      text: `Emite: ${t.back.issuer}. Emisión N.º ${String(t.gameNo).padStart(4, '0')}.${t.back.authorisationRef ? ` Juego autorizado: ${t.back.authorisationRef}.` : ''}`,
     },
   ]
   return { kind: 'instant', name: `instant-${t.serial}`, paper, blocks }

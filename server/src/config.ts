@@ -150,6 +150,11 @@ export function isInside(path: string, dir: string): boolean {
 export interface LotteryLicence {
   ref: string
   maxTickets: number
+  /**
+   * LOT-1 (002 §7, 000 §7.1.2): the public entity the AJ licensed to organise and run lotteries
+   * (BOLILLO_LOTTERY_LICENCE_HOLDER); where the profile requires it, every plan's institution is this entity.
+   */
+  holder?: string | null
 }
 
 /** Parses `REFERENCE:MAX_TICKETS` (LOT-12); null for an empty value, an error message for a malformed one. */
@@ -456,9 +461,10 @@ function lotteryLicenceOf(env: Record<string, string | undefined>, errors: strin
     errors.push(parsed)
     return null
   }
-  if (parsed) return parsed
+  const holder = env.BOLILLO_LOTTERY_LICENCE_HOLDER?.trim()
+  if (parsed) return { ...parsed, holder: holder || null }
   return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true'
-    ? { ref: 'DEMO (sin licencia real)', maxTickets: 1_000_000 }
+    ? { ref: 'DEMO (sin licencia real)', maxTickets: 1_000_000, holder: holder || 'Lotería de Demostración de Bolivia' }
     : null
 }
 

@@ -265,7 +265,8 @@ async function seedDemoLotteries(
   const issue = await services.lottery.createLottery({
     ...common,
     kind: 'traditional',
-    institution: operator,
+    // LOT-1: the demo lottery is planned in the name of the entity the licence record names, where it names one.
+    institution: config.lotteryLicence?.holder ?? operator,
     name: 'Sorteo de demostración',
     gameCode: 'LOTDEMO',
     drawNumber: 1,

@@ -304,6 +304,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // LOT-12 / LOT-27: the licence record an issue is bounded by, never the plan's own maximum.
     licence: config.lotteryLicence ?? null,
     licenceRequired: getProfile(config.profileId)?.lotteryLicensedMaxRequired ?? false,
+    prizeKinds: getProfile(config.profileId)?.lotteryPrizeKinds,
+    publicEntityRequired: getProfile(config.profileId)?.lotteryPublicEntityRequired ?? false,
   })
   const paidSales = createPaidSales({
     db,

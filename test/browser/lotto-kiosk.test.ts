@@ -66,6 +66,7 @@ suite('lotto slips at the one kiosk', () => {
     await page.getByTestId('lotto-grid').waitFor()
     // LNS-5 / §7.9: the slip screen shows the operator, the issue, the range, each category's prize, the link to the
     // Reglamento Específico and the legend, besides the name, draw number, date, how many to pick and the price.
+    // LOT-6 (002 §7): the Reglamento Específico is visible while the digital slip of selectable numbers is displayed.
     const facts = ((await page.getByTestId('lotto-slip-facts').textContent()) ?? '').replace(/\s+/g, ' ')
     for (const text of [
       'Lotería Nacional de Beneficencia y Salubridad',

@@ -29,7 +29,11 @@ describe('the licence record bounds a lottery issue (LOT-12, LOT-27)', () => {
   beforeAll(async () => {
     server = await startTestServer({
       auth: 'on',
-      lotteryLicence: { ref: 'AJ-LO-2025-0007', maxTickets: 50_000 },
+      lotteryLicence: {
+        ref: 'AJ-LO-2025-0007',
+        maxTickets: 50_000,
+        holder: 'Lotería Nacional de Beneficencia y Salubridad',
+      },
     })
     plan = await withDirector(server)
     tombola = await registerTombola(server.services)
@@ -101,5 +105,55 @@ describe('BO-2025 plans no lottery without the licence record (LOT-12)', () => {
     expect(r.status).toBe(400)
     expect(r.body.error.detail).toMatch(/licence record/)
     expect(r.body.error.details.problems[0]).toMatchObject({ rule: 'LOT-12', field: 'licensedMaxTickets' })
+  })
+})
+
+describe('BO-2025 plans a numbered lottery only in the name of the licensed public entity (LOT-1)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  afterAll(async () => server?.cleanup())
+
+  it('refuses a plan naming another institution, and any plan where the licence record names no entity (400, in Spanish)', async () => {
+    server = await startTestServer({
+      auth: 'on',
+      lotteryLicence: {
+        ref: 'AJ-LO-2025-0007',
+        maxTickets: 50_000,
+        holder: 'Lotería Nacional de Beneficencia y Salubridad',
+      },
+    })
+    const plan = await withDirector(server)
+    const tombola = await registerTombola(server.services)
+    const body = (over: Record<string, unknown>) =>
+      lotteryPlan({
+        drawMethod: 'manual',
+        drawDevice: tombola,
+        numbering: { from: 0, to: 9_999, digits: 4 },
+        prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }],
+        ...over,
+      })
+    // A private company (or any entity other than the licensed one) cannot plan under the licence.
+    const other = await plan(body({ gameCode: 'PRIV', institution: 'Sorteos Privados S.R.L.' }))
+    expect([other.status, other.body.error?.code]).toEqual([400, 'VALIDATION_FAILED'])
+    expect(other.body.error.details.problems).toEqual([
+      expect.objectContaining({ field: 'institution', rule: 'LOT-1' }),
+    ])
+    expect(other.body.error.message).not.toMatch(/VALIDATION|LOT-/)
+    // The licensed entity, however its name is spaced or capitalised, plans.
+    const own = await plan(body({ gameCode: 'LNB', institution: '  lotería nacional de  Beneficencia y Salubridad ' }))
+    expect(own.status, JSON.stringify(own.body)).toBe(201)
+    await server.cleanup()
+    // A licence record that names no entity: nothing is planned, the licensed entity's name included.
+    server = await startTestServer({ auth: 'on', lotteryLicence: { ref: 'AJ-LO-2025-0007', maxTickets: 50_000 } })
+    const again = await withDirector(server)
+    const bare = await again(
+      lotteryPlan({
+        drawMethod: 'manual',
+        drawDevice: await registerTombola(server.services),
+        numbering: { from: 0, to: 9_999, digits: 4 },
+        prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }],
+      }),
+    )
+    expect(bare.status).toBe(400)
+    expect(bare.body.error.details.problems).toEqual([expect.objectContaining({ field: 'institution', rule: 'LOT-1' })])
   })
 })

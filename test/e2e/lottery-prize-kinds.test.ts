@@ -339,3 +339,59 @@ describe('tómbola: the winner takes any object drawn that is still there (PRM-2
     expect(fixed.body.error.details.rule).toBe('PRM-2')
   })
 })
+
+describe('LOT-30: under the Cantabrian profile a numbered lottery pays cash prizes only (004 Loterías I)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  const clock = { now: () => new Date(Date.parse('2025-02-10T12:00:00+01:00')) }
+  let token = ''
+  const post = (body: unknown) =>
+    api(server.url, 'POST', '/api/lottery/draws', body, { authorization: token, 'accept-language': 'es' })
+  const plan = (prizes: any[], gameCode: string) =>
+    lotteryPlan({
+      gameCode,
+      institution: 'Gobierno de Cantabria',
+      currency: 'EUR',
+      numbering: { from: 0, to: 99, digits: 2 },
+      series: 1,
+      fractions: 1,
+      ticketPriceCents: 5_000,
+      licensedMaxTickets: 1000,
+      prizes,
+    })
+  const P1 = { code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }
+  const goods = (kind: 'goods' | 'in-kind') => ({
+    code: 'M1',
+    name: 'Premio en bienes',
+    rule: { type: 'exact' },
+    amountCents: 150_000,
+    kind,
+    goods: { description: 'Motocicleta 125 cc', class: 'movable', invoiceRef: 'Factura 2025-88' },
+  })
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on', profileId: 'ES-CB-2010' }, { clock })
+    await server.services.auth.createUser({
+      username: 'directora',
+      displayName: 'Ana Gómez',
+      role: 'director',
+      password: PASSWORD,
+    })
+    token = `Bearer ${(await server.services.auth.login('directora', PASSWORD)).token}`
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('refuses a prize in goods or in kind (400, in Spanish) and plans nothing; the same plan in cash is accepted', async () => {
+    for (const kind of ['goods', 'in-kind'] as const) {
+      const r = await post(plan([P1, goods(kind)], 'CBBIENES'))
+      expect(r.status, kind).toBe(400)
+      expect(r.body.error.details.problems, kind).toEqual([
+        expect.objectContaining({ field: 'prizes[1].kind', rule: 'LOT-30' }),
+      ])
+      expect(r.body.error.message, kind).not.toMatch(/VALIDATION|LOT-|prizes\[/)
+    }
+    const list = await api(server.url, 'GET', '/api/lottery/draws', undefined, { authorization: token })
+    expect(list.body.draws).toEqual([])
+    const cash = await post(plan([P1, { ...P1, code: 'P2', name: 'Segundo Premio', amountCents: 150_000 }], 'CBMETAL'))
+    expect(cash.status, JSON.stringify(cash.body)).toBe(201)
+  })
+})

@@ -389,6 +389,30 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
       { territory: 'La Paz/Murillo/El Alto', rule: 'LOT-28', actor: { kind: 'person', role: 'director' } },
     )
   })
+  it('LOT-13: a traditional lottery is national: a plan that names a territory is refused (400, in Spanish) and nothing is planned; the same plan without it is accepted', async () => {
+    await login()
+    const body = (over: Record<string, unknown>) =>
+      lotteryPlan({
+        gameCode: 'LTRNAC',
+        numbering: { from: 0, to: 99, digits: 2 },
+        series: 1,
+        fractions: 1,
+        licensedMaxTickets: 1000,
+        prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 100_000 }],
+        ...over,
+      })
+    const before = (await call('jefa', 'GET', '/api/lottery/draws')).body.draws.length
+    const refused = await call('jefa', 'POST', '/api/lottery/draws', body({ kind: 'traditional', territory: 'La Paz' }))
+    expect([refused.status, refused.body.error?.code]).toEqual([400, 'VALIDATION_FAILED'])
+    expect(refused.body.error.details.problems).toEqual([
+      expect.objectContaining({ field: 'territory', rule: 'LOT-13' }),
+    ])
+    expect(refused.body.error.message).not.toMatch(/VALIDATION|LOT-/)
+    expect((await call('jefa', 'GET', '/api/lottery/draws')).body.draws.length).toBe(before)
+    const national = await call('jefa', 'POST', '/api/lottery/draws', body({ kind: 'traditional', territory: null }))
+    expect(national.status, JSON.stringify(national.body)).toBe(201)
+    expect(national.body.plan.territory).toBeNull()
+  })
 })
 
 describe('INS-16 / RNG-26: a lotto draw by software is sold and drawn only while its authorisation stands', () => {

@@ -33,8 +33,13 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // LNS-12: BO-2025 plans lotto draws only within the licence record's range; the test licence authorises 2 to 128
     // balls (lotto-licence-draw.test.ts sets a narrow one).
     lottoLicence: { ref: 'AJ-LO-PRUEBAS', rangeMin: 2, rangeMax: 128 },
-    // LOT-12: BO-2025 plans lotteries only within the licence record's maximum issue (lottery-licence.test.ts sets a small one).
-    lotteryLicence: { ref: 'AJ-LO-PRUEBAS', maxTickets: 1_000_000 },
+    // LOT-12: BO-2025 plans lotteries only within the licence record's maximum issue (lottery-licence.test.ts sets a small one),
+    // LOT-1: in the name of the public entity it was granted to (the institution of test/helpers/lottery-plans.ts).
+    lotteryLicence: {
+      ref: 'AJ-LO-PRUEBAS',
+      maxTickets: 1_000_000,
+      holder: 'Lotería Nacional de Beneficencia y Salubridad',
+    },
     // INS-3: BO-2025 generates instant batches only with the certified generator build; the test certificate names the running one.
     instantGeneratorCertification: { ref: 'AJ-CERT-GEN-PRUEBAS', sha256: instantGeneratorBuild().sha256 },
     // Issue 24 point 4: the shipped server's demo beacon signs only the demo's own hall and draws; tests play halls of

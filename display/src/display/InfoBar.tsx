@@ -86,6 +86,17 @@ export function InfoBar({ state, lang }: { state: GameState; lang: Lang }) {
           label={j.name || text(lang, 'jackpots')}
           value={money(j.amountCents, state.currency, lang)}
           testId="jackpot"
+          noteTestId="jackpot-note"
+          // RNG-17: the pot's increment under its updated amount (what the latest game's sales put in), on a line of
+          // its own so that the condition's words never push it out of the tile.
+          increment={
+            j.incrementCents !== null
+              ? {
+                  text: `+${money(j.incrementCents, state.currency, lang)}`,
+                  title: `${text(lang, 'potIncrement')} +${money(j.incrementCents, state.currency, lang)}`,
+                }
+              : undefined
+          }
           note={
             [
               j.condition,
@@ -143,6 +154,7 @@ function Tile(props: {
   done?: boolean
   muted?: boolean
   noteTestId?: string
+  increment?: { text: string; title: string }
 }) {
   const cls = [
     'hd-tile',
@@ -158,6 +170,16 @@ function Tile(props: {
       <strong class="hd-tile__value" data-testid={props.testId}>
         {props.value}
       </strong>
+      {props.increment && (
+        <span
+          class="hd-tile__note hd-tile__note--increment"
+          title={props.increment.title}
+          aria-label={props.increment.title}
+          data-testid={`${props.testId}-increment`}
+        >
+          {props.increment.text}
+        </span>
+      )}
       {props.note && (
         <span class="hd-tile__note" title={props.note} data-testid={props.noteTestId}>
           {props.note}

@@ -259,6 +259,8 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
       {
         id: pot.id,
         amountCents: 10_000,
+        // RNG-17: no game has funded it yet: the seed is not an increment.
+        incrementCents: null,
         contributionBp: 200,
         conditions: expect.stringMatching(/^bingo en 90 bolas o menos: 100 % del pozo\. Se financia con el 2 %/),
       },
@@ -267,7 +269,8 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     await bingo.sell({ gameId: g.gameId, count: 200, channel: 't' })
     const closed = await bingo.closeSales({ gameId: g.gameId })
     // 200 x 5.00 = 1,000.00; 2 % = 20.00, of which 25 % (5.00) to the reserve.
-    expect(closed.pots![0]).toMatchObject({ amountCents: 11_500, reserveCents: 500 })
+    // RNG-17: the increment shown with the pot is this game's 15.00 into the main pot.
+    expect(closed.pots![0]).toMatchObject({ amountCents: 11_500, reserveCents: 500, incrementCents: 1_500 })
     let s = closed
     while (s.status !== 'finished')
       s = s.window ? await bingo.closeWindow(g.gameId) : (await bingo.drawNext(g.gameId)).state
@@ -276,7 +279,7 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     expect(jackpot.map((b) => b.serial)).toEqual(bingos.map((b) => b.serial).sort())
     expect(jackpot.reduce((t, b) => t + b.amountCents, 0)).toBe(11_500)
     // After the award the reserve (5.00) is the new main pot.
-    expect(s.pots![0]).toMatchObject({ amountCents: 500, reserveCents: 0 })
+    expect(s.pots![0]).toMatchObject({ amountCents: 500, reserveCents: 0, incrementCents: null })
     const detail = await bonus.getPot(pot.id)
     expect(detail.ledger.map((l) => l.kind)).toEqual(['seed', 'contribution', 'award', 'reserve_transfer'])
     expect(detail.ledger.reduce((t, l) => t + l.mainCents, 0)).toBe(500)
@@ -391,6 +394,8 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     // Each hall's game: 100 x 5.00 = 500.00, 3 % = 15.00 into the shared pot.
     await manualGame(bingo, session.id, series.id, 60) // bingo at 60: beyond the scale
     const g2 = await manualGame(bingo, otherSession.id, otherSeries.id, 43) // at 43: second step, 50 %
+    // RNG-17: announced in the other hall, the shared pot shows the first hall's game as its increment.
+    expect(g2.announced.pots!.find((p) => p.id === pot.id)).toMatchObject({ amountCents: 1_500, incrementCents: 1_500 })
     expect(g2.end.bonusWinners).toMatchObject([
       { source: 'interconnected', hallId: other.id, amountCents: 1_500, atBall: 43 },
     ])

@@ -10,6 +10,8 @@ export interface PotView {
   kind: 'progressive' | 'interconnected' | 'lucky'
   /** The main pot now (the sum of its ledger). */
   amountCents: number
+  /** RNG-17: its increment, what the latest game's sales added to the main pot; null before the first. */
+  incrementCents: number | null
   reserveCents: number
   /** Share of the card price that funds it (BNG-55). */
   contributionBp: number

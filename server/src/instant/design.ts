@@ -372,6 +372,10 @@ export function prizeStructure(
   }))
 }
 
+/** INS-4 item 5: the security warnings of the back (pre-printed sheets and e-instant paper) when the design gives none. */
+export const DEFAULT_SECURITY_WARNINGS =
+  'Boleto nulo si está alterado, roto o raspado fuera de las zonas de raspado. El código de validación decide el premio.'
+
 /** The how-to-play text of a play style (INS-4 item 7), unless the design gives its own. */
 export function instructionsFor(c: CheckedDesign, lang: 'es' | 'en' = 'es'): string {
   if (c.design.back.instructions) return c.design.back.instructions

@@ -21,7 +21,7 @@ import type { CheckedDesign } from './design.ts'
 import { createCodeBatch, deriveKey, groupCode, packSerials, seedCommitment, INSTANT_STREAM_VERSION } from './codes.ts'
 import { generatePacks } from './generate.ts'
 import { decodeFace, encodedFaces } from './play.ts'
-import { instructionsFor } from './design.ts'
+import { DEFAULT_SECURITY_WARNINGS, instructionsFor } from './design.ts'
 import type { PackPrintData } from './games.ts'
 
 /** A file written in large chunks, hashed on the way, with back-pressure. */
@@ -141,9 +141,7 @@ export function createPrintFiles(o: PrintFilesOptions): PrintFiles {
             paymentPlace: d.back.paymentPlace,
             instructions: instructionsFor(c),
             authorisationRef: d.authorisationRef ?? null,
-            securityWarnings:
-              d.back.securityWarnings ??
-              'Boleto nulo si está alterado, roto o raspado fuera de las zonas de raspado. El código de validación decide el premio.',
+            securityWarnings: d.back.securityWarnings ?? DEFAULT_SECURITY_WARNINGS,
           },
           p.serials.map((serial, i) => ({
             serial,

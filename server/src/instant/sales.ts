@@ -13,6 +13,7 @@ import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { InstantContext } from './context.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import { salesOver } from './claim-period.ts'
+import { DEFAULT_SECURITY_WARNINGS, instructionsFor } from './design.ts'
 import {
   advanceSaleIndex,
   hallById,
@@ -254,6 +255,15 @@ export function createSaleUseCases(ctx: InstantContext) {
       instructions: c.design.back.instructions ?? null,
       claimDays: c.design.claimDays,
       paymentPlace: c.design.back.paymentPlace,
+      // INS-4 / INS-15: what the back of a pre-printed ticket carries, printed on the paper of an on-screen sale.
+      back: {
+        tiers: c.design.tiers.map((tr) => ({ amountCents: tr.amountCents, count: tr.count })),
+        ticketCount: b.ticketCount,
+        instructions: instructionsFor(c),
+        securityWarnings: c.design.back.securityWarnings ?? DEFAULT_SECURITY_WARNINGS,
+        issuer: c.design.back.issuer,
+        authorisationRef: c.design.authorisationRef ?? null,
+      },
       journalSeq: rec.seq,
     }
   }

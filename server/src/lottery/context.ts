@@ -43,12 +43,18 @@ export interface LotteryDeps {
    */
   licence?: LotteryLicence | null
   licenceRequired?: boolean
+  /** LOT-22 / LOT-30: the prize kinds the operator's profile lets a numbered lottery offer (default: all three). */
+  prizeKinds?: readonly ('cash' | 'goods' | 'in-kind')[]
+  /** LOT-1: whether the profile reserves numbered lotteries to the public entity named by the licence record. */
+  publicEntityRequired?: boolean
 }
 
 /** LOT-12: the licence record a numbered lottery's issue is bounded by. */
 export interface LotteryLicence {
   ref: string
   maxTickets: number
+  /** LOT-1: the public entity the licence was granted to; null when the record does not name it. */
+  holder?: string | null
 }
 
 /** Most whole tickets (numbers x series) an issue may put in play: the participation list is built in memory. */

@@ -186,7 +186,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
   async function createLottery(input: LotteryPlanInput) {
-    const plan = parseLotteryPlan(licensed(input))
+    const plan = parseLotteryPlan(licensed(input), { prizeKinds: deps.prizeKinds })
     // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     // RNG-26: the authorisation is journaled with the plan, as lotto's is (it was dropped for lotteries).
     return create('lottery', plan, checkSoftwareDraw(plan.drawMethod, deps.softwareDraw))
@@ -215,6 +215,31 @@ export function createIssueUseCases(ctx: LotteryContext) {
           },
         )
       return { ...input, licenceRef: null }
+    }
+    // LOT-1: the lottery is organised by the public entity the AJ licensed; the plan names that entity, no other.
+    if (deps.publicEntityRequired) {
+      const holder = licence.holder?.trim()
+      const same = (a: string, b: string) =>
+        a.normalize('NFC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('es') ===
+        b.normalize('NFC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('es')
+      if (!holder || typeof input.institution !== 'string' || !same(input.institution, holder))
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          holder
+            ? `the lottery licence ${licence.ref} was granted to ${holder}, not to ${String(input.institution)} (LOT-1)`
+            : `the lottery licence record names no licensed public entity (BOLILLO_LOTTERY_LICENCE_HOLDER) (LOT-1)`,
+          {
+            problems: [
+              {
+                field: 'institution',
+                rule: 'LOT-1',
+                message: holder
+                  ? `a numbered lottery is organised by the licensed public entity, ${holder}`
+                  : 'the operating licence record names no licensed public entity',
+              },
+            ],
+          },
+        )
     }
     const declared = input.licensedMaxTickets
     return {

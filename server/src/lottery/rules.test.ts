@@ -51,6 +51,32 @@ describe('lottery plan (LOT-4, LOT-12, LOT-25, CFG-39)', () => {
     p.prizes = [...p.prizes, { code: 'X', name: 'x', rule: { type: 'ending', of: 'T1', digits: 5 }, amountCents: 10 }]
     expect(lotteryRules(p)).toEqual(expect.arrayContaining(['prizes[5].rule.of:LOT-4', 'prizes[5].rule.digits:LOT-4']))
   })
+  it('LOT-13: a traditional lottery is national: a territory is refused; a popular one may be limited (LOT-28)', () => {
+    expect(lotteryRules(lotteryPlan({ territory: 'La Paz' }))).toEqual(['territory:LOT-13'])
+    expect(lotteryRules(lotteryPlan({ territory: '  ' }))).toEqual([])
+    expect(lotteryRules(lotteryPlan({ kind: 'popular', territory: 'La Paz' }))).toEqual([])
+  })
+  it('LOT-30: where the profile pays cash prizes only (Cantabria), a prize in goods or in kind is refused', () => {
+    const p = lotteryPlan()
+    p.prizes = [
+      ...p.prizes,
+      {
+        code: 'M1',
+        name: 'Motocicleta',
+        rule: { type: 'exact' },
+        amountCents: 1_500_000,
+        kind: 'goods',
+        goods: { description: 'Moto', class: 'movable', invoiceRef: 'F-1' },
+      },
+    ]
+    const whole = { ...p, fractions: 1, ticketPriceCents: 1_000 }
+    const rules = (profile?: { prizeKinds: readonly ('cash' | 'goods' | 'in-kind')[] }) =>
+      validateLotteryPlan(normalizeLotteryPlan(whole), profile).map((x) => `${x.field}:${x.rule}`)
+    expect(rules()).toEqual([])
+    expect(rules({ prizeKinds: ['cash', 'goods', 'in-kind'] })).toEqual([])
+    expect(rules({ prizeKinds: ['cash'] })).toEqual(['prizes[5].kind:LOT-30'])
+    expect(validateLotteryPlan(normalizeLotteryPlan(lotteryPlan()), { prizeKinds: ['cash'] })).toEqual([])
+  })
   it('requires the territory of a regional lottery (LOT-28) and 60 claim days (LOT-23)', () => {
     expect(lotteryRules(lotteryPlan({ kind: 'regional' }))).toContain('territory:LOT-28')
     expect(lotteryRules(lotteryPlan({ claimDeadline: '2025-04-29T23:59:59-04:00' }))).toContain('claimDeadline:LOT-23')

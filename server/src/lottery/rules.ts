@@ -310,8 +310,14 @@ export function normalizeLotteryPlan(input: LotteryPlanInput): LotteryPlan {
   }
 }
 
-/** Every problem of a lottery plan (LOT-4, LOT-12, LOT-15, LOT-16, LOT-23, LOT-25, CFG-39). Empty when valid. */
-export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
+/** What the operator's profile decides of a lottery plan (shared/profile.ts). */
+export interface LotteryProfileRules {
+  /** LOT-22 / LOT-30: the prize kinds allowed; unset, all three. */
+  prizeKinds?: readonly ('cash' | 'goods' | 'in-kind')[]
+}
+
+/** Every problem of a lottery plan (LOT-4, LOT-12, LOT-13, LOT-15, LOT-16, LOT-23, LOT-25, CFG-39). Empty when valid. */
+export function validateLotteryPlan(p: LotteryPlan, profile: LotteryProfileRules = {}): PlanProblem[] {
   const problems: PlanProblem[] = []
   if (!['traditional', 'popular', 'regional'].includes(p.kind))
     problems.push({ field: 'kind', rule: 'LOT-4', message: 'kind must be traditional, popular or regional' })
@@ -325,6 +331,14 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
   requireText(p.securityMarks, 'securityMarks', 'LOT-15', problems)
   requireText(p.currency, 'currency', 'LOT-4', problems, 3)
   if (p.kind === 'regional') requireText(p.territory, 'territory', 'LOT-28', problems, 120)
+  // LOT-13 (002 §7.1.1): a traditional lottery's sale and distribution are national; a territory would restrict its
+  // distribution (issue.ts distribute). Only a popular or regional lottery is limited (LOT-28).
+  if (p.kind === 'traditional' && typeof p.territory === 'string' && p.territory.trim())
+    problems.push({
+      field: 'territory',
+      rule: 'LOT-13',
+      message: 'a traditional lottery is sold nationally: it carries no territory (plan it as popular or regional)',
+    })
   if (typeof p.gameCode !== 'string' || !/^[A-Z0-9]{1,16}$/.test(p.gameCode))
     problems.push({ field: 'gameCode', rule: 'LOT-4', message: 'gameCode must be 1 to 16 capital letters or digits' })
   requireInt(p.drawNumber, 'drawNumber', 'LOT-15', 1, 99_999_999, problems)
@@ -442,6 +456,14 @@ export function validateLotteryPlan(p: LotteryPlan): PlanProblem[] {
         })
     }
     checkLotteryPrizeKind(prize, f, p.fractions, problems)
+    // LOT-30 (004 Loterías I, "se conceden premios en metálico"): where the profile allows cash only, no goods.
+    const kind = prize.kind ?? 'cash'
+    if (profile.prizeKinds && ['cash', 'goods', 'in-kind'].includes(kind) && !profile.prizeKinds.includes(kind))
+      problems.push({
+        field: `${f}.kind`,
+        rule: 'LOT-30',
+        message: `this profile's lotteries pay ${profile.prizeKinds.join(', ')} prizes only, not ${kind}`,
+      })
   })
   if (exact === 0)
     problems.push({
@@ -539,9 +561,9 @@ function checkLotteryPrizeKind(prize: LotteryPrize, f: string, fractions: number
     })
 }
 
-export function parseLotteryPlan(input: LotteryPlanInput): LotteryPlan {
+export function parseLotteryPlan(input: LotteryPlanInput, profile: LotteryProfileRules = {}): LotteryPlan {
   const plan = normalizeLotteryPlan(input)
-  assertNoProblems(validateLotteryPlan(plan), 'lottery plan')
+  assertNoProblems(validateLotteryPlan(plan, profile), 'lottery plan')
   return plan
 }
 

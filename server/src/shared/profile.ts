@@ -265,6 +265,19 @@ export interface Profile {
    */
   lotteryLicensedMaxRequired: boolean
   /**
+   * LOT-22 / LOT-30: the kinds of prize a numbered lottery may offer. Bolivia (002 §7.1.5, "Los premios podrán ser en
+   * dinero, bienes y/o especie"): cash, goods and in kind. Cantabria (004 Loterías I: "se conceden premios en
+   * metálico"): cash only. 000 (BO-2013) says nothing of the kind of a lottery prize: the 2025 rule is kept.
+   */
+  lotteryPrizeKinds: readonly ('cash' | 'goods' | 'in-kind')[]
+  /**
+   * LOT-1 (002 §7, 000 §7.1.2: "El juego de lotería, organizado y ejecutado por las entidades públicas del nivel central
+   * del Estado, gobiernos departamentales y municipales autónomos"): true where a numbered lottery is planned only in
+   * the name of the public entity the AJ licensed, as the licence record names it (BOLILLO_LOTTERY_LICENCE_HOLDER).
+   * Decree 6/2010 (004 Loterías I) says nothing of who organises a lottery: false in Cantabria.
+   */
+  lotteryPublicEntityRequired: boolean
+  /**
    * INS-3 (002 §7.4.3.1): the instant ticket generator must hold a certification by an AJ-authorised certifier; where
    * true, a batch is generated only by the build the operator's certificate names (BOLILLO_INSTANT_GENERATOR_CERT).
    * 000 and decree 6/2010 ask for none: false in Cantabria.
@@ -382,6 +395,8 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: true,
   lotteryLicensedMaxRequired: true,
+  lotteryPrizeKinds: ['cash', 'goods', 'in-kind'],
+  lotteryPublicEntityRequired: true,
   instantGeneratorCertificationRequired: true,
   potAuthorisationRequired: true,
   instantDesignAuthorisationRequired: true,
@@ -485,6 +500,8 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   lnsPublicationHoldMinutes: 30,
   lnsLicensedRangeRequired: false,
   lotteryLicensedMaxRequired: false,
+  lotteryPrizeKinds: ['cash'],
+  lotteryPublicEntityRequired: false,
   instantGeneratorCertificationRequired: false,
   potAuthorisationRequired: false,
   instantDesignAuthorisationRequired: true,

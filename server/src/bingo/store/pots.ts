@@ -164,6 +164,19 @@ export async function potBalance(tx: Sql, potId: string): Promise<{ mainCents: n
   return { mainCents: Number(r?.m ?? 0), reserveCents: Number(r?.r ?? 0) }
 }
 
+/**
+ * RNG-17 ("el monto actualizado del pozo ... su incremento"): what the latest game's sales put into the main pot (its
+ * contribution entries, every hall of the pot); null before any game has funded it, and from its award until the
+ * next game funds it again (the amount then starts from the reserve, not from that increment).
+ */
+export async function lastPotIncrement(tx: Sql, potId: string): Promise<number | null> {
+  const r = await tx.get<{ m: number | string | null }>(
+    "SELECT SUM(main_cents) AS m FROM pot_ledger WHERE pot_id = ? AND kind = 'contribution' AND game_id = (SELECT game_id FROM pot_ledger WHERE pot_id = ? AND kind = 'contribution' ORDER BY entry_no DESC LIMIT 1) AND entry_no > COALESCE((SELECT MAX(entry_no) FROM pot_ledger WHERE pot_id = ? AND kind = 'award'), 0)",
+    [potId, potId, potId],
+  )
+  return r?.m === null || r?.m === undefined ? null : Number(r.m)
+}
+
 /** Appends one movement to a pot's ledger (entry numbers 1, 2, 3, ... per pot). */
 export async function appendPotLedgerEntry(
   tx: Sql,
