@@ -66,6 +66,9 @@ export interface TerminalLoad {
   currency: string
   voucher: VoucherView
   aml: { flagged: boolean; reportId: string | null }
+  /** The load's voucher, printed at this station after the commit as any voucher sold here. */
+  preview: string
+  print: VoucherSale['print']
 }
 
 /** `print`: printed, or PRINT_PENDING (the voucher is sold; reprint it with `reprintSale` before handing it over). */
