@@ -122,8 +122,10 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       { ...terms, terms: silent },
       asDirector(),
     )
-    expect([incomplete.status, incomplete.body.error.code]).toEqual([400, 'VALIDATION_FAILED'])
-    expect(incomplete.body.error.message).toBeTruthy()
+    // Its own code and words (not the generic "Los datos enviados no son válidos"), saying what to choose.
+    expect([incomplete.status, incomplete.body.error.code]).toEqual([400, 'TERMINAL_TERMS_DISCONNECTION'])
+    expect(incomplete.body.error.message).toMatch(/^Los términos deben decir qué pasa con los cartones de un terminal/)
+    expect(incomplete.body.error.message).toContain('BNG-101')
     expect(incomplete.body.error.details.field).toBe('terms.onDisconnect')
     expect(
       (await api(server.url, 'GET', `/api/halls/${hall.hallId}/terminal-terms`, undefined, asDirector())).body,

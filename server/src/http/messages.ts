@@ -153,6 +153,10 @@ export const messages: Record<
     es: 'No hay una sesión abierta en este terminal: presente un vale para empezar.',
     en: 'No session is open at this terminal: present a voucher to start.',
   },
+  TERMINAL_TERMS_DISCONNECTION: {
+    es: 'Los términos deben decir qué pasa con los cartones de un terminal que se desconecta, como lo fije la resolución de la autoridad (BNG-101): elija una opción en «Si el terminal se desconecta» y guarde de nuevo.',
+    en: "The terms must state what happens to a disconnected terminal's cards, as the authority's resolution sets it (BNG-101): choose an option under “If the terminal disconnects” and save again.",
+  },
   TERMINAL_CARD_NOT_HELD: {
     es: 'Ese cartón no es de esta sesión de terminal.',
     en: 'That card does not belong to this terminal session.',

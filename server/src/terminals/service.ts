@@ -171,7 +171,7 @@ export function createTerminalService(deps: TerminalDeps) {
     const problem = rules ? termsProblemFor(rules, input.terms) : termsProblem(input.terms)
     if (problem === 'onDisconnect' && input.terms.onDisconnect === undefined)
       throw new DomainError(
-        'VALIDATION_FAILED',
+        'TERMINAL_TERMS_DISCONNECTION',
         `the authority's terms say what a terminal's disconnection does to its cards (${rules?.disconnection.source ?? 'BNG-101'})`,
         { field: 'terms.onDisconnect', rule: 'BNG-101' },
       )
