@@ -130,6 +130,8 @@ export interface CardGame {
   sessionOpenedAt: string
   createdAt: string
   finishedAt: string | null
+  /** BNG-100: a simultaneous game hosted by another hall: the host's name (null for the hall's own game). */
+  hostHallName: string | null
 }
 
 /** Who is at this cashier station and the open shift (issue 13 point 5). */

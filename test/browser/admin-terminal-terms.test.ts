@@ -84,9 +84,9 @@ browserSuite('the hall’s terminal terms in the back office (issue 27, BNG-101)
 
     await panel.getByTestId('terms-disconnect').selectOption('play-on-credit')
     await panel.getByTestId('terms-save').click()
-    await expect.poll(() => panel.getByTestId('terminal-terms-state').innerText()).toBe(
-      'Registrados con la resolución AJ-RND-2026-0117.',
-    )
+    await expect
+      .poll(() => panel.getByTestId('terminal-terms-state').innerText())
+      .toBe('Registrados con la resolución AJ-RND-2026-0117.')
     expect(await error.count()).toBe(0)
     const row = await recorded()
     expect(row?.reference).toBe('AJ-RND-2026-0117')

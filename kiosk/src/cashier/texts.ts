@@ -169,6 +169,8 @@ const es = {
     loading: 'Cargando partidas…',
     noGames: 'Ninguna partida de esta sala vendió cartones todavía.',
     option: (no: number, session: number, status: string) => `Partida N.º ${no} · Sesión N.º ${session} · ${status}`,
+    /** BNG-100: a simultaneous game hosted by another hall, named with its host. */
+    optionShared: (no: number, host: string, status: string) => `Interconectada N.º ${no} · ${host} · ${status}`,
     gameStatus: {
       announced: 'anunciada',
       on_sale: 'en venta',
@@ -457,6 +459,7 @@ const en: Texts = {
     loading: 'Loading games…',
     noGames: 'No game of this hall has sold cards yet.',
     option: (no: number, session: number, status: string) => `Game no. ${no} · Session no. ${session} · ${status}`,
+    optionShared: (no: number, host: string, status: string) => `Interconnected no. ${no} · ${host} · ${status}`,
     gameStatus: {
       announced: 'announced',
       on_sale: 'on sale',
