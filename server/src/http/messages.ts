@@ -413,6 +413,11 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
     return lang === 'es'
       ? 'Ningún cartón tiene este código impreso: revise lo tecleado (el código bajo el QR, empieza por C) e inténtelo de nuevo.'
       : 'No card has this printed code: check what was typed (the code under the QR, it starts with C) and try again.'
+  // Issue 29: a card's QR code that does not verify (payment, block): damaged or misread, and what to do.
+  if (code === 'INVALID_SIGNATURE' && d.code === 'card_qr')
+    return lang === 'es'
+      ? 'No se pudo leer bien el código del cartón: el QR está dañado o el código se leyó o tecleó mal. Vuelva a escanearlo; si no se lee, teclee el código impreso bajo el QR (empieza por C).'
+      : "The card's code could not be read correctly: the QR is damaged or the code was misread or mistyped. Scan it again; if it can't be read, type the code printed under the QR (it starts with C)."
   if (code === 'DEVICE_MARKS_MISSING' && Array.isArray(d.missing)) {
     // Issue 26: names what is missing, and whether the device is being enrolled or was stopped selling or paying.
     const words = {
