@@ -24,7 +24,7 @@ import type { PlayerAdmission } from '../access/players.ts'
 import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { formatShortCode } from '../cashdesk/short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent } from '../cashdesk/vouchers.ts'
-import { voucherById } from '../cashdesk/store.ts'
+import { stationNameOf, voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { assertDeviceMarked } from '../access/device-marks.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -704,7 +704,8 @@ export function createTerminalService(deps: TerminalDeps) {
               currency: change.currency,
               issuedAt: change.issuedAt,
               expiresAt: change.expiresAt,
-              station: c.stationId,
+              // Issue 29 point 6: the paper names the station (the terminal or the cash desk), never its id.
+              station: await stationNameOf(tx, c.stationId),
               origin: 'change',
               minimumAge: hall.minimumAge,
             },
