@@ -66,6 +66,9 @@ export interface TerminalLoad {
   currency: string
   voucher: VoucherView
   aml: { flagged: boolean; reportId: string | null }
+  /** The load's voucher, printed at this station after the commit as any voucher sold here. */
+  preview: string
+  print: VoucherSale['print']
 }
 
 /** `print`: printed, or PRINT_PENDING (the voucher is sold; reprint it with `reprintSale` before handing it over). */
@@ -127,6 +130,8 @@ export interface CardGame {
   sessionOpenedAt: string
   createdAt: string
   finishedAt: string | null
+  /** BNG-100: a simultaneous game hosted by another hall: the host's name (null for the hall's own game). */
+  hostHallName: string | null
 }
 
 /** Who is at this cashier station and the open shift (issue 13 point 5). */

@@ -95,6 +95,8 @@ export interface VoucherTicket {
   station: string
   origin: 'cashier' | 'change'
   minimumAge: number
+  /** Issue 27: the bingo terminal the voucher's credit was loaded onto at the cashier (its name). */
+  loadedTo?: string
 }
 
 export interface PayoutTicket {
@@ -158,6 +160,8 @@ const LABELS = {
     voucherNote:
       'Canjeable por cartones en los kioscos de la sala. Se usa una sola vez: el saldo restante se entrega en un vale nuevo.',
     voucherCash: 'El saldo se reembolsa solo en caja.',
+    loadedTo: 'Cargado en',
+    loadedNote: 'Guarde este vale: si la sesión del terminal se pierde, la caja le devuelve el saldo con él.',
     payout: 'PAGO DE PREMIO',
     receipt: 'Comprobante',
     paidAt: 'Pagado',
@@ -207,6 +211,8 @@ const LABELS = {
     expires: 'Valid until',
     voucherNote: 'Exchange for cards at the hall kiosks. Used once: the remaining balance comes on a new voucher.',
     voucherCash: 'Balances are refunded at the cashier only.',
+    loadedTo: 'Loaded onto',
+    loadedNote: "Keep this voucher: if the terminal's session is lost, the cashier pays its balance back against it.",
     payout: 'PRIZE PAYOUT',
     receipt: 'Receipt',
     paidAt: 'Paid',
@@ -304,9 +310,11 @@ export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): Pr
     { type: 'pair', left: L.issued, right: formatStamp(t.issuedAt, options.timeZone) },
     { type: 'pair', left: L.expires, right: formatStamp(t.expiresAt, options.timeZone), bold: true },
     { type: 'pair', left: L.station, right: t.station },
+    ...(t.loadedTo ? [{ type: 'pair', left: L.loadedTo, right: t.loadedTo, bold: true } as const] : []),
     { type: 'qr', payload: t.code },
     ...(t.shortCode ? [{ type: 'text', text: t.shortCode, align: 'center', size: 'tall', bold: true } as const] : []),
-    { type: 'text', text: L.voucherNote, align: 'center' },
+    // A voucher loaded onto a terminal is spent: it is kept as the proof a lost session is recovered with.
+    { type: 'text', text: t.loadedTo ? L.loadedNote : L.voucherNote, align: 'center' },
     { type: 'text', text: L.voucherCash, align: 'center' },
     { type: 'rule' },
     { type: 'text', text: L.minors(t.minimumAge), align: 'center' },

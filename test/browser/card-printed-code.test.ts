@@ -250,6 +250,42 @@ browserSuite("a card's printed code typed at the kiosk's refund and at the table
   )
 
   it(
+    "table, 1366x768: a card's QR misread by the scanner (its signed code with one character wrong) is said to be damaged or misread, with what to do, in Spanish and English; nothing is paid",
+    { timeout: 90_000 },
+    async () => {
+      const card = winners[0]
+      const gameId = (await server.services.db.get<{ game_id: string }>(
+        'SELECT game_id FROM cards WHERE serial = ? AND game_id <> ? LIMIT 1',
+        [card.serial, setup.gameId],
+      ))!.game_id
+      expect(card.code).toMatch(/^BLL1\.C\./)
+      for (const lang of ['es', 'en'] as const) {
+        const page = await atTable({ width: 1366, height: 768 }, lang)
+        // A keyboard-wedge scanner types the QR's payload and Enter; one character came out wrong.
+        await payAtTable(page, card.serial, mistyped(card.code))
+        await page.getByTestId('error-banner').waitFor()
+        const refusal = await textOf(page, 'error-message')
+        if (lang === 'es') {
+          expect(refusal).toBe(
+            'No se pudo leer bien el código del cartón: el QR está dañado o el código se leyó o tecleó mal. Vuelva a escanearlo; si no se lee, teclee el código impreso bajo el QR (empieza por C).',
+          )
+          expect(refusal).not.toMatch(/no existe|firma no coincide/)
+        } else {
+          expect(refusal).toContain(
+            "The card's code could not be read correctly: the QR is damaged or the code was misread",
+          )
+          expect(refusal).toContain('type the code printed under the QR (it starts with C)')
+        }
+        expect(refusal).not.toMatch(FORGED)
+        expect(await payoutsOf(card.serial, gameId)).toBe(0)
+        await noIds(page)
+        await page.screenshot({ path: join(SCREENSHOTS, `table-misread-qr-${lang}-1366x768.png`) })
+        await page.close()
+      }
+    },
+  )
+
+  it(
     "table, Spanish, 1366x768: a mistyped printed code is a code no card has, nothing paid; typed as printed it pays the card's prize",
     { timeout: 90_000 },
     async () => {

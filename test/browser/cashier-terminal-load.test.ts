@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readdirSync } from 'node:fs'
 import { sealed } from '../helpers/device-marks.ts'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -6,6 +6,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { paidHall, PASSWORD, type PaidHall } from '../helpers/paid-hall.ts'
+import { openPrintFile } from '../../printer/src/printers.ts'
+import { decodeEscPos } from '../helpers/escpos-decode.ts'
+import { screenLeaks } from '../helpers/screen-text.ts'
 
 /**
  * Issue 27 in real Chromium, authentication on: the cashier, logged in at her enrolled station with her shift open,
@@ -94,6 +97,33 @@ browserSuite('the cashier loads cash credit onto a bingo terminal (issue 27)', (
     await page.getByTestId('terminal-loaded').waitFor()
     expect(await page.getByTestId('terminal-loaded').textContent()).toContain('Cargado en Terminal 7')
     expect(await page.getByTestId('terminal-loaded-balance').textContent()).toMatch(/Saldo del terminal: Bs\s200,00/)
+    // The session's voucher (a lost session is recovered against it): on screen by its printed code, and printed
+    // at this station's printer naming the terminal, as any voucher she sells; no internal id on screen.
+    const shown = (await page.getByTestId('terminal-loaded-code').textContent())!.trim()
+    const original = await server.services.db.get<{ voucher_id: string }>(
+      'SELECT voucher_id FROM terminal_sessions WHERE terminal_id = ?',
+      [terminal.id],
+    )
+    expect(await server.services.cashdesk.vouchers.resolveVoucherId(server.services.db, shown)).toBe(
+      original!.voucher_id,
+    )
+    expect(await page.getByTestId('terminal-loaded-printed').textContent()).toBe('Vale impreso')
+    expect(screenLeaks((await page.getByTestId('terminal-loaded').textContent()) ?? '')).toEqual([])
+    const papers = () =>
+      readdirSync(join(server.dataDir, 'prints'))
+        .filter((f) => f.endsWith('.escpos.sealed'))
+        .map((f) =>
+          decodeEscPos(openPrintFile(server.services.sealer, join(server.dataDir, 'prints', f))).lines.map((l) =>
+            l.trim(),
+          ),
+        )
+        .filter((lines) => lines.some((l) => l.startsWith('Cargado en')))
+    const [paper] = papers()
+    expect(papers()).toHaveLength(1)
+    expect(paper).toContain(shown)
+    expect(paper.join('\n')).toMatch(/Cargado en\s+Terminal 7/)
+    expect(paper.join('\n')).toMatch(/Bs\s200,00/)
+    expect(paper.join('\n')).not.toMatch(/\b(?:dev|u|ts|v)_[a-z0-9]{6,}/)
     await page.screenshot({ path: join(SCREENSHOTS, 'cashier-terminal-loaded.png') })
 
     // The terminal sees the balance; the cash is in her drawer.
@@ -113,6 +143,11 @@ browserSuite('the cashier loads cash credit onto a bingo terminal (issue 27)', (
     await page.getByTestId('terminal-load-confirm-yes').click()
     await page.getByTestId('terminal-loaded').waitFor()
     expect(await page.getByTestId('terminal-loaded-balance').textContent()).toMatch(/Bs\s250,00/)
+    // Each load's voucher is printed: the second one too, with its own code.
+    const second = (await page.getByTestId('terminal-loaded-code').textContent())!.trim()
+    expect(second).not.toBe(shown)
+    expect(papers()).toHaveLength(2)
+    expect(papers().some((p) => p.includes(second))).toBe(true)
     const after = await api(server.url, 'GET', '/api/terminal/state', undefined, as)
     expect(after.body.session.id).toBe(state.body.session.id)
     expect(after.body.session.balanceCents).toBe(25_000)

@@ -71,8 +71,35 @@ browserSuite('a hall terminal chooses between its hall game and an interconnecte
       const sharedChoice = await page.getByTestId('choose-interconnected').innerText()
       expect(hallChoice).toMatch(/^Partida de la sala · Sala El Alto · nº \d+$/)
       expect(sharedChoice).toMatch(/^Partida interconectada · 2 salas · nº \d+$/)
-      await page.getByTestId(`choose-${pick}`).click()
-      expect(await page.getByTestId(`choose-${pick}`).getAttribute('aria-checked')).toBe('true')
+      const numberOf = (choice: string) => choice.match(/nº (\d+)$/)![1]
+      // The game panel names the game the purchase is for, whichever the player picks, and follows a change of mind.
+      const other = pick === 'hall' ? 'interconnected' : 'hall'
+      for (const p of [other, pick]) {
+        await page.getByTestId(`choose-${p}`).click()
+        expect(await page.getByTestId(`choose-${p}`).getAttribute('aria-checked')).toBe('true')
+        const choice = p === 'hall' ? hallChoice : sharedChoice
+        await expect.poll(() => page.getByTestId('game-no').innerText()).toBe(`Partida nº ${numberOf(choice)}`)
+        if (p === 'hall') {
+          expect(await page.getByTestId('hall-game').innerText()).toBe('Partida de la sala · Sala El Alto')
+          expect(await page.getByTestId('interconnected').count()).toBe(0)
+        } else {
+          expect(await page.getByTestId('interconnected').innerText()).toBe('Partida interconectada · 2 salas')
+          expect(await page.getByTestId('hall-game').count()).toBe(0)
+        }
+        expect(await page.getByTestId('status').innerText()).toBe('A la venta')
+      }
+      // The buy button counts in words: one "cartón", several "cartones" (one "card", several "cards").
+      const buy = page.getByTestId('buy')
+      expect(await buy.innerText()).toMatch(/^Comprar 1 cartón · /)
+      await page.getByRole('button', { name: '+', exact: true }).click()
+      await page.getByRole('button', { name: '+', exact: true }).click()
+      expect(await buy.innerText()).toMatch(/^Comprar 3 cartones · /)
+      await page.getByRole('button', { name: 'English' }).click()
+      expect(await buy.innerText()).toMatch(/^Buy 3 cards · /)
+      await page.getByRole('button', { name: '-', exact: true }).click()
+      await page.getByRole('button', { name: '-', exact: true }).click()
+      expect(await buy.innerText()).toMatch(/^Buy 1 card · /)
+      await page.getByRole('button', { name: 'Español' }).click()
       await page.screenshot({ path: join(SCREENSHOTS, `terminal-choose-game-${size.width}x${size.height}.png`) })
       await page.getByTestId('buy').click()
       await page.getByTestId('card').first().waitFor()

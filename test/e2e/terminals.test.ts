@@ -1,4 +1,7 @@
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { openPrintFile } from '../../printer/src/printers.ts'
+import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
@@ -101,8 +104,10 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       { ...terms, terms: silent },
       asDirector(),
     )
-    expect([incomplete.status, incomplete.body.error.code]).toEqual([400, 'VALIDATION_FAILED'])
-    expect(incomplete.body.error.message).toBeTruthy()
+    // Its own code and words (not the generic "Los datos enviados no son válidos"), saying what to choose.
+    expect([incomplete.status, incomplete.body.error.code]).toEqual([400, 'TERMINAL_TERMS_DISCONNECTION'])
+    expect(incomplete.body.error.message).toMatch(/^Los términos deben decir qué pasa con los cartones de un terminal/)
+    expect(incomplete.body.error.message).toContain('BNG-101')
     expect(incomplete.body.error.details.field).toBe('terms.onDisconnect')
     expect(
       (await api(server.url, 'GET', `/api/halls/${hall.hallId}/terminal-terms`, undefined, asDirector())).body,
@@ -262,6 +267,15 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     expect(ended.status, JSON.stringify(ended.body)).toBe(200)
     expect(ended.body.change.amountCents).toBe(balance)
     expect(ended.body.print.printed).toBe(true)
+    // The change voucher's paper names the terminal it came from, never an internal id (issue 29 point 6).
+    const dir = join(server.dataDir, 'prints')
+    const file = readdirSync(dir).find(
+      (f) => f.includes(`terminal-${ended.body.sessionId}`) && f.endsWith('.escpos.sealed'),
+    )
+    const lines = decodeEscPos(openPrintFile(server.services.sealer, join(dir, file!))).lines.map((l) => l.trim())
+    expect(lines).toContain('VALE DE CAMBIO')
+    expect(lines.some((l) => /Terminal\s+Terminal 1$/.test(l))).toBe(true)
+    expect(lines.join('\n')).not.toMatch(/\b(?:dev|ts|v|u)_[a-z0-9]{6,}/)
     const cashed = await api(server.url, 'POST', '/api/vouchers/cashout', { code: ended.body.change.code }, asCashier())
     expect(cashed.status, JSON.stringify(cashed.body)).toBe(200)
     expect(cashed.body.paidCents).toBe(balance)

@@ -219,6 +219,139 @@ function IdentifiedSalesPanel(props: { hall: Hall }) {
   )
 }
 
+interface TerminalTermsRecord {
+  markingMode: 'automatic' | 'per-ball' | 'catch-up'
+  maxCardCents: number
+  maxGameCents: number
+  maxSessionCents: number
+  minGameSeconds: number
+  prizeReturnBp: { min: number; max: number }
+  terminalRangePercent: number
+  onDisconnect?: 'play-on-credit'
+}
+interface TerminalTermsView {
+  allowed: boolean
+  authority: { name: string; rule: string } | null
+  terms?: TerminalTermsRecord
+  reference?: string
+  refused?: string
+}
+
+/**
+ * Issue 27, BNG-101 / CFG-33: where the regulation leaves the terminals' terms to an authority, the director records
+ * them with its resolution. A refusal is shown here in the server's words (which field, what to choose).
+ */
+function TerminalTermsPanel(props: { hall: Hall }) {
+  const enc = encodeURIComponent(props.hall.id)
+  const view = useLoad(() => api<TerminalTermsView>('GET', `/api/halls/${enc}/terminal-terms`), [props.hall.id])
+  const [form, setForm] = useState<Record<string, string> | null>(null)
+  const save = useAction(async () => {
+    const f = form!
+    const pct = (v: string) => Math.round(Number(v.replace(',', '.')) * 100)
+    await api('PUT', `/api/halls/${enc}/terminal-terms`, {
+      reference: f.reference.trim(),
+      terms: {
+        markingMode: f.markingMode,
+        maxCardCents: cents(f.maxCard),
+        maxGameCents: cents(f.maxGame),
+        maxSessionCents: cents(f.maxSession),
+        minGameSeconds: Number(f.minGame),
+        prizeReturnBp: { min: pct(f.returnMin), max: pct(f.returnMax) },
+        terminalRangePercent: Number(f.range),
+        ...(f.onDisconnect ? { onDisconnect: f.onDisconnect } : {}),
+      },
+    })
+    view.reload()
+    return tx('termsSaved')
+  })
+  if (!view.data) return <Loading error={view.error} />
+  const v = view.data
+  if (!v.allowed || !v.authority) return null
+  const t = v.terms
+  const decimal = (c: number) => (c / 100).toFixed(2).replace('.', ',')
+  const f = form ?? {
+    reference: v.reference ?? '',
+    markingMode: t?.markingMode ?? 'automatic',
+    maxCard: t ? decimal(t.maxCardCents) : '',
+    maxGame: t ? decimal(t.maxGameCents) : '',
+    maxSession: t ? decimal(t.maxSessionCents) : '',
+    minGame: String(t?.minGameSeconds ?? ''),
+    returnMin: t ? String(t.prizeReturnBp.min / 100) : '',
+    returnMax: t ? String(t.prizeReturnBp.max / 100) : '',
+    range: String(t?.terminalRangePercent ?? ''),
+    onDisconnect: t?.onDisconnect ?? '',
+  }
+  const set = (k: string) => (value: string) => setForm({ ...f, [k]: value })
+  const money = (k: string, label: string) => (
+    <Field label={`${label} (${props.hall.currency})`}>
+      <Input name={`terms-${k}`} inputMode="decimal" value={f[k]} onValue={set(k)} />
+    </Field>
+  )
+  return (
+    <div class="terminal-terms" data-testid="terminal-terms">
+      <h3>{tx('terminalTerms')}</h3>
+      <p>{tx('terminalTermsAuthority', { authority: v.authority.name, rule: v.authority.rule })}</p>
+      <p data-testid="terminal-terms-state">
+        {t && v.reference ? tx('terminalTermsRecorded', { reference: v.reference }) : tx('terminalTermsNone')}
+      </p>
+      {can('terminal.terms') && (
+        <form
+          class="inline"
+          onSubmit={(e) => {
+            e.preventDefault()
+            void save.run()
+          }}
+        >
+          <Field label={tx('termsReference')} wide>
+            <Input name="terms-reference" value={f.reference} onValue={set('reference')} />
+          </Field>
+          <Field label={tx('termsMarking')}>
+            <Select
+              testId="terms-marking"
+              value={f.markingMode}
+              onValue={set('markingMode')}
+              options={(['automatic', 'per-ball', 'catch-up'] as const).map((m): [string, string] => [
+                m,
+                tx(`marking_${m}`),
+              ])}
+            />
+          </Field>
+          {money('maxCard', tx('termsMaxCard'))}
+          {money('maxGame', tx('termsMaxGame'))}
+          {money('maxSession', tx('termsMaxSession'))}
+          <Field label={tx('termsMinGame')}>
+            <Input name="terms-minGame" inputMode="numeric" value={f.minGame} onValue={set('minGame')} />
+          </Field>
+          <Field label={tx('termsReturnMin')}>
+            <Input name="terms-returnMin" inputMode="decimal" value={f.returnMin} onValue={set('returnMin')} />
+          </Field>
+          <Field label={tx('termsReturnMax')}>
+            <Input name="terms-returnMax" inputMode="decimal" value={f.returnMax} onValue={set('returnMax')} />
+          </Field>
+          <Field label={tx('termsRange')}>
+            <Input name="terms-range" inputMode="numeric" value={f.range} onValue={set('range')} />
+          </Field>
+          <Field label={tx('termsDisconnect')} wide>
+            <Select
+              testId="terms-disconnect"
+              value={f.onDisconnect}
+              onValue={set('onDisconnect')}
+              options={[
+                ['', tx('termsDisconnectPick')],
+                ['play-on-credit', tx('disconnect_play-on-credit')],
+              ]}
+            />
+          </Field>
+          <button type="submit" class="primary" data-testid="terms-save" disabled={save.busy || !f.reference.trim()}>
+            {tx('saveTerms')}
+          </button>
+        </form>
+      )}
+      {save.feedback}
+    </div>
+  )
+}
+
 function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
   const overview = useLoad(() => api<Overview>('GET', `/api/halls/${encodeURIComponent(props.hallId)}`), [props.hallId])
   const [code, setCode] = useState('')
@@ -255,6 +388,7 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
         </div>
         <SharesPanel hall={hall} />
         <IdentifiedSalesPanel hall={hall} />
+        <TerminalTermsPanel hall={hall} />
       </div>
       <h3>{tx('series')}</h3>
       <Table

@@ -429,7 +429,9 @@ function CardLookup(props: { store: CashierStore }) {
             >
               {games.map((g) => (
                 <option key={g.gameId} value={g.gameId}>
-                  {T.option(g.gameNo, g.sessionNo, T.gameStatus[g.status] ?? g.status)}
+                  {g.hostHallName
+                    ? T.optionShared(g.gameNo, g.hostHallName, T.gameStatus[g.status] ?? g.status)
+                    : T.option(g.gameNo, g.sessionNo, T.gameStatus[g.status] ?? g.status)}
                 </option>
               ))}
             </select>

@@ -199,6 +199,37 @@ export function SellPanel(props: { store: CashierStore }) {
               <div class="c-banner__amount">{money(loaded.amountCents)}</div>
             </div>
             <p data-testid="terminal-loaded-balance">{T.loadedBalance(money(loaded.balanceCents))}</p>
+            <p class="c-muted">{T.loadedVoucher}</p>
+            {loaded.voucher.shortCode && (
+              <p class="c-short">
+                {T.loadedVoucherCode}:{' '}
+                <strong class="c-mono" data-testid="terminal-loaded-code">
+                  {loaded.voucher.shortCode}
+                </strong>
+              </p>
+            )}
+            {loaded.print.printed ? (
+              <p data-testid="terminal-loaded-printed">{T.loadedPrinted}</p>
+            ) : (
+              <div class="c-error" data-testid="terminal-loaded-print-pending" data-ref={loaded.print.ref}>
+                <strong>{T.loadedNotPrinted}</strong>
+                <button
+                  type="button"
+                  class="c-btn c-btn--primary"
+                  data-testid="terminal-loaded-reprint"
+                  disabled={store.busy.value}
+                  onClick={() => void store.reprintLoadVoucher()}
+                >
+                  {T.reprintVoucher}
+                </button>
+              </div>
+            )}
+            <img
+              src={loaded.preview}
+              alt=""
+              class="c-receipt__img c-receipt__img--small"
+              data-testid="terminal-loaded-preview"
+            />
             {loaded.aml.flagged && <p class="c-aml">{T.amlFlag}</p>}
             <button
               type="button"

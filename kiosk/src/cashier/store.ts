@@ -403,6 +403,14 @@ export function createCashierStore(
     if (r) sale.value = { ...s, print: { printed: true, target: '' } }
   }
 
+  /** Issue 27: the voucher of a terminal load whose paper did not come out, printed again here. */
+  async function reprintLoadVoucher(): Promise<void> {
+    const l = loaded.value
+    if (!l || l.print.printed) return
+    const r = await run(() => api.reprintSale(l.print.printed ? '' : l.print.ref))
+    if (r) loaded.value = { ...l, print: { printed: true, target: '' } }
+  }
+
   function newSale() {
     batch(() => {
       notes.value = {}
@@ -588,6 +596,7 @@ export function createCashierStore(
     cashOut,
     sell,
     reprintVoucher,
+    reprintLoadVoucher,
     newSale,
     clearScan,
     refreshDay,

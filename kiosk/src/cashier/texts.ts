@@ -169,6 +169,8 @@ const es = {
     loading: 'Cargando partidas…',
     noGames: 'Ninguna partida de esta sala vendió cartones todavía.',
     option: (no: number, session: number, status: string) => `Partida N.º ${no} · Sesión N.º ${session} · ${status}`,
+    /** BNG-100: a simultaneous game hosted by another hall, named with its host. */
+    optionShared: (no: number, host: string, status: string) => `Interconectada N.º ${no} · ${host} · ${status}`,
     gameStatus: {
       announced: 'anunciada',
       on_sale: 'en venta',
@@ -265,6 +267,10 @@ const es = {
   loadNo: 'No, volver',
   loaded: (terminal: string) => `Cargado en ${terminal}`,
   loadedBalance: (amount: string) => `Saldo del terminal: ${amount}`,
+  loadedVoucher: 'Vale de la sesión (entréguelo al jugador: con él se recupera el saldo si el terminal falla)',
+  loadedVoucherCode: 'Código del vale',
+  loadedPrinted: 'Vale impreso',
+  loadedNotPrinted: 'La impresora no imprimió el vale: reimprímalo antes de entregarlo.',
   dayTitle: 'Movimientos de hoy',
   cashIn: 'Entradas',
   cashOut2: 'Salidas',
@@ -453,6 +459,7 @@ const en: Texts = {
     loading: 'Loading games…',
     noGames: 'No game of this hall has sold cards yet.',
     option: (no: number, session: number, status: string) => `Game no. ${no} · Session no. ${session} · ${status}`,
+    optionShared: (no: number, host: string, status: string) => `Interconnected no. ${no} · ${host} · ${status}`,
     gameStatus: {
       announced: 'announced',
       on_sale: 'on sale',
@@ -549,6 +556,10 @@ const en: Texts = {
   loadNo: 'No, go back',
   loaded: (terminal: string) => `Loaded onto ${terminal}`,
   loadedBalance: (amount: string) => `Terminal balance: ${amount}`,
+  loadedVoucher: "The session's voucher (hand it to the player: it recovers the balance if the terminal fails)",
+  loadedVoucherCode: 'Voucher code',
+  loadedPrinted: 'Voucher printed',
+  loadedNotPrinted: 'The printer did not print the voucher: reprint it before handing it over.',
   dayTitle: "Today's movements",
   cashIn: 'In',
   cashOut2: 'Out',

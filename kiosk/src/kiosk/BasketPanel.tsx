@@ -61,9 +61,7 @@ export function BasketPanel(props: { store: KioskStore }) {
                 // A card's printed code, typed as printed with its dashes or spaces, is 24 characters (issue 29).
                 maxLength={30}
                 value={store.typedCode.value}
-                onInput={(e) => {
-                  store.typedCode.value = (e.target as HTMLInputElement).value.toUpperCase()
-                }}
+                onInput={(e) => store.typeVoucherCode((e.target as HTMLInputElement).value)}
               />
               <button
                 type="submit"

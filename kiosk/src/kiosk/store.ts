@@ -367,6 +367,17 @@ export function createKioskStore(
     voucher.value = v
   }
 
+  /**
+   * The voucher field as the player types it. A refusal of the last code read is about that code: it goes as soon
+   * as the player edits the field, instead of staying beside a code it no longer describes.
+   */
+  function typeVoucherCode(text: string) {
+    batch(() => {
+      typedCode.value = text.toUpperCase()
+      voucherProblem.value = null
+    })
+  }
+
   function forgetVoucher() {
     batch(() => {
       voucher.value = null
@@ -435,6 +446,7 @@ export function createKioskStore(
     maxInstant,
     voucher,
     typedCode,
+    typeVoucherCode,
     checking,
     voucherProblem,
     adult,

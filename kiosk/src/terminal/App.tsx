@@ -123,15 +123,6 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
   const lang = store.lang.value
   const [count, setCount] = useState(1)
   const terms = v.terms && 'terms' in v.terms ? v.terms.terms : undefined
-  const statusText = !g
-    ? t.noGame
-    : g.status === 'on_sale'
-      ? t.onSale
-      : g.status === 'announced'
-        ? t.announced
-        : g.status === 'finished' || g.status === 'void'
-          ? t.finished
-          : t.inPlay
   // BNG-100: the hall's own game and an interconnected one may be on sale at once; the player chooses, each named.
   const onSale = v.games.filter((x) => x.onSale)
   const [picked, setPicked] = useState<string | null>(null)
@@ -141,36 +132,61 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
       ? `${t.interconnected} · ${x.hallCount} ${t.halls} · nº ${x.orderNo}`
       : `${t.hallGame} · ${s.hallName} · nº ${x.orderNo}`
   const maxByBalance = target ? Math.floor(s.balanceCents / target.faceValueCents) : 0
+  // The panel names the game the purchase is for while no ball of the shown game is drawn (the player's choice,
+  // BNG-100); once the shown game is in play it stays on that game and its balls.
+  const beforePlay = !g || ['on_sale', 'announced', 'finished', 'void'].includes(g.status)
+  const chosen = target && beforePlay && target.gameId !== g?.gameId ? target : null
+  const panelStatus = chosen ? chosen.status : g?.status
+  const statusText = !panelStatus
+    ? t.noGame
+    : panelStatus === 'on_sale'
+      ? t.onSale
+      : panelStatus === 'announced'
+        ? t.announced
+        : panelStatus === 'finished' || panelStatus === 'void'
+          ? t.finished
+          : t.inPlay
+  const balls = chosen ? [] : (g?.balls ?? [])
+  const panelEntry = v.games.find((x) => x.gameId === (chosen?.gameId ?? g?.gameId))
   // BNG-100: a game played with other halls (one draw, one pool) says so, and with how many halls.
   const feedState = store.feed.state.value
-  const halls = g && feedState?.gameId === g.gameId ? (feedState.halls ?? null) : null
+  const hallCount = chosen
+    ? chosen.hallCount
+    : g && feedState?.gameId === g.gameId
+      ? (feedState.halls?.length ?? panelEntry?.hallCount ?? 1)
+      : (panelEntry?.hallCount ?? 1)
+  const orderNo = chosen?.orderNo ?? g?.orderNo
   return (
     <main class="t-play">
       <section class="t-side">
         <div class="t-game" data-testid="game">
           <div class="t-game__head">
-            <span>
-              {t.game} {g ? `nº ${g.orderNo}` : ''}
+            <span data-testid="game-no">
+              {t.game} {orderNo !== undefined ? `nº ${orderNo}` : ''}
             </span>
             <span class="t-status" data-testid="status">
               {statusText}
             </span>
           </div>
-          {halls && halls.length > 1 && (
+          {hallCount > 1 ? (
             <p class="t-interconnected" data-testid="interconnected">
-              {t.interconnected} · {halls.length} {t.halls}
+              {t.interconnected} · {hallCount} {t.halls}
             </p>
-          )}
+          ) : panelEntry ? (
+            <p class="t-interconnected" data-testid="hall-game">
+              {t.hallGame} · {s.hallName}
+            </p>
+          ) : null}
           <div class="t-ball" data-testid="last-ball">
             <span>{t.lastBall}</span>
-            <strong>{g?.lastBall ?? '–'}</strong>
+            <strong>{balls.at(-1) ?? '–'}</strong>
             <small>
-              {t.balls}: {g?.balls.length ?? 0}
+              {t.balls}: {balls.length}
             </small>
           </div>
-          {g && (
+          {balls.length > 0 && (
             <div class="t-recent">
-              {g.balls
+              {balls
                 .slice(-8, -1)
                 .reverse()
                 .map((b) => (
@@ -226,7 +242,7 @@ function Play({ store, t, currency }: { store: TerminalStore; t: Texts; currency
               disabled={store.busy.value || count > maxByBalance}
               onClick={() => void store.buy(count, target.gameId)}
             >
-              {t.buy} {count} {t.cards} · {money(count * target.faceValueCents, currency, lang)}
+              {t.buyCount(count)} · {money(count * target.faceValueCents, currency, lang)}
             </button>
           </div>
         ) : g && g.cards.length && g.status !== 'finished' && g.status !== 'void' ? (

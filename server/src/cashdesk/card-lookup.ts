@@ -9,14 +9,14 @@
  * The hall is decided from the game and the card read, against the station and the acting principal
  * (access/acting-hall.ts), never from the request.
  */
-import type { Database } from '../db/database.ts'
+import type { Database, Sql } from '../db/database.ts'
 import { findCard } from '../bingo/context.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import type { Clock } from '../shared/clock.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { PayoutService } from './payouts.ts'
-import { cardGamesOfHall, gameOfLookup, type CardGameRow } from './store.ts'
+import { cardGamesOfHall, gameOfLookup, joinedHallsOfGame, type CardGameRow } from './store.ts'
 import { readAnswer, type ScanView } from './ticket-answer.ts'
 
 /** How many of the hall's newest games the cashier chooses from. */
@@ -28,6 +28,21 @@ export interface CardLookupDeps {
   payouts: Pick<PayoutService, 'evaluate'>
   /** The names a person reads for a station and a person id (as the scan's YA PAGADO shows them). */
   names: { station(id: string): Promise<string>; person(id: string): Promise<string> }
+}
+
+/** Passes when the station and the acting principal act in one of `hallIds`; else the refusal for the first. */
+async function assertActsInOneOf(tx: Sql, hallIds: string[], stationId?: string | null): Promise<void> {
+  let first: unknown = null
+  for (const hallId of hallIds) {
+    try {
+      await assertActsInHall(tx, hallId, { stationId, resource: 'game' })
+      return
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.code !== 'WRONG_HALL') throw err
+      first ??= err
+    }
+  }
+  throw first
 }
 
 export function createCardLookup(deps: CardLookupDeps) {
@@ -55,8 +70,9 @@ export function createCardLookup(deps: CardLookupDeps) {
     const view = await db.transaction(async (tx) => {
       const game = await gameOfLookup(tx, input.gameId)
       if (!game) throw new DomainError('GAME_NOT_FOUND', 'no such game')
-      // The game's hall first, so a game of another hall says nothing of its cards.
-      await assertActsInHall(tx, game.hallId, { stationId: input.stationId, resource: 'game' })
+      // The game's hall first, so a game of another hall says nothing of its cards: its host's, or a hall that takes
+      // part in it when it is a simultaneous game (BNG-100).
+      await assertActsInOneOf(tx, [game.hallId, ...(await joinedHallsOfGame(tx, game.id))], input.stationId)
       const card = await findCard(tx, game.id, { serial: input.serial })
       if (!card)
         throw new DomainError('TICKET_NOT_FOUND', `no card ${input.serial.trim()} was sold in game ${game.orderNo}`, {
@@ -66,9 +82,9 @@ export function createCardLookup(deps: CardLookupDeps) {
       const at = clock.now().toISOString()
       const st = await payouts.evaluate(tx, card.id, at)
       if (st.status === 'invalid') throw new DomainError('TICKET_NOT_FOUND', st.detail)
-      // A card of a simultaneous game belongs to the hall that sold it (its series' hall).
-      if (st.cardHallId !== game.hallId)
-        await assertActsInHall(tx, st.cardHallId, { stationId: input.stationId, resource: 'card' })
+      // A card of a simultaneous game belongs to the hall that sold it (its series' hall): another hall of the game
+      // does not see it.
+      await assertActsInHall(tx, st.cardHallId, { stationId: input.stationId, resource: 'card' })
       await appendJournal(tx, {
         at,
         type: 'ticket.looked_up',

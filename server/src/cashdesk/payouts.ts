@@ -384,7 +384,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             reason: st.reason,
             rule: 'BNG-71',
           })
-        throw new DomainError('INVALID_SIGNATURE', st.detail, { status: st.status, reason: st.reason })
+        // A card's QR that does not verify is far more often damaged or misread than forged: the refusal says so
+        // and what to do (http/messages.ts detailedMessage); the code stays INVALID_SIGNATURE (audited).
+        throw new DomainError('INVALID_SIGNATURE', st.detail, {
+          status: st.status,
+          reason: st.reason,
+          ...(st.reason === 'signature' ? { code: 'card_qr' } : {}),
+        })
       case 'blocked':
         throw new DomainError('TICKET_BLOCKED', `card ${st.serial} was reported ${st.reason}`, {
           status: st.status,

@@ -1491,11 +1491,14 @@ export interface CardGameRow {
   sessionOpenedAt: string
   createdAt: string
   finishedAt: string | null
+  /** A simultaneous game (BNG-100) hosted by another hall that this hall takes part in: the host's name; else null. */
+  hostHallName: string | null
 }
 
 /**
- * Issue 29: the hall's newest games that sold cards, newest first, each with its session's number in the hall (as
- * the paper prints it), for the cashier to choose the game of a card found by serial.
+ * Issue 29: the hall's newest games that sold cards, newest first, each with its session's number in its hall (as
+ * the paper prints it), for the cashier to choose the game of a card found by serial. The simultaneous games the
+ * hall takes part in (BNG-100, hosted by another hall) are among them: their cards sold here are found here.
  */
 export async function cardGamesOfHall(tx: Sql, hallId: string, limit: number): Promise<CardGameRow[]> {
   const rows = await tx.all<{
@@ -1506,15 +1509,18 @@ export async function cardGamesOfHall(tx: Sql, hallId: string, limit: number): P
     created_at: string
     finished_at: string | null
     session_no: number
+    host_hall_name: string | null
   }>(
     `SELECT g.id, g.order_no, g.status, s.opened_at, g.created_at, g.finished_at,
             (SELECT COUNT(*) FROM sessions s2 WHERE s2.hall_id = s.hall_id
-               AND (s2.opened_at < s.opened_at OR (s2.opened_at = s.opened_at AND s2.id <= s.id))) AS session_no
-       FROM games g JOIN sessions s ON s.id = g.session_id
-      WHERE g.hall_id = ? AND EXISTS (SELECT 1 FROM cards c WHERE c.game_id = g.id)
+               AND (s2.opened_at < s.opened_at OR (s2.opened_at = s.opened_at AND s2.id <= s.id))) AS session_no,
+            CASE WHEN g.hall_id = ? THEN NULL ELSE h.name END AS host_hall_name
+       FROM games g JOIN sessions s ON s.id = g.session_id JOIN halls h ON h.id = g.hall_id
+      WHERE (g.hall_id = ? OR EXISTS (SELECT 1 FROM game_halls gh WHERE gh.game_id = g.id AND gh.hall_id = ?))
+        AND EXISTS (SELECT 1 FROM cards c WHERE c.game_id = g.id)
       ORDER BY s.opened_at DESC, s.id DESC, g.order_no DESC
       LIMIT ?`,
-    [hallId, limit],
+    [hallId, hallId, hallId, limit],
   )
   return rows.map((r) => ({
     gameId: r.id,
@@ -1524,5 +1530,13 @@ export async function cardGamesOfHall(tx: Sql, hallId: string, limit: number): P
     sessionOpenedAt: r.opened_at,
     createdAt: r.created_at,
     finishedAt: r.finished_at,
+    hostHallName: r.host_hall_name ?? null,
   }))
+}
+
+/** BNG-100: the halls that take part in a simultaneous game besides its host (none for a hall's own game). */
+export async function joinedHallsOfGame(tx: Sql, gameId: string): Promise<string[]> {
+  return (await tx.all<{ hall_id: string }>('SELECT hall_id FROM game_halls WHERE game_id = ?', [gameId])).map(
+    (r) => r.hall_id,
+  )
 }

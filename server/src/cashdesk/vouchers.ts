@@ -35,7 +35,7 @@ import type { OperatorKeys } from '../shared/keys.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { SalePrint, TicketPrints } from './ticket-prints.ts'
 import type { PrinterPool } from '../../../printer/src/printers.ts'
-import { voucherTicket } from '../../../printer/src/ticket-layout.ts'
+import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   amlReportRow,
@@ -547,46 +547,70 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     preview: string
   }> {
     await checkCashIn(input)
-    const { amountCents } = input
-    const printer = deps.printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     // Issue 23 point 5: the sale commits with the paper it owes, and the voucher is printed after the commit.
     const { doc, ...sold } = await db.transaction(async (tx) => {
       const at = now()
       const { voucher: v, hall, aml } = await sellWithin(tx, { ...input, at })
-      const doc = voucherTicket(
-        {
-          code: codeOf(v.id),
-          shortCode: v.shortCode ? formatShortCode(v.shortCode) : undefined,
-          voucherId: v.id,
-          hallName: hall.name,
-          amountCents,
-          currency: hall.currency,
-          issuedAt: v.issuedAt,
-          expiresAt: v.expiresAt,
-          station: await stationNameOf(tx, input.stationId),
-          origin: 'cashier',
-          minimumAge: hall.minimumAge,
-        },
-        { paper: printer.paper, timeZone: hall.timeZone },
-      )
-      await prints.recordWithin(tx, {
-        ref: v.id,
-        hallId: hall.id,
-        stationId: input.stationId,
-        voucherId: null,
-        docs: [doc],
-        at,
-        items: { change: v.id },
-      })
+      const doc = await paperWithin(tx, { voucher: v, hall, stationId: input.stationId, at })
       return { voucher: view(v, at), aml, doc }
     })
-    const print = await prints.printSale(
-      { ref: sold.voucher.id, stationId: input.stationId },
-      [doc],
-      `voucher-${sold.voucher.id}`,
+    return { ...sold, ...(await printPaper(sold.voucher.id, input.stationId, doc)) }
+  }
+
+  /**
+   * Inside the sale's transaction: the paper a voucher sold at a cashier station owes, recorded for the print after
+   * the commit (and a reprint). No I/O. `loadedTo`: the terminal the voucher's credit went onto (issue 27), printed
+   * so the player keeps the voucher a lost terminal session is recovered with.
+   */
+  async function paperWithin(
+    tx: Sql,
+    input: {
+      voucher: Voucher
+      hall: { id: string; name: string; timeZone: string; minimumAge: number }
+      stationId: string
+      at: string
+      loadedTo?: string
+    },
+  ): Promise<PrintDoc> {
+    const { voucher: v, hall } = input
+    const doc = voucherTicket(
+      {
+        code: codeOf(v.id),
+        shortCode: v.shortCode ? formatShortCode(v.shortCode) : undefined,
+        voucherId: v.id,
+        hallName: hall.name,
+        amountCents: v.amountCents,
+        currency: v.currency,
+        issuedAt: v.issuedAt,
+        expiresAt: v.expiresAt,
+        station: await stationNameOf(tx, input.stationId),
+        origin: 'cashier',
+        minimumAge: hall.minimumAge,
+        loadedTo: input.loadedTo,
+      },
+      { paper: deps.printers.forStation(input.stationId).paper, timeZone: hall.timeZone },
     )
-    return { ...sold, print, preview: ticketPreviewDataUrl(doc) }
+    await prints.recordWithin(tx, {
+      ref: v.id,
+      hallId: hall.id,
+      stationId: input.stationId,
+      voucherId: null,
+      docs: [doc],
+      at: input.at,
+      items: { change: v.id },
+    })
+    return doc
+  }
+
+  /** After the commit, with no lock held: the voucher's paper at the station, and its picture for the screen. */
+  async function printPaper(
+    voucherId: string,
+    stationId: string,
+    doc: PrintDoc,
+  ): Promise<{ print: SalePrint; preview: string }> {
+    const print = await prints.printSale({ ref: voucherId, stationId }, [doc], `voucher-${voucherId}`)
+    return { print, preview: ticketPreviewDataUrl(doc) }
   }
 
   /** What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for an unknown one. */
@@ -842,6 +866,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     openDocument,
     sell,
     sellWithin,
+    paperWithin,
+    printPaper,
     checkCashIn,
     check,
     cashOut,

@@ -153,6 +153,10 @@ export const messages: Record<
     es: 'No hay una sesión abierta en este terminal: presente un vale para empezar.',
     en: 'No session is open at this terminal: present a voucher to start.',
   },
+  TERMINAL_TERMS_DISCONNECTION: {
+    es: 'Los términos deben decir qué pasa con los cartones de un terminal que se desconecta, como lo fije la resolución de la autoridad (BNG-101): elija una opción en «Si el terminal se desconecta» y guarde de nuevo.',
+    en: "The terms must state what happens to a disconnected terminal's cards, as the authority's resolution sets it (BNG-101): choose an option under “If the terminal disconnects” and save again.",
+  },
   TERMINAL_CARD_NOT_HELD: {
     es: 'Ese cartón no es de esta sesión de terminal.',
     en: 'That card does not belong to this terminal session.',
@@ -409,6 +413,11 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
     return lang === 'es'
       ? 'Ningún cartón tiene este código impreso: revise lo tecleado (el código bajo el QR, empieza por C) e inténtelo de nuevo.'
       : 'No card has this printed code: check what was typed (the code under the QR, it starts with C) and try again.'
+  // Issue 29: a card's QR code that does not verify (payment, block): damaged or misread, and what to do.
+  if (code === 'INVALID_SIGNATURE' && d.code === 'card_qr')
+    return lang === 'es'
+      ? 'No se pudo leer bien el código del cartón: el QR está dañado o el código se leyó o tecleó mal. Vuelva a escanearlo; si no se lee, teclee el código impreso bajo el QR (empieza por C).'
+      : "The card's code could not be read correctly: the QR is damaged or the code was misread or mistyped. Scan it again; if it can't be read, type the code printed under the QR (it starts with C)."
   if (code === 'DEVICE_MARKS_MISSING' && Array.isArray(d.missing)) {
     // Issue 26: names what is missing, and whether the device is being enrolled or was stopped selling or paying.
     const words = {

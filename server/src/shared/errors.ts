@@ -54,6 +54,8 @@ export const ErrorCode = {
   TerminalBalanceInsufficient: 'TERMINAL_BALANCE_INSUFFICIENT',
   /** Issue 27: the terminal has no open player session (or it was closed elsewhere). */
   TerminalSessionClosed: 'TERMINAL_SESSION_CLOSED',
+  /** Issue 27: terminal terms that do not say what a terminal's disconnection does to its cards (BNG-101). */
+  TerminalTermsDisconnection: 'TERMINAL_TERMS_DISCONNECTION',
   /** Issue 27: a claim for a card the terminal's session does not hold. */
   TerminalCardNotHeld: 'TERMINAL_CARD_NOT_HELD',
   NotAWinner: 'NOT_A_WINNER',

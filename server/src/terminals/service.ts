@@ -24,7 +24,7 @@ import type { PlayerAdmission } from '../access/players.ts'
 import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { formatShortCode } from '../cashdesk/short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent } from '../cashdesk/vouchers.ts'
-import { voucherById } from '../cashdesk/store.ts'
+import { stationNameOf, voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { assertDeviceMarked } from '../access/device-marks.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -171,7 +171,7 @@ export function createTerminalService(deps: TerminalDeps) {
     const problem = rules ? termsProblemFor(rules, input.terms) : termsProblem(input.terms)
     if (problem === 'onDisconnect' && input.terms.onDisconnect === undefined)
       throw new DomainError(
-        'VALIDATION_FAILED',
+        'TERMINAL_TERMS_DISCONNECTION',
         `the authority's terms say what a terminal's disconnection does to its cards (${rules?.disconnection.source ?? 'BNG-101'})`,
         { field: 'terms.onDisconnect', rule: 'BNG-101' },
       )
@@ -321,7 +321,8 @@ export function createTerminalService(deps: TerminalDeps) {
       throw new DomainError('NOT_FOUND', 'no such bingo terminal is enrolled', { resource: 'terminal' })
     const hallId = terminal.hall_id
     await vouchers.checkCashIn({ ...input, hallId })
-    const result = await db.transaction(async (tx) => {
+    await deps.prints.ensurePrinter(input.stationId)
+    const { doc, ...result } = await db.transaction(async (tx) => {
       const at = now()
       // The cash goes into the drawer of a station of the terminal's own hall, by someone of it (issue 23 point 3).
       await assertActsInHall(tx, hallId, { stationId: input.stationId, resource: 'terminal session' })
@@ -339,8 +340,17 @@ export function createTerminalService(deps: TerminalDeps) {
         assertIdentifiedWhereRequired(await vouchers.hallFor(tx, hallId), input.buyerDocument ?? null, 'counter')
       } else await assertRowsSealed(tx, 'terminal_sessions', [open.id])
       const sessionId = open?.id ?? newId('ts')
-      const { voucher: v, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
+      const { voucher: v, hall, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
       await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'purchase', ref: sessionId })
+      // The voucher is the player's proof of the session (a lost one is recovered against it): printed at this
+      // station as any voucher sold here, naming the terminal.
+      const doc = await vouchers.paperWithin(tx, {
+        voucher: v,
+        hall,
+        stationId: input.stationId,
+        at,
+        loadedTo: terminal.name,
+      })
       let balanceCents: number
       if (open) {
         if ((await store.loadSession(tx, open.id, v.amountCents)) !== 1)
@@ -394,9 +404,11 @@ export function createTerminalService(deps: TerminalDeps) {
         currency: v.currency,
         voucher: vouchers.view(v, at),
         aml,
+        doc,
       }
     })
-    return result
+    // No printer is waited on under the write lock: the voucher prints after the commit.
+    return { ...result, ...(await vouchers.printPaper(result.voucher.id, input.stationId, doc)) }
   }
 
   /** The hall's terminals and their open sessions, for the cashier who loads credit onto one. */
@@ -692,7 +704,8 @@ export function createTerminalService(deps: TerminalDeps) {
               currency: change.currency,
               issuedAt: change.issuedAt,
               expiresAt: change.expiresAt,
-              station: c.stationId,
+              // Issue 29 point 6: the paper names the station (the terminal or the cash desk), never its id.
+              station: await stationNameOf(tx, c.stationId),
               origin: 'change',
               minimumAge: hall.minimumAge,
             },
