@@ -5,7 +5,7 @@ import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { nextGameOnSale, playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -76,6 +76,7 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       name: 'Sala Sajama',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -142,6 +142,7 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   // Issue 18 (bingo sale rules)
   BET_OUT_OF_LIMITS: 422,
   BET_LIMITS_NOT_AUTHORISED: 409,
+  OPERATING_LICENCE_REQUIRED: 409,
   FACE_VALUE_NOT_AUTHORISED: 422,
   HALL_FULL: 409,
   HALL_ENTRY_CLOSED: 409,

@@ -169,6 +169,12 @@ export interface Profile {
    */
   betLimitsAuthority: { name: string; rule: string } | null
   /**
+   * GEN-1: whose Operating Licence a hall must hold before it sells, and the rule that says so. Where set, a hall
+   * sells no card until the reference of that licence is recorded (its licence terms, PUT /api/halls/:id/licence, or
+   * `licence` when the hall is created). null: the profile asks for no such record (Cantabria: GEN-3 is apart).
+   */
+  operatingLicenceAuthority: { name: string; rule: string } | null
+  /**
    * BNG-10 / CFG-15: the authorised card face values (minor units). null: the profile knows none (the Consejería's
    * or the AJ's values are recorded per hall in its sale rules); a series at any other value is refused.
    */
@@ -361,6 +367,13 @@ export const BOLIVIA_2025: Profile = Object.freeze({
     name: 'Autoridad de Fiscalización del Juego (AJ)',
     rule: 'GEN-18 / BNG-40 (002 §1.2.1.1, §6.1.5)',
   },
+  // GEN-1 (002 §1: "podrán ser desarrollados y explotados únicamente por Operadores de Juegos que cuenten con Licencia
+  // de Operaciones emitida por la AJ"; 000 §6.1.4 and 002 §6.1.4 tie the hall's game to "la resolución que concedió
+  // la licencia de operaciones para el salón"): no sale before the licence's reference is on record. 2013 alike.
+  operatingLicenceAuthority: {
+    name: 'Autoridad de Fiscalización del Juego (AJ)',
+    rule: 'GEN-1 (002 §1; 000 §6.1.4)',
+  },
   faceValuesCents: null,
   hallEntryClosesForGame: false,
   previousCardsReturnedToBuy: true,
@@ -463,6 +476,8 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   // Decree 6/2010 sets the card's face value through the Consejería (004 Bingo II.1.a, BNG-10) and no bet limits of
   // its own: the hall's limits (CFG-16) are the operator's, recorded as sale rules when it sets them.
   betLimitsAuthority: null,
+  // GEN-1 is the Bolivian licence; the Cantabrian hall's own authorisation is GEN-3 (not asked here).
+  operatingLicenceAuthority: null,
   faceValuesCents: null,
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
