@@ -420,11 +420,15 @@ export async function reversePots(
   e: {
     gameId: string
     voidedAwards: Array<{ potId: string; prizeKind: string; amountCents: number }>
+    /** Pots that paid a prize of the game that stands (BNG-82): their contributions of the game are kept. */
+    keepPotIds?: string[]
     at: string
     scope: string
   },
 ): Promise<void> {
-  const rows = await potContributionsOfGame(tx, e.gameId)
+  const keep = new Set(e.keepPotIds ?? [])
+  const all = await potContributionsOfGame(tx, e.gameId)
+  const rows = all.filter((r) => !keep.has(r.potId))
   for (const r of rows) {
     await appendPotLedgerEntry(tx, r.potId, {
       kind: 'reversal',
@@ -451,7 +455,7 @@ export async function reversePots(
       at: e.at,
     })
   }
-  if (rows.length || back.size)
+  if (rows.length || back.size || keep.size)
     await appendJournal(tx, {
       at: e.at,
       type: 'pot.reversed',
@@ -465,6 +469,7 @@ export async function reversePots(
           reserveCents: r.reserveCents,
         })),
         awards: e.voidedAwards,
+        ...(keep.size ? { keptForPaidPrizes: [...keep], keptRule: 'BNG-82' } : {}),
         rule: 'BNG-86',
       },
     })
