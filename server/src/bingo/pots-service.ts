@@ -128,6 +128,14 @@ export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
   for (const h of halls) {
     assertPotAllowed(h.id, h.profileId, def.kind, def.seedCents)
+    // BNG-66 / CFG-30: the interconnected pot's percentage and ball scale are the Consejería's, not the operator's.
+    const authority = getProfile(h.profileId)?.interconnectedPotAuthority
+    if (def.kind === 'interconnected' && !authorisationRef && authority)
+      throw new DomainError(
+        'INTERCONNECTED_NOT_AUTHORISED',
+        `an interconnected pot in hall ${h.id} needs the reference of the resolution of ${authority.name} that sets its percentage and ball scale (${authority.rule})`,
+        { hallId: h.id, field: 'authorisationRef', authority: authority.name, rule: 'BNG-66' },
+      )
     // RNG-20 / RNG-21: a pot or lucky-ball prize runs only under the AJ's prior authorisation where the profile says so.
     if (!authorisationRef && getProfile(h.profileId)?.potAuthorisationRequired) {
       throw new DomainError(
@@ -197,6 +205,14 @@ export async function addPotHallTx(tx: Sql, potId: string, hallId: string, at: s
   if (hall.currency !== pot.currency)
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
   assertPotAllowed(hallId, hall.profileId, pot.kind, pot.seedCents)
+  // BNG-66 / CFG-30: a hall whose profile wants the Consejería's resolution joins only a pot created under one.
+  const authority = getProfile(hall.profileId)?.interconnectedPotAuthority
+  if (authority && !pot.authorisationRef?.trim())
+    throw new DomainError(
+      'INTERCONNECTED_NOT_AUTHORISED',
+      `hall ${hallId} joins no interconnected pot without the reference of the resolution of ${authority.name} (${authority.rule})`,
+      { hallId, potId, authority: authority.name, rule: 'BNG-66' },
+    )
   await assertHallPotsWithinPlan(tx, hallId, { addedBp: pot.contributionBp })
   await insertPotHall(tx, potId, hallId, at)
   await appendJournal(tx, {

@@ -283,6 +283,12 @@ export interface Profile {
    */
   potAuthorisationRequired: boolean
   /**
+   * BNG-66 / CFG-30: whose resolution sets an interconnected pot's halls, deduction, maximum, reserve and ball scale,
+   * and the rule that says so. Where set, an interconnected pot is created only with that resolution's reference
+   * (INTERCONNECTED_NOT_AUTHORISED otherwise). null: `potAuthorisationRequired` covers it (Bolivia, RNG-20).
+   */
+  interconnectedPotAuthority: { name: string; rule: string } | null
+  /**
    * LOT-3 / GEN-5 (Bolivia: AJ authorisation of each lottery game and of every means of access) and GEN-3 (Cantabria:
    * every catalogue game needs prior administrative authorisation): an instant game design carries that reference.
    */
@@ -397,6 +403,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   lotteryLicensedMaxRequired: true,
   instantGeneratorCertificationRequired: true,
   potAuthorisationRequired: true,
+  interconnectedPotAuthority: null,
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
   // GEN-7 (002 §1.1.t, "Los medios de juego sin excepción, deberán llevar un Precinto de Seguridad con un Código de
@@ -502,6 +509,13 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   lotteryLicensedMaxRequired: false,
   instantGeneratorCertificationRequired: false,
   potAuthorisationRequired: false,
+  // BNG-66 / CFG-30 (004 Bingo V.2.b: "Las normas y exigencias técnicas para la práctica de esta modalidad de premio,
+  // así como el número de bolas extraídas y el porcentaje necesario para el cálculo del importe del premio, serán
+  // establecidas por la Consejería competente en materia de juego"): the operator does not set them on its own.
+  interconnectedPotAuthority: {
+    name: 'Consejería competente en materia de juego (Cantabria)',
+    rule: 'BNG-66 / CFG-30 (004 Bingo V.2.b)',
+  },
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
   // GEN-4 (004 Decreto art. 3.2: "El material, componentes o elementos utilizados en la práctica de los juegos ... será
