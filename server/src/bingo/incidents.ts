@@ -5,7 +5,7 @@
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { emit, gameScope, hallOf, loadGame, rebuildCache, type BingoContext, type Tx } from './context.ts'
+import { emit, gameScope, hallCameraOf, hallOf, loadGame, rebuildCache, type BingoContext, type Tx } from './context.ts'
 import { getGameState } from './game-state.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import {
@@ -31,13 +31,6 @@ import { soldCardRefs, refundSoldCards } from './store/sales.ts'
 import { createDetector } from './detector.ts'
 import type { GameState } from './types.ts'
 import { incidentSignatures, type IncidentSignatures } from './incident-signatures.ts'
-
-/** BNG-34: the hall's camera on the ball exit point (hall setting `ballCameraId`), if it registered one. */
-async function hallCameraOf(tx: Tx, hallId: string): Promise<string | null> {
-  const { hall } = await hallOf(tx, hallId)
-  const settings = JSON.parse(hall.settings || '{}') as { ballCameraId?: string }
-  return settings.ballCameraId ?? null
-}
 
 const INCIDENT_RULES = {
   'device-failure-before-first-ball': 'BNG-80',
