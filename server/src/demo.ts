@@ -4,7 +4,7 @@ import type { Services } from './services.ts'
 import { registerDemoRng, seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
 import { getProfile } from './shared/profile.ts'
-import { DEMO_BETTING_PLAN } from './bingo/betting-plan.ts'
+import { DEMO_BETTING_PLAN, DEMO_LICENCE } from './bingo/betting-plan.ts'
 import { DEMO_SALE_RULES } from './bingo/sale-rules.ts'
 import { isoInZone } from './shared/time-zone.ts'
 import type { InstantDesign } from './instant/design.ts'
@@ -100,6 +100,13 @@ export async function seedDemoHall(
         rules: DEMO_SALE_RULES,
         by: { kind: 'system', id: 'server', name: 'servidor', role: 'system' },
       })
+    // GEN-1: a demo hall seeded before a sale needed the operating licence gets the demo's labelled licence.
+    if (rules && getProfile(rules.profileId)?.operatingLicenceAuthority && rules.licence === null)
+      await services.bingo.setLicenceTerms({
+        hallId: existing.id,
+        terms: { ...DEMO_LICENCE, playingPositions: rules.playingPositions },
+        by: { kind: 'system', id: 'server', name: 'servidor', role: 'system' },
+      })
     // Issue 26 (GEN-6): a demo data directory from before RNG devices were registered gets the demo's RNG.
     await registerDemoRng(services)
     // Issue 26 (GEN-7, GEN-4): its devices, enrolled before seals were recorded, get the demo's labelled marks, so
@@ -128,6 +135,8 @@ export async function seedDemoHall(
     bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN,
     // GEN-18 / BNG-40: where the profile binds limits only with the AJ's reference, the demo's carry a demo label.
     saleRules: getProfile(config.profileId)?.betLimitsAuthority ? DEMO_SALE_RULES : undefined,
+    // GEN-1: where a hall sells only under its operating licence, the demo's is labelled as a demo.
+    licence: getProfile(config.profileId)?.operatingLicenceAuthority ? DEMO_LICENCE : undefined,
   })
   await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })

@@ -8,7 +8,7 @@ import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
 import { money } from '../../web/format.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * The back office (issue 17 points 1 and 2) in real Chromium against a real server with authentication on and
@@ -108,6 +108,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 200,
       bettingPlan: {
         authorisationRef: 'AJ-RA-PRUEBA-1',

@@ -4,7 +4,7 @@
  * no longer takes the keyboard), L / B open the claim field and the number typed is the one heard ("41", "a41",
  * "A 41"): the server finds the card among the game's series, and asks which series when several have it.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -121,6 +121,7 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
       name: 'Sala Potosí',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 400,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

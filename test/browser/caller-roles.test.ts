@@ -4,7 +4,7 @@
  * his console with her own username and password without logging him out; the journal names both. An inspector
  * (the regulator's inspector) gets a read-only console: no announce, draw or pay buttons. No screen shows a code, permission or id.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page, Response } from 'playwright-core'
@@ -69,6 +69,7 @@ browserSuite('caller console by role (issue 14 point 7)', () => {
       name: 'Sala Uyuni',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 200,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -11,7 +11,7 @@ import { formatMoney } from '../../server/src/shared/money.ts'
 import { plan649, registerLottoBallSets, registerTombola } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { printRunSeed } from '../helpers/instant.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * The cashier station with every kind of ticket it pays (§8, INS-5, INS-11, LNS-25), in real Chromium against a
@@ -102,6 +102,7 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
         name: 'Sala Illimani',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 50,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

@@ -3,7 +3,7 @@
  * does not balance is said in the cashier's language (by how much, over or short, and what to do), the count typed
  * stays, whatever tab is open; closed with the reason, the shift's report is on screen with its PDF.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -51,6 +51,7 @@ browserSuite('the cashier closes her shift when the drawer does not balance (iss
         name: 'Sala Illimani',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

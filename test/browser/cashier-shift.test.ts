@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { formatInZone } from '../../server/src/shared/time-zone.ts'
@@ -30,6 +30,7 @@ browserSuite('the cashier logs in at her station and opens and closes her shift 
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

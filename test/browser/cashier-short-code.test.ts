@@ -5,7 +5,7 @@
  * the voucher's bearer secret made for typing (60 random bits, the kiosk spends it already), so cashing it out by
  * that code gives no one more than holding the paper does.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -61,6 +61,7 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
         name: 'Sala Illimani',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

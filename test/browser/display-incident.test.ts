@@ -4,7 +4,7 @@
  * (BNG-80) over HTTP; the open display page shows what happened and how the game goes on, in Spanish, with no
  * raw id, and the awarded-prize tiles are never struck through.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -35,6 +35,7 @@ browserSuite('hall display follows an incident without a reload (issue 17)', () 
       name: 'Sala de pruebas',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       bettingPlan: DEMO_BETTING_PLAN,
     })

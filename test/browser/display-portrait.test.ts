@@ -3,7 +3,7 @@
  * several winners of the same ball, nothing clipped or outside the viewport, and an awarded prize (the line once
  * its window closes) is shown as won, never struck through. Screenshots in test-output/screenshots/.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -69,6 +69,7 @@ browserSuite("the display's winner panel on a portrait screen (issue 17 point 6)
       name: 'Sala de pruebas',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 200,
       bettingPlan: DEMO_BETTING_PLAN,
     })

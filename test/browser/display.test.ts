@@ -6,7 +6,7 @@
  * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
  * is skipped with a message. Builds the screens first when dist/ is missing or older than display/.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -134,6 +134,7 @@ suite('hall display and caller console: a BO-2025 game run from the console (RNG
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 200,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
@@ -750,6 +751,7 @@ suite('hall display across a server restart', () => {
         name: 'Sala Restart',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { evaluateFace } from '../../server/src/instant/play.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * On-screen instant tickets at the one kiosk in real Chromium (issue #7, issue 13 point 1): the old /instant/ address
@@ -30,6 +30,7 @@ suite('on-screen instant tickets in Chromium', () => {
         name: 'Sala Illimani',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 50,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

@@ -7,7 +7,7 @@
  * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
  * is skipped with a message. Builds the screens first when dist/kiosk is missing or older than kiosk/.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -34,6 +34,7 @@ suite('lotto slips at the one kiosk', () => {
         name: 'Sala Illimani',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 50,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

@@ -4,7 +4,7 @@
  * line answering REFUND_ONLY), and the cashier now reads its consequence and confirms before the cash leaves the
  * drawer, which gives exactly the slip's price.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -39,6 +39,7 @@ browserSuite("a cancelled lotto draw's slip refunded at the cashier, confirmed f
       name: 'Sala La Paz',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
     })
     const jefa = { authorization: `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}` }

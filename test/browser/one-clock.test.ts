@@ -5,7 +5,7 @@
  * inspector's journal (its signed checkpoints) show La Paz time with the zone named, never Tokyo's.
  * Screenshots in test-output/screenshots/one-clock-*.png.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -53,6 +53,7 @@ browserSuite('one clock: the hall’s, with its zone named, on the back office a
       name: 'Sala Sajama',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 200,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

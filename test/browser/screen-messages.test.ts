@@ -5,7 +5,7 @@
  * screen's language, and `screenLeaks` must find nothing. Before this issue the cashier showed
  * "Su rol no permite esta operación. display may not ticket.validate", which this test refuses.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -57,6 +57,7 @@ browserSuite('no screen shows a code, a permission or an id (issue 14 point 7)',
       name: 'Sala Potosí',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -5,7 +5,7 @@
  * count equals the amount due, and the sale goes with its count (small notes and coins, other notes), is accepted,
  * and the cash intake records the denominations.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -53,6 +53,7 @@ browserSuite('a table sale over the GEN-17 limit goes with its note count (issue
       name: 'Sala Oruro',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 200,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -6,7 +6,7 @@ import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } f
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -45,6 +45,7 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { backupSqlite, checkDatabaseFile } from '../../server/src/cli/backup.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 const run = promisify(execFile)
 
@@ -24,6 +24,7 @@ describe.skipIf(testPostgresUrl)('backup of a live SQLite database and restore',
         name: 'Sala copia',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

@@ -40,7 +40,7 @@ import {
   type Needle,
 } from '../helpers/secret-scan.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /** The server's log, as one-line JSON into DATA_DIR/logs (the file a deployment would keep), at debug level. */
@@ -232,6 +232,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       name: 'Sala Sajama',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Socket } from 'socket.io-client'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, connect, startTestServer, waitFor } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * The whole regulated game over real HTTP, watched by a real socket.io client (BNG-41 to BNG-51).
@@ -22,6 +22,7 @@ describe('a whole bingo game over HTTP and socket.io', () => {
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

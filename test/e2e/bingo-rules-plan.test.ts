@@ -60,8 +60,8 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
       shares: plan.shares,
       bettingPlan: { version: 1, authorisationRef: 'AJ/DE/RA/0457/2026', potsBp: 500, commissionBp: 2000 },
     })
-    // The hall's other plan on record is its sale rules (GEN-18), recorded with the hall.
-    expect(ok.body.plans.filter((p: { kind: string }) => p.kind !== 'sale-rules')).toEqual([
+    // The hall's other plans on record are its sale rules (GEN-18) and its licence (GEN-1), recorded with the hall.
+    expect(ok.body.plans.filter((p: { kind: string }) => p.kind === 'betting-plan')).toEqual([
       expect.objectContaining({
         kind: 'betting-plan',
         version: 1,
@@ -118,7 +118,8 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
     expect(lic.body).toMatchObject({
       minimumParticipation: { basis: 'positions', positionsPercent: 10 },
       minimumCardsToStart: 25,
-      licence: { version: 1, minimumBasis: 'positions' },
+      // Version 1 is the licence the hall was created with (GEN-1: no sale without it).
+      licence: { version: 2, minimumBasis: 'positions' },
     })
     const g = await gameOnSale(s, sessionId, [bo.seriesId], 24)
     const refused = await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})

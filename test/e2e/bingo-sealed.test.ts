@@ -6,7 +6,7 @@
  * every file under DATA_DIR is searched for it in every spelling. The same search on the code before sealing (seed
  * in `games.seed_hex`) finds it in the database.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { createHash } from 'node:crypto'
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -50,6 +50,7 @@ describe.skipIf(testPostgresUrl)('the seed of a bingo game on sale is sealed in 
       name: 'Sala Sellada',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

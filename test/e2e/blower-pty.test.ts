@@ -9,7 +9,7 @@ import {
   type BlowerSimulator,
 } from '../../hardware/src/simulators/blower-sim.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * A certified blower on a serial line: the simulator runs on one end of a socat pseudo-terminal pair, the real
@@ -119,6 +119,7 @@ describe.skipIf(!socat || underBun)('blower with automatic reader over a pty pai
       name: 'Sala Potosí',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -263,15 +263,16 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
       expect(r.status).toBe(body.code ? 409 : 422)
       expect(r.body.error.code).toBe(body.code ? 'PRIZE_PENDING' : 'CODE_REQUIRED')
     }
-    // Had a prize been paid by any path, the game is not annulled: refused, the minutes unchanged (BNG-51).
+    // Had a prize been paid by any path, a caller's error no longer annuls the game: refused, the minutes unchanged
+    // (BNG-51, 002 §6.1.8.1). A ball irregularity still would (BNG-82: annul-after-bonus-payout.test.ts).
     await server.services.db.run("UPDATE prizes SET status = 'paid', paid_at = 'x', paid_by = 'x' WHERE id = ?", [
       line.id,
     ])
     const annul = () =>
       h.call('mesa', 'POST', `/api/games/${gameId}/incidents`, {
-        kind: 'ball-irregularity',
-        note: 'bola 12 deformada',
-        reason: 'La bola 12 está deformada',
+        kind: 'caller-error',
+        note: 'cantó 21 por 12',
+        reason: 'El locutor cantó 21 y salió la bola 12',
         confirm: { username: 'jefa', password: PASSWORD },
       })
     const refused = await annul()

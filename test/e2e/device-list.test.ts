@@ -5,7 +5,7 @@
  * hall's devices. The revoked or re-enrolled device's open sockets are cut at once, its next request refused in
  * words.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -54,6 +54,7 @@ describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', (
         name: 'Sala Illimani',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         shares,
       })
@@ -63,6 +64,7 @@ describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', (
         name: 'Sala Sajama',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         shares,
       })

@@ -5,7 +5,7 @@
  * hall setting (director only) that falls back to its profile's (America/La_Paz, Europe/Madrid). The PDFs are
  * rendered with pdftoppm for a person to look at (test-output/screenshots).
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -44,6 +44,7 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
       name: 'Sala La Paz',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

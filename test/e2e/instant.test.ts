@@ -13,7 +13,7 @@ import { checkDesign, type InstantDesign } from '../../server/src/instant/design
 import { evaluateFace } from '../../server/src/instant/play.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { printRunSeed } from '../helpers/instant.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>
 
@@ -82,6 +82,7 @@ describe('instant lottery end to end', () => {
         name: 'Sala Instantánea',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 50,
         shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
       })

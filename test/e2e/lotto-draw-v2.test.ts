@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
@@ -91,6 +91,7 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
       name: 'Sala de sorteos',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -53,6 +53,7 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
         name,
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
       })
     await login()
@@ -443,6 +444,7 @@ describe('INS-16 / RNG-26: a lotto draw by software is sold and drawn only while
       name: 'Sala La Paz',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
     })
     await first.services.devices.register({

@@ -4,7 +4,7 @@ import type { Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshPostgresUrl, testPostgresUrl } from '../helpers/database.ts'
 import { api, connect, startTestServer } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Two server nodes (two createServer instances on their own ports) on one PostgreSQL database, joined by the
@@ -101,6 +101,7 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
         name: 'Central La Paz',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         bettingPlan: {
           authorisationRef: 'AJ-RA-PRUEBA-1',
@@ -113,6 +114,7 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
         name: 'Sala El Alto',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         bettingPlan: {
           authorisationRef: 'AJ-RA-PRUEBA-1',

@@ -10,7 +10,7 @@ import {
   type Role,
 } from '../../server/src/access/permissions.ts'
 import { startTestServer } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -106,6 +106,7 @@ describe('permission table on every route and socket event', () => {
       name: 'Sala A',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
@@ -114,6 +115,7 @@ describe('permission table on every route and socket event', () => {
       name: 'Sala B',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

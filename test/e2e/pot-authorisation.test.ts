@@ -119,4 +119,44 @@ describe('pots and lucky ball under the AJ authorisation, with the approved comm
       commissionBp: 0,
     })
   })
+
+  it("BNG-66 / CFG-30: a Cantabrian interconnected pot without the Consejería's reference is refused (422), nothing is created; with it, it is created and joined", async () => {
+    const second = await call('jefa', 'POST', '/api/halls', {
+      name: 'Sala Sardinero',
+      profileId: 'ES-CB-2010',
+      playingPositions: 100,
+    })
+    expect(second.status).toBe(201)
+    const interconnected = (extra: Record<string, unknown> = {}) => ({
+      name: 'Bingo interconectado',
+      kind: 'interconnected',
+      contributionBp: 150,
+      condition: { prize: 'bingo', scale: [{ withinBalls: 40, shareBp: 10_000 }] },
+      hallIds: [halls.cb, second.body.id],
+      ...extra,
+    })
+    for (const body of [interconnected(), interconnected({ authorisationRef: '  ' })]) {
+      const r = await call('jefa', 'POST', '/api/pots', body)
+      expect(r.status, JSON.stringify(r.body)).toBe(422)
+      expect(r.body.error.code).toBe('INTERCONNECTED_NOT_AUTHORISED')
+      expect(r.body.error.message).toMatch(
+        /^El bingo interconectado necesita la referencia de la resolución de la Consejería/,
+      )
+      expect(r.body.error.details).toMatchObject({ field: 'authorisationRef', rule: 'BNG-66' })
+    }
+    const before = (await call('jefa', 'GET', `/api/pots?hallId=${halls.cb}`)).body.pots as Array<{ kind: string }>
+    expect(before.filter((p) => p.kind === 'interconnected')).toEqual([])
+    const made = await call(
+      'jefa',
+      'POST',
+      '/api/pots',
+      interconnected({ authorisationRef: 'Resolución Consejería 2026/114', hallIds: [halls.cb] }),
+    )
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    expect((await call('jefa', 'GET', `/api/pots/${made.body.id}`)).body).toMatchObject({
+      authorisationRef: 'Resolución Consejería 2026/114',
+    })
+    const joined = await call('jefa', 'POST', `/api/pots/${made.body.id}/halls`, { hallId: second.body.id })
+    expect(joined.status, JSON.stringify(joined.body)).toBeLessThan(300)
+  })
 })

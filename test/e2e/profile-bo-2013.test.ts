@@ -10,6 +10,7 @@ import {
   type RulesServer,
 } from '../helpers/bingo-rules.ts'
 import { api } from '../helpers/server.ts'
+import { TEST_LICENCE } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 26, CFG-1: a hall still licensed under the Bolivian 2013 text (RR 01-00002-13, "000") plays its rules where
@@ -31,6 +32,8 @@ describe('the Bolivian 2013 profile for halls licensed under it (CFG-1)', () => 
       profileId: 'BO-2013',
       playingPositions: 200,
       bettingPlan: TEST_PLAN,
+      // GEN-1 holds under 000 too (§6.1.4: "la resolución que concedió licencia de operaciones para el salón").
+      licence: TEST_LICENCE,
     })
     expect(h.status, JSON.stringify(h.body)).toBe(201)
     const set = await s.call('jefa', 'POST', '/api/master-sets', { count: 300, seed: 'bo-2013' })

@@ -6,7 +6,7 @@ import { formatInZone } from '../../server/src/shared/time-zone.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * The back office's server side (issue 17), over real HTTP with authentication on and real people: the sales and
@@ -50,6 +50,7 @@ describe('back-office reports and generation progress (issue 17)', () => {
         name: 'Sala Illimani',
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 200,
         bettingPlan: {
           authorisationRef: 'AJ-RA-PRUEBA-1',

@@ -8,7 +8,7 @@ import { cashierHall, PASSWORD, printedDesign, printedInstant, type CashierHall 
 import { plan649, rafflePlan, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 24 point 1, the lotto, raffle and instant lines, over real HTTP with authentication on and enrolled stations:
@@ -96,6 +96,7 @@ describe('lotto: a slip whose prize was raised, or that was un-paid, is not paid
       name: 'Sala La Paz',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
     })
     jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 15 point 4, over real HTTP with authentication on: no staff lever over an RNG draw (BNG-81 is for blower
@@ -60,6 +60,7 @@ describe('no staff lever over an RNG draw, and annulments by two people (issue 1
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 200,
       bettingPlan: {
         authorisationRef: 'AJ-RA-PRUEBA-1',

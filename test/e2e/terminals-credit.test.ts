@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sealed } from '../helpers/device-marks.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -158,6 +158,7 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
       name: 'Sala Sajama',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -96,6 +96,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
         playingPositions: 100,
         shares,
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
       })
       series[h.id] = (await bingo.createSeries({ hallId: h.id, code, masterSetId: set.id, faceValueCents: 500 })).id
       // The players claim with the button in every hall (CFG-21).

@@ -9,7 +9,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { nextGameOnSale, playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
 import type { PaidHall } from '../helpers/paid-hall.ts'
 import { asTerminal, paidHallWithTerminals, TERMINAL_TERMS as terms } from '../helpers/terminals.ts'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -58,6 +58,7 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       name: 'Sala Sajama',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

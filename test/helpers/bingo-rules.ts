@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from './sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
 import { expect } from 'vitest'
 import type { Config } from '../../server/src/config.ts'
 import { api, startTestServer } from './server.ts'
@@ -81,6 +81,8 @@ export async function hallWithSeries(
     noPlan?: boolean
     /** GEN-18 / BNG-40: create the Bolivian hall without its AJ-approved bet limits (it then sells no card). */
     noSaleRules?: boolean
+    /** GEN-1: create the Bolivian hall without its operating licence reference (it then sells no card). */
+    noLicence?: boolean
     noBallSets?: boolean
   },
 ) {
@@ -88,6 +90,7 @@ export async function hallWithSeries(
   const plan = {
     ...(bo && !input.noPlan ? { bettingPlan: TEST_PLAN } : {}),
     ...(bo && !input.noSaleRules ? { saleRules: TEST_SALE_RULES } : {}),
+    ...(bo && !input.noLicence ? { licence: TEST_LICENCE } : {}),
   }
   const hall = await s.call('jefa', 'POST', '/api/halls', {
     name: input.name,

@@ -8,7 +8,7 @@ import type { StationPerson } from '../../server/src/cashdesk/shifts.ts'
 import { createServices, type Services } from '../../server/src/services.ts'
 import { openTestDatabase } from './database.ts'
 import { testConfig } from './server.ts'
-import { TEST_SALE_RULES } from './sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
 import { registerTestRng, sealed } from './device-marks.ts'
 
 export interface DeskSetup {
@@ -38,6 +38,7 @@ export async function deskOverDatabase(start = '2026-11-21T14:00:00Z'): Promise<
     shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     // GEN-18 / BNG-40: the hall's bet limits with the AJ's reference (no card is sold without them).
     saleRules: TEST_SALE_RULES,
+    licence: TEST_LICENCE,
   })
   const station = async (name: string, person: { id: string; name: string }): Promise<StationPerson> => {
     const device = await services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name, hallId: hall.id })

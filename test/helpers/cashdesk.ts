@@ -5,7 +5,7 @@
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net'
 import type { Services } from '../../server/src/services.ts'
 import { api } from './server.ts'
-import { TEST_SALE_RULES } from './sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
 
 export interface HallSetup {
   hallId: string
@@ -33,6 +33,7 @@ export async function hallWithGameOnSale(
     },
     // GEN-18 / BNG-40: the hall's bet limits with the AJ's reference (no card is sold without them).
     saleRules: TEST_SALE_RULES,
+    licence: TEST_LICENCE,
   })
   const set = await bingo.createMasterSet({ count: options.cards ?? 400, seed: `cashdesk-${hall.id}` })
   const series = await bingo.createSeries({

@@ -9,3 +9,12 @@ export const TEST_SALE_RULES = {
   maxCardsPerPlayer: 50,
   faceValuesCents: null,
 }
+
+/**
+ * GEN-1 (002 §1): a Bolivian hall sells no card until the reference of its AJ Operating Licence is recorded. The
+ * licence test halls are created with (the profile's minimum by cards), under a test reference.
+ */
+export const TEST_LICENCE = {
+  authorisationRef: 'AJ-LO-PRUEBA-1',
+  minimumBasis: 'cards' as const,
+}

@@ -7,7 +7,7 @@ import type { Services } from '../../server/src/services.ts'
 import { equipForManualGames } from './ball-sets.ts'
 import { sealed } from './device-marks.ts'
 import { paidHall, type PaidHall } from './paid-hall.ts'
-import { TEST_SALE_RULES } from './sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
 
 type Terminal = { id: string; credential: string }
 
@@ -69,6 +69,7 @@ export async function interconnectedHalls(
       name,
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -213,6 +213,12 @@ export function hallProfile(profile: Profile, settingsJson: string): Profile {
   }
 }
 
+/** The demo hall's operating licence (GEN-1): labelled as a demo, never the AJ's reference (demo.ts). */
+export const DEMO_LICENCE: Omit<LicenceTerms, 'playingPositions'> = Object.freeze({
+  authorisationRef: 'DEMO — sin Licencia de Operaciones de la AJ',
+  minimumBasis: 'cards',
+}) as Omit<LicenceTerms, 'playingPositions'>
+
 /** The demo's Plan de Apuestas: labelled as such, never an authority's reference (demo.ts, cli demo-game). */
 export const DEMO_BETTING_PLAN: BettingPlan = Object.freeze({
   authorisationRef: 'DEMO — sin resolución de la AJ',

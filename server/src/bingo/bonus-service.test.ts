@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -482,6 +482,7 @@ describe('no prize beyond the regulated ones in Cantabria (BNG-68)', () => {
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       bettingPlan: {
         authorisationRef: 'AJ-RA-PRUEBA-1',

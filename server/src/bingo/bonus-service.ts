@@ -66,6 +66,8 @@ import {
   unpaidPotPrizesOfGame,
   voidBonusPrizesOfGame,
 } from './store/bonus.ts'
+import { paidBonusPrizesOfGame } from './store/claims.ts'
+import { camera, hallCameraOf } from './context.ts'
 import {
   appendPotLedgerEntry,
   hallIdsOfPot,
@@ -430,9 +432,13 @@ export function createBonusService(deps: BonusDeps) {
           scope: e.scope,
         })
       const open = await unpaidPotPrizesOfGame(sql, e.game.id)
+      // BNG-82: a pot that paid a prize of this game keeps the game's contributions: the prize, which stands, was
+      // paid out of them; taking them back would leave the pot owing and the next games' players filling the hole.
+      const paidFrom = (await paidBonusPrizesOfGame(sql, e.game.id)).filter((p) => p.potId).map((p) => p.potId)
       await voidBonusPrizesOfGame(sql, e.game.id)
       await reversePots(sql, {
         gameId: e.game.id,
+        keepPotIds: [...new Set(paidFrom)],
         voidedAwards: open.map((o) => ({
           potId: o.potId,
           prizeKind: o.prizeKind,
@@ -657,6 +663,8 @@ export function createBonusService(deps: BonusDeps) {
         stationId: input.stationId,
         payoutId: input.payoutId,
         rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
+        // GEN-31: the camera on the game's ball exit, so the payout is matched to the draw's footage.
+        ...camera(await hallCameraOf(sql, game.hallId)),
       },
     })
     return { seq: rec.seq }

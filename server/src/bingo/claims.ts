@@ -40,7 +40,18 @@ async function splitWinners<T extends { serial: string; cardId: string }>(
   )
 }
 import { appendJournal } from '../shared/journal.ts'
-import { cacheFor, emit, findCard, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
+import {
+  cacheFor,
+  camera,
+  emit,
+  findCard,
+  gameScope,
+  hallCameraOf,
+  hallOf,
+  loadGame,
+  type BingoContext,
+  type Tx,
+} from './context.ts'
 import { simpleTransition } from './games.ts'
 import { getGameState } from './game-state.ts'
 import { calledBalls } from './store/balls.ts'
@@ -113,6 +124,8 @@ export async function registerClaim(
       automatic,
       reason: result.reason ?? null,
       rule: kind === 'line' ? 'BNG-44' : 'BNG-44',
+      // GEN-31: the camera on the ball exit, so a disputed claim's footage is found from its record.
+      ...camera(await hallCameraOf(tx, game.hallId)),
     },
   })
   emit(tx, {
@@ -206,6 +219,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         })),
         remainderRule: 'equal split, leftover centavos one each to the lowest serials',
         rule: 'BNG-53',
+        ...camera(await hallCameraOf(tx, game.hallId)),
       },
     })
     if (deps.hooks?.length) {
@@ -290,6 +304,7 @@ async function awardLineAtBingo(
       remainderRule: 'equal split, leftover centavos one each to the lowest serials',
       lineAtBingo: true,
       rule: 'BNG-56',
+      ...camera(await hallCameraOf(tx, game.hallId)),
     },
   })
   if (ctx.deps.hooks?.length) {
@@ -333,6 +348,7 @@ export async function payPrize(ctx: BingoContext, input: { prizeId: string; paid
         kind: prize.kind,
         amountCents: prize.amountCents,
         paidBy: input.paidBy,
+        ...camera(await hallCameraOf(tx, game.hallId)),
       },
     })
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'prize_paid' })

@@ -109,6 +109,23 @@ export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: Hall; pro
 }
 
 /**
+ * BNG-34 / GEN-31: the hall's camera on the ball exit point (hall setting `ballCameraId`), if it registered one. The
+ * draw's records (ball, claim, award, payout) carry it, so that footage can be matched to each system event.
+ */
+export function ballCameraOf(hall: { settings: string }): string | null {
+  return (JSON.parse(hall.settings || '{}') as { ballCameraId?: string }).ballCameraId ?? null
+}
+
+/** The record's camera field: present only where the hall registered a camera. */
+export const camera = (cameraId: string | null): { cameraId?: string } => (cameraId ? { cameraId } : {})
+
+/** The ball-exit camera of a hall by id (ballCameraOf). */
+export async function hallCameraOf(tx: Sql, hallId: string): Promise<string | null> {
+  const hall = await hallById(tx, hallId)
+  return hall ? ballCameraOf(hall) : null
+}
+
+/**
  * The hall's IANA time zone: its own setting (`settings.timeZone`) if it has one, else its profile's default
  * (America/La_Paz, Europe/Madrid). Calendar-day rules (BNG-12) count the hall's days, not UTC's.
  */

@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import fc from 'fast-check'
 import { createHash, randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -62,6 +62,7 @@ async function setup(opts: { quicknetOnly?: boolean } = {}) {
     name: 'Sala',
     profileId: 'BO-2025',
     saleRules: TEST_SALE_RULES,
+    licence: TEST_LICENCE,
     playingPositions: 100,
     shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
   })

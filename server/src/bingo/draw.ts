@@ -5,7 +5,17 @@
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal, type ClaimKind } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { cacheFor, emit, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
+import {
+  ballCameraOf,
+  cacheFor,
+  camera,
+  emit,
+  gameScope,
+  hallOf,
+  loadGame,
+  type BingoContext,
+  type Tx,
+} from './context.ts'
 import { registerClaim } from './claims.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
@@ -81,7 +91,7 @@ async function recordBall(
   const called = await calledBalls(tx, game.id)
   if (called.includes(ball))
     throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn in this game`, { ball })
-  const { profile } = await hallOf(tx, game.hallId)
+  const { hall, profile } = await hallOf(tx, game.hallId)
   const cache = await cacheFor(ctx, tx, game)
   const at = ctx.now()
   const seq = called.length + 1
@@ -105,7 +115,8 @@ async function recordBall(
     at,
     type: 'ball.called',
     scope: gameScope(game),
-    payload: { gameId: game.id, seq, ball, source, deviceId },
+    // GEN-31: the camera on the ball exit, so the ball's footage is found from its record.
+    payload: { gameId: game.id, seq, ball, source, deviceId, ...camera(ballCameraOf(hall)) },
   })
   emit(tx, {
     type: 'game:changed',

@@ -133,6 +133,8 @@ export async function createHall(
     bettingPlan?: BettingPlan
     /** GEN-18 / BNG-40: the hall's bet limits with the authority's reference, recorded with the hall. */
     saleRules?: SaleRules
+    /** GEN-1 / CFG-17: the hall's operating licence, recorded with the hall (its positions: `playingPositions`). */
+    licence?: Omit<LicenceTerms, 'playingPositions'>
     id?: string
     timeZone?: string
     by?: PlanActor
@@ -143,6 +145,9 @@ export async function createHall(
   if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw unknownZone(input.timeZone)
   const plan = input.bettingPlan ? checkBettingPlan(profile, input.bettingPlan) : null
   const saleRules = input.saleRules ? checkSaleRules(input.saleRules) : null
+  const licence = input.licence
+    ? checkLicenceTerms(profile, { ...input.licence, playingPositions: input.playingPositions })
+    : null
   const id = input.id ?? ctx.newId('hall')
   return ctx.tx(async (tx) => {
     const at = ctx.now()
@@ -174,6 +179,7 @@ export async function createHall(
     })
     if (plan) await recordBettingPlan(ctx, tx, id, plan, input.by ?? SETUP_ACTOR)
     if (saleRules) await recordSaleRules(ctx, tx, id, saleRules, input.by ?? SETUP_ACTOR)
+    if (licence) await recordLicenceTerms(ctx, tx, id, licence, input.by ?? SETUP_ACTOR)
     return (await hallById(tx, id))!
   })
 }
@@ -278,19 +284,31 @@ export async function setLicenceTerms(
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
     const terms = checkLicenceTerms(getProfile(hall.profileId)!, input.terms)
-    const version = await recordPlan(ctx, tx, hall.id, 'licence', terms.authorisationRef, terms, input.by)
-    const settings = JSON.parse(hall.settings) as HallRuleSettings
-    await setHallSettings(
-      tx,
-      hall.id,
-      JSON.stringify({
-        ...settings,
-        licence: { version, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis },
-      } satisfies HallRuleSettings),
-    )
-    await setHallPlayingPositions(tx, hall.id, terms.playingPositions)
+    await recordLicenceTerms(ctx, tx, hall.id, terms, input.by)
   })
   return hallRules(ctx, input.hallId)
+}
+
+/** Records checked licence terms as the hall's newest licence version and its copy in the hall's settings. */
+async function recordLicenceTerms(
+  ctx: BingoContext,
+  tx: Tx,
+  hallId: string,
+  terms: LicenceTerms,
+  by: PlanActor,
+): Promise<void> {
+  const hall = (await hallById(tx, hallId))!
+  const version = await recordPlan(ctx, tx, hallId, 'licence', terms.authorisationRef, terms, by)
+  const settings = JSON.parse(hall.settings) as HallRuleSettings
+  await setHallSettings(
+    tx,
+    hallId,
+    JSON.stringify({
+      ...settings,
+      licence: { version, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis },
+    } satisfies HallRuleSettings),
+  )
+  await setHallPlayingPositions(tx, hallId, terms.playingPositions)
 }
 
 /** BNG-102 / CFG-34: a derived bingo version for the hall, checked against decree 004 and the Consejería minimum. */

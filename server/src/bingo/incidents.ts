@@ -5,7 +5,7 @@
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { emit, gameScope, hallOf, loadGame, rebuildCache, type BingoContext, type Tx } from './context.ts'
+import { emit, gameScope, hallCameraOf, hallOf, loadGame, rebuildCache, type BingoContext, type Tx } from './context.ts'
 import { getGameState } from './game-state.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
 import {
@@ -17,7 +17,7 @@ import {
   deleteSilentWinsFrom,
   insertSilentWin,
 } from './store/balls.ts'
-import { paidPrizeCount, voidAwardedPrizes, verifiedClaimCountFrom } from './store/claims.ts'
+import { paidBonusPrizesOfGame, paidPrizesOfGame, voidAwardedPrizes, verifiedClaimCountFrom } from './store/claims.ts'
 import {
   type Game,
   markGameVoid,
@@ -31,13 +31,6 @@ import { soldCardRefs, refundSoldCards } from './store/sales.ts'
 import { createDetector } from './detector.ts'
 import type { GameState } from './types.ts'
 import { incidentSignatures, type IncidentSignatures } from './incident-signatures.ts'
-
-/** BNG-34: the hall's camera on the ball exit point (hall setting `ballCameraId`), if it registered one. */
-async function hallCameraOf(tx: Tx, hallId: string): Promise<string | null> {
-  const { hall } = await hallOf(tx, hallId)
-  const settings = JSON.parse(hall.settings || '{}') as { ballCameraId?: string }
-  return settings.ballCameraId ?? null
-}
 
 const INCIDENT_RULES = {
   'device-failure-before-first-ball': 'BNG-80',
@@ -195,16 +188,24 @@ async function voidTx(
   annulment: SignedAnnulment | null = null,
 ): Promise<void> {
   assertLegal(GameAction.Annul, game.status, game.id)
-  // Issue 13 point 6, BNG-51: once a prize of the game is paid the game is not annulled (refused, not reversed):
-  // the cash is in a player's hand, a reversal in the minutes would not bring it back, and refunding every card
-  // on top would pay the same card twice. Prizes are paid only after the game ends, so this is a last guard.
-  const paid = await paidPrizeCount(tx, game.id)
-  if (paid > 0)
+  // Prizes already paid while the game played: a virtual card's line and its bonus prizes are credited to its
+  // terminal once awarded (issue 27); a paper card's are paid only after the game ends, when it is no longer annulled.
+  const paidPrizes = [...(await paidPrizesOfGame(tx, game.id)), ...(await paidBonusPrizesOfGame(tx, game.id))]
+  // Issue 13 point 6, BNG-51 (002 §6.1.8.1: claims about errors in announcing numbers "no serán consideradas" once the
+  // prizes are paid): a caller's error does not annul a game that has paid a prize (refused, not reversed).
+  if (reason === 'caller-error' && paidPrizes.length > 0)
     throw new DomainError(
       'ANNUL_AFTER_PAYOUT',
-      `${paid} prize(s) of game ${game.orderNo} were already paid: it cannot be annulled (BNG-51)`,
-      { paidPrizes: paid, rule: 'BNG-51' },
+      `${paidPrizes.length} prize(s) of game ${game.orderNo} were already paid: it cannot be annulled (BNG-51)`,
+      { paidPrizes: paidPrizes.length, rule: 'BNG-51' },
     )
+  // BNG-82 (004 Bingo II.1.b: on a missing, duplicated or defective ball or any irregularity of the balls or the
+  // mechanism "se suspenderá la partida y se dará por finalizada, procediéndose a reintegrar a los jugadores ... el
+  // importe íntegro" of their cards) and BNG-80 (an unresolved failure: the same full refund): a prize paid during
+  // the game does not stop the annulment. The decree orders the full refund of every card and says nothing of taking
+  // back a prize already handed over, so the decision is: the paid prizes stand (not reversed, not paid again) and are
+  // named in the annulment's record, every sold card is refunded in full, and a prize awarded and not yet paid is
+  // voided (its pot gets it back, bonus-service). All of it in this transaction.
   const at = ctx.now()
   const cards = await soldCardRefs(tx, game.id)
   await refundSoldCards(tx, game.id)
@@ -232,6 +233,7 @@ async function voidTx(
       refundCents: cards.length * game.faceValueCents,
       serials: cards.map((c) => c.serial),
       rule: 'BNG-86',
+      ...(paidPrizes.length ? { paidPrizesStand: paidPrizes, paidPrizesRule: 'BNG-82' } : {}),
       ...signed,
     },
   })

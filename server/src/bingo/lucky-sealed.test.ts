@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -66,6 +66,7 @@ async function setup(v2: boolean) {
     name: 'Sala Tunari',
     profileId: 'BO-2025',
     saleRules: TEST_SALE_RULES,
+    licence: TEST_LICENCE,
     playingPositions: 100,
     // BNG-52: pots only within the Plan de Apuestas' approved share.
     bettingPlan: {

@@ -129,6 +129,14 @@ export async function createPotTx(tx: Sql, id: string, input: CreatePotInput, at
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
   for (const h of halls) {
     assertPotAllowed(h.id, h.profileId, def.kind, def.seedCents)
+    // BNG-66 / CFG-30: the interconnected pot's percentage and ball scale are the Consejería's, not the operator's.
+    const authority = getProfile(h.profileId)?.interconnectedPotAuthority
+    if (def.kind === 'interconnected' && !authorisationRef && authority)
+      throw new DomainError(
+        'INTERCONNECTED_NOT_AUTHORISED',
+        `an interconnected pot in hall ${h.id} needs the reference of the resolution of ${authority.name} that sets its percentage and ball scale (${authority.rule})`,
+        { hallId: h.id, field: 'authorisationRef', authority: authority.name, rule: 'BNG-66' },
+      )
     // RNG-20 / RNG-21: a pot or lucky-ball prize runs only under the AJ's prior authorisation where the profile says so.
     if (!authorisationRef && getProfile(h.profileId)?.potAuthorisationRequired) {
       throw new DomainError(
@@ -198,6 +206,14 @@ export async function addPotHallTx(tx: Sql, potId: string, hallId: string, at: s
   if (hall.currency !== pot.currency)
     throw new DomainError('VALIDATION_FAILED', 'the halls of a pot must share one currency')
   assertPotAllowed(hallId, hall.profileId, pot.kind, pot.seedCents)
+  // BNG-66 / CFG-30: a hall whose profile wants the Consejería's resolution joins only a pot created under one.
+  const authority = getProfile(hall.profileId)?.interconnectedPotAuthority
+  if (authority && !pot.authorisationRef?.trim())
+    throw new DomainError(
+      'INTERCONNECTED_NOT_AUTHORISED',
+      `hall ${hallId} joins no interconnected pot without the reference of the resolution of ${authority.name} (${authority.rule})`,
+      { hallId, potId, authority: authority.name, rule: 'BNG-66' },
+    )
   await assertHallPotsWithinPlan(tx, hallId, { addedBp: pot.contributionBp })
   await insertPotHall(tx, potId, hallId, at)
   await appendJournal(tx, {
@@ -422,11 +438,15 @@ export async function reversePots(
   e: {
     gameId: string
     voidedAwards: Array<{ potId: string; prizeKind: string; amountCents: number }>
+    /** Pots that paid a prize of the game that stands (BNG-82): their contributions of the game are kept. */
+    keepPotIds?: string[]
     at: string
     scope: string
   },
 ): Promise<void> {
-  const rows = await potContributionsOfGame(tx, e.gameId)
+  const keep = new Set(e.keepPotIds ?? [])
+  const all = await potContributionsOfGame(tx, e.gameId)
+  const rows = all.filter((r) => !keep.has(r.potId))
   for (const r of rows) {
     await appendPotLedgerEntry(tx, r.potId, {
       kind: 'reversal',
@@ -453,7 +473,7 @@ export async function reversePots(
       at: e.at,
     })
   }
-  if (rows.length || back.size)
+  if (rows.length || back.size || keep.size)
     await appendJournal(tx, {
       at: e.at,
       type: 'pot.reversed',
@@ -467,6 +487,7 @@ export async function reversePots(
           reserveCents: r.reserveCents,
         })),
         awards: e.voidedAwards,
+        ...(keep.size ? { keptForPaidPrizes: [...keep], keptRule: 'BNG-82' } : {}),
         rule: 'BNG-86',
       },
     })

@@ -3,6 +3,7 @@
  * transaction by every path that sells cards to a player (kiosk against a voucher, counter and table for cash,
  * a simultaneous game's hall range: cashdesk/paid-sales.ts), and the hall's door: who enters, when entry closes.
  *
+ * - GEN-1: where the profile asks (Bolivia), only once the hall's operating licence reference is recorded.
  * - BNG-40 / GEN-18 / CFG-16: the hall's posted minimum and maximum bets (sale-rules.ts), per purchase and, for an
  *   identified player, per player and game; where the profile asks (Bolivia 2025), only once the hall recorded them
  *   with the authority's reference.
@@ -17,7 +18,7 @@
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
-import { assertBetLimitsAuthorised, assertWithinBetLimits } from './sale-rules.ts'
+import { assertBetLimitsAuthorised, assertOperatingLicence, assertWithinBetLimits } from './sale-rules.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
 import { collectOnReturn } from './card-custody-service.ts'
 import { emit, gameScope, hallOf, loadGame, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
@@ -58,8 +59,11 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
       { gameId: game.id, closedAt: game.entryClosedAt, rule: 'BNG-19' },
     )
   }
+  const settings = JSON.parse(hall.settings || '{}') as HallRuleSettings
+  // GEN-1: no sale before the hall's operating licence is on record, whatever plan or limits it has.
+  assertOperatingLicence(profile, settings.licence?.authorisationRef ?? null)
   // GEN-18 / BNG-40: limits bind only with the authority's reference; the profile's defaults are none.
-  const saleRules = (JSON.parse(hall.settings || '{}') as HallRuleSettings).saleRules
+  const saleRules = settings.saleRules
   assertBetLimitsAuthorised(profile, saleRules?.authorisationRef ?? null)
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })

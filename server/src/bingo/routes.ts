@@ -97,6 +97,11 @@ export function registerBingoRoutes(app: App, services: Services) {
           timeZone: z.string().min(1).max(64).optional(),
           bettingPlan: bettingPlan.optional(),
           saleRules: saleRules.optional(),
+          // GEN-1: the operating licence, recorded with the hall (a Bolivian hall sells nothing without it).
+          licence: z
+            .object({ authorisationRef: z.string().min(1).max(120), minimumBasis: z.enum(['cards', 'positions']) })
+            .strict()
+            .optional(),
         })
         .strict(),
     )

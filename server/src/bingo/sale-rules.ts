@@ -86,6 +86,21 @@ export function assertFaceValueAuthorised(profile: Profile, faceValueCents: numb
 }
 
 /**
+ * GEN-1 (002 §1): where the profile names the authority whose Operating Licence a hall must hold, the hall sells only
+ * once that licence's reference is on record (`licenceRef`: its licence terms; null: none). A Plan de Apuestas or
+ * bet limits are no licence: without it no card is sold, in any channel.
+ */
+export function assertOperatingLicence(profile: Profile, licenceRef: string | null): void {
+  const authority = profile.operatingLicenceAuthority
+  if (!authority || licenceRef?.trim()) return
+  throw new DomainError(
+    'OPERATING_LICENCE_REQUIRED',
+    `the hall has no reference of its operating licence from ${authority.name} on record: no card is sold until the director records it (${authority.rule})`,
+    { authority: authority.name, rule: 'GEN-1' },
+  )
+}
+
+/**
  * GEN-18 / BNG-40 (002 §1.2.1.1, §6.1.5): where the profile names an authority for the bet limits, a hall sells only
  * under limits recorded with that authority's reference (`authorisationRef` of its sale rules; null: none on record).
  * The profile's default limits are no approval: without the reference no card is sold, in any channel.

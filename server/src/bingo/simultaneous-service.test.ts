@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -36,6 +36,7 @@ describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
         name,
         profileId: 'BO-2025',
         saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
         playingPositions: 100,
         // BNG-52: pots only within the Plan de Apuestas' approved share.
         bettingPlan: {

@@ -1,4 +1,4 @@
-import { TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { afterEach, describe, expect, it } from 'vitest'
 import { deskOverDatabase, type DeskSetup } from '../../../test/helpers/cashdesk-unit.ts'
 import { code } from '../../../test/helpers/error-code.ts'
@@ -83,6 +83,7 @@ describe('credit vouchers at the cashier', () => {
       name: 'Sala Sajama',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 50,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -346,6 +346,14 @@ export const messages: Record<
     es: 'La sala no vende cartones: no tiene registradas sus apuestas mínima y máxima con la referencia de la resolución de la AJ que las aprueba. El director de la sala debe registrar esos límites (cartones por compra y por jugador) con la referencia de la resolución; hasta entonces no se vende en ningún canal.',
     en: "The hall sells no cards: it has no minimum and maximum bets on record with the reference of the AJ resolution that approves them. The hall's director must record those limits (cards per purchase and per player) with the resolution's reference; until then nothing is sold in any channel.",
   },
+  OPERATING_LICENCE_REQUIRED: {
+    es: 'La sala no vende cartones: no tiene registrada la referencia de su Licencia de Operaciones emitida por la AJ. El director de la sala debe registrar la licencia (referencia de la resolución, base del mínimo de participación y posiciones de juego) en las reglas de la sala; hasta entonces no se vende en ningún canal.',
+    en: "The hall sells no cards: it has no reference of its AJ Operating Licence on record. The hall's director must record the licence (the resolution's reference, the minimum-participation basis and the playing positions) in the hall's rules; until then nothing is sold in any channel.",
+  },
+  INTERCONNECTED_NOT_AUTHORISED: {
+    es: 'El bingo interconectado necesita la referencia de la resolución de la Consejería que fija sus salas, el porcentaje que se detrae, el máximo, la reserva y la escala de bolas. Indique esa referencia al crear el pozo; sin ella no se crea.',
+    en: "Interconnected bingo needs the reference of the Consejería's resolution that sets its halls, the percentage deducted, the maximum, the reserve and the ball scale. Give that reference when creating the pot; without it none is created.",
+  },
   FACE_VALUE_NOT_AUTHORISED: {
     es: 'Ese valor facial de cartón no está entre los autorizados para la sala.',
     en: 'That card face value is not among those authorised for the hall.',

@@ -117,6 +117,10 @@ export const ErrorCode = {
   BetOutOfLimits: 'BET_OUT_OF_LIMITS',
   /** GEN-18 / BNG-40: the profile's limits bind only with the authority's reference, and the hall recorded none. */
   BetLimitsNotAuthorised: 'BET_LIMITS_NOT_AUTHORISED',
+  /** GEN-1: where the profile asks, a hall sells only once the reference of its operating licence is recorded. */
+  OperatingLicenceRequired: 'OPERATING_LICENCE_REQUIRED',
+  /** BNG-66 / CFG-30: where the profile asks, an interconnected pot is created only with the authority's reference. */
+  InterconnectedNotAuthorised: 'INTERCONNECTED_NOT_AUTHORISED',
   /** GEN-23: every sale, at a kiosk, a terminal or a counter, confirms the player is of age (shared/player-age.ts). */
   AgeNotConfirmed: 'AGE_NOT_CONFIRMED',
   /** GEN-25: a hall that sells only to identified players, and the sale names no identity document. */

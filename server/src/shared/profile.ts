@@ -169,6 +169,12 @@ export interface Profile {
    */
   betLimitsAuthority: { name: string; rule: string } | null
   /**
+   * GEN-1: whose Operating Licence a hall must hold before it sells, and the rule that says so. Where set, a hall
+   * sells no card until the reference of that licence is recorded (its licence terms, PUT /api/halls/:id/licence, or
+   * `licence` when the hall is created). null: the profile asks for no such record (Cantabria: GEN-3 is apart).
+   */
+  operatingLicenceAuthority: { name: string; rule: string } | null
+  /**
    * BNG-10 / CFG-15: the authorised card face values (minor units). null: the profile knows none (the Consejería's
    * or the AJ's values are recorded per hall in its sale rules); a series at any other value is refused.
    */
@@ -290,6 +296,12 @@ export interface Profile {
    */
   potAuthorisationRequired: boolean
   /**
+   * BNG-66 / CFG-30: whose resolution sets an interconnected pot's halls, deduction, maximum, reserve and ball scale,
+   * and the rule that says so. Where set, an interconnected pot is created only with that resolution's reference
+   * (INTERCONNECTED_NOT_AUTHORISED otherwise). null: `potAuthorisationRequired` covers it (Bolivia, RNG-20).
+   */
+  interconnectedPotAuthority: { name: string; rule: string } | null
+  /**
    * LOT-3 / GEN-5 (Bolivia: AJ authorisation of each lottery game and of every means of access) and GEN-3 (Cantabria:
    * every catalogue game needs prior administrative authorisation): an instant game design carries that reference.
    */
@@ -374,6 +386,13 @@ export const BOLIVIA_2025: Profile = Object.freeze({
     name: 'Autoridad de Fiscalización del Juego (AJ)',
     rule: 'GEN-18 / BNG-40 (002 §1.2.1.1, §6.1.5)',
   },
+  // GEN-1 (002 §1: "podrán ser desarrollados y explotados únicamente por Operadores de Juegos que cuenten con Licencia
+  // de Operaciones emitida por la AJ"; 000 §6.1.4 and 002 §6.1.4 tie the hall's game to "la resolución que concedió
+  // la licencia de operaciones para el salón"): no sale before the licence's reference is on record. 2013 alike.
+  operatingLicenceAuthority: {
+    name: 'Autoridad de Fiscalización del Juego (AJ)',
+    rule: 'GEN-1 (002 §1; 000 §6.1.4)',
+  },
   faceValuesCents: null,
   hallEntryClosesForGame: false,
   previousCardsReturnedToBuy: true,
@@ -399,6 +418,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   lotteryPublicEntityRequired: true,
   instantGeneratorCertificationRequired: true,
   potAuthorisationRequired: true,
+  interconnectedPotAuthority: null,
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
   // GEN-7 (002 §1.1.t, "Los medios de juego sin excepción, deberán llevar un Precinto de Seguridad con un Código de
@@ -478,6 +498,8 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   // Decree 6/2010 sets the card's face value through the Consejería (004 Bingo II.1.a, BNG-10) and no bet limits of
   // its own: the hall's limits (CFG-16) are the operator's, recorded as sale rules when it sets them.
   betLimitsAuthority: null,
+  // GEN-1 is the Bolivian licence; the Cantabrian hall's own authorisation is GEN-3 (not asked here).
+  operatingLicenceAuthority: null,
   faceValuesCents: null,
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
@@ -504,6 +526,13 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   lotteryPublicEntityRequired: false,
   instantGeneratorCertificationRequired: false,
   potAuthorisationRequired: false,
+  // BNG-66 / CFG-30 (004 Bingo V.2.b: "Las normas y exigencias técnicas para la práctica de esta modalidad de premio,
+  // así como el número de bolas extraídas y el porcentaje necesario para el cálculo del importe del premio, serán
+  // establecidas por la Consejería competente en materia de juego"): the operator does not set them on its own.
+  interconnectedPotAuthority: {
+    name: 'Consejería competente en materia de juego (Cantabria)',
+    rule: 'BNG-66 / CFG-30 (004 Bingo V.2.b)',
+  },
   instantDesignAuthorisationRequired: true,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
   // GEN-4 (004 Decreto art. 3.2: "El material, componentes o elementos utilizados en la práctica de los juegos ... será

@@ -217,15 +217,43 @@ export async function awardedPrizeIds(sql: Sql, gameId: string): Promise<string[
 }
 
 /** Prizes (and bonus prizes) of a game already paid: an annulment after a payout is refused (issue 13 point 6). */
-export async function paidPrizeCount(tx: Sql, gameId: string): Promise<number> {
-  const a = await tx.get<{ n: number }>("SELECT COUNT(*) AS n FROM prizes WHERE game_id = ? AND status = 'paid'", [
-    gameId,
-  ])
-  const b = await tx.get<{ n: number }>(
-    "SELECT COUNT(*) AS n FROM bonus_prizes WHERE game_id = ? AND status = 'paid'",
-    [gameId],
-  )
-  return Number(a?.n ?? 0) + Number(b?.n ?? 0)
+/** Line and bingo prizes of the game already paid, with the serial of the card that won each. */
+export async function paidPrizesOfGame(
+  tx: Sql,
+  gameId: string,
+): Promise<Array<{ prizeId: string; source: string; amountCents: number; serial: string }>> {
+  return (
+    await tx.all<{ id: string; kind: string; amount_cents: number | string; serial: string }>(
+      "SELECT p.id, p.kind, p.amount_cents, c.serial FROM prizes p JOIN cards c ON c.id = p.card_id WHERE p.game_id = ? AND p.status = 'paid' ORDER BY p.id",
+      [gameId],
+    )
+  ).map((r) => ({ prizeId: r.id, source: r.kind, amountCents: Number(r.amount_cents), serial: r.serial }))
+}
+
+/** Bonus prizes (pots, lucky ball, prima) of the game already paid, with the serial of the card that won each. */
+export async function paidBonusPrizesOfGame(
+  tx: Sql,
+  gameId: string,
+): Promise<Array<{ prizeId: string; source: string; potId: string; amountCents: number; serial: string }>> {
+  return (
+    await tx.all<{
+      id: string
+      source: string
+      pot_id: string
+      name: string
+      amount_cents: number | string
+      serial: string
+    }>(
+      "SELECT b.id, b.source, b.pot_id, b.amount_cents, c.serial FROM bonus_prizes b JOIN cards c ON c.id = b.card_id WHERE b.game_id = ? AND b.status = 'paid' ORDER BY b.id",
+      [gameId],
+    )
+  ).map((r) => ({
+    prizeId: r.id,
+    source: r.source,
+    potId: r.pot_id,
+    amountCents: Number(r.amount_cents),
+    serial: r.serial,
+  }))
 }
 
 export async function voidAwardedPrizes(tx: Sql, gameId: string): Promise<void> {

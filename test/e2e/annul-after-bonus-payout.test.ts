@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sealed } from '../helpers/device-marks.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+import { sellVoucher } from '../helpers/cashdesk.ts'
+import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import { PASSWORD } from '../helpers/bingo-rules.ts'
+
+/**
+ * Issue 26, BNG-82 (004 Bingo II.1.b: on a missing, duplicated or defective ball, or any irregularity of the balls or
+ * the mechanism, "se suspenderá la partida y se dará por finalizada, procediéndose a reintegrar a los jugadores ...
+ * el importe íntegro" of their cards), over real HTTP with authentication on, real people and enrolled terminals.
+ * The audit's scenario: a prize is paid while the game plays (a virtual card's line, with whatever bonus prize it
+ * won, is credited to its terminal when awarded), then a duplicated ball is found, and the annulment was refused
+ * (ANNUL_AFTER_PAYOUT): the game could be neither voided nor refunded. The decree orders the full refund and says
+ * nothing of taking back a prize already handed over: now the game is voided, the paid prizes stand (named in the
+ * annulment's record, not paid again), and every sold card is refunded in full, in one transaction. A caller's error
+ * still does not annul a game that paid a prize (BNG-51, 002 §6.1.8.1).
+ */
+describe('a ball irregularity after a prize was paid mid-game voids and refunds the game (BNG-82)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let hall: PaidHall
+  const es = { 'accept-language': 'es' }
+  const terms = {
+    reference: 'AJ-RND-2026-0117 (terminales de bingo)',
+    terms: {
+      markingMode: 'automatic',
+      maxCardCents: 600,
+      maxGameCents: 2500,
+      maxSessionCents: 5000,
+      minGameSeconds: 0,
+      prizeReturnBp: { min: 6000, max: 8500 },
+      terminalRangePercent: 25,
+      onDisconnect: 'play-on-credit',
+    },
+  }
+  let mesaToken = ''
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' })
+    hall = await paidHall(server.services)
+    await server.services.auth.createUser({
+      username: 'mesa',
+      displayName: 'Luis Mamani',
+      role: 'floor_manager',
+      password: PASSWORD,
+    })
+    mesaToken = (await server.services.auth.login('mesa', PASSWORD)).token
+    const director = { ...es, authorization: `Bearer ${hall.directorToken}` }
+    expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, director)).status).toBe(200)
+    // Only virtual cards play (BNG-21: ten of them), so the line is a terminal's and is credited when awarded.
+    for (const name of ['Terminal 1', 'Terminal 2']) {
+      const t = await server.services.auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: hall.hallId })
+      const as = { ...es, authorization: `Device ${t.credential}` }
+      const v = await sellVoucher(
+        server.url,
+        hall.hallId,
+        4000,
+        {},
+        { ...es, authorization: `Bearer ${hall.cashierToken}` },
+      )
+      const o = await api(server.url, 'POST', '/api/terminal/session', { ageConfirmed: true, voucherCode: v.code }, as)
+      expect(o.status, JSON.stringify(o.body)).toBe(201)
+      const b = await api(server.url, 'POST', '/api/terminal/cards', { count: 5 }, as)
+      expect(b.status, JSON.stringify(b.body)).toBe(201)
+    }
+  })
+  afterAll(async () => server?.cleanup())
+
+  const incident = (kind: string, reason: string) =>
+    api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/incidents`,
+      { kind, note: reason, reason, confirm: { username: 'jefa', password: PASSWORD } },
+      { ...es, authorization: `Bearer ${mesaToken}` },
+    )
+
+  it('the line credited mid-game stands, every card is refunded in full, the game is void; a caller error could not', async () => {
+    const { bingo } = server.services
+    const db = server.services.db
+    let state = await bingo.closeSales({ gameId: hall.gameId })
+    for (let i = 0; i < 90 && state.status !== 'line_window'; i++) state = (await bingo.drawNext(hall.gameId)).state
+    state = await bingo.closeWindow(hall.gameId)
+    expect(state.status).toBe('drawing')
+    await server.services.terminals.settleGame(hall.gameId)
+    const paid = await db.all<{ id: string; amount_cents: number }>(
+      "SELECT id, amount_cents FROM prizes WHERE game_id = ? AND status = 'paid'",
+      [hall.gameId],
+    )
+    expect(paid.length).toBeGreaterThan(0)
+    const payoutsBefore = (await db.all('SELECT id FROM payouts WHERE game_id = ?', [hall.gameId])).length
+
+    // BNG-51: a caller's error does not annul a game that paid a prize.
+    const callerError = await incident('caller-error', 'El locutor cantó 61 y salió la bola 16')
+    expect(callerError.status, JSON.stringify(callerError.body)).toBe(409)
+    expect(callerError.body.error.code).toBe('ANNUL_AFTER_PAYOUT')
+    expect((await bingo.getGameState(hall.gameId)).status).toBe('drawing')
+
+    // BNG-82: a duplicated ball ends the game with the full refund, the paid line standing.
+    const r = await incident('ball-irregularity', 'Dos bolas con el número 17 en el juego de bolas')
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.status).toBe('void')
+    const cards = await db.all<{ status: string }>('SELECT status FROM cards WHERE game_id = ?', [hall.gameId])
+    expect(cards.length).toBeGreaterThanOrEqual(10)
+    expect(cards.every((c) => c.status === 'refunded')).toBe(true)
+    const after = await db.all<{ id: string; status: string }>('SELECT id, status FROM prizes WHERE game_id = ?', [
+      hall.gameId,
+    ])
+    for (const p of paid) expect(after.find((a) => a.id === p.id)?.status).toBe('paid')
+    expect(after.filter((a) => a.status === 'awarded')).toHaveLength(0)
+    // Paid once: no payout added by the annulment.
+    expect((await db.all('SELECT id FROM payouts WHERE game_id = ?', [hall.gameId])).length).toBe(payoutsBefore)
+    // The annulment's record names every paid prize that stands.
+    const rec = (await db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'game.void' ORDER BY seq DESC",
+    ))!
+    const payload = JSON.parse(rec.payload)
+    expect(payload.gameId).toBe(hall.gameId)
+    expect(payload.refundedCards).toBe(cards.length)
+    expect(payload.paidPrizesRule).toBe('BNG-82')
+    expect(
+      (payload.paidPrizesStand as Array<{ prizeId: string; amountCents: number }>)
+        .map((p) => [p.prizeId, p.amountCents])
+        .sort(),
+    ).toEqual(paid.map((p) => [p.id, Number(p.amount_cents)]).sort())
+  })
+})
