@@ -16,7 +16,7 @@
  * BENCH_MULTI_CARDS overrides the card count, BENCH_MULTI_SALES the number of sales per engine, BENCH_MULTI_REPEATS the
  * plays of each game (3).
  */
-import { TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -152,6 +152,7 @@ async function salesPerSecond(db: Database, sales: number, sellers = 4): Promise
     name: 'Sala Bench',
     profileId: 'BO-2025',
     saleRules: TEST_SALE_RULES,
+    licence: TEST_LICENCE,
     playingPositions: 1000,
     shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
   })

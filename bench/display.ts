@@ -21,7 +21,7 @@
  * run on the same machine as the server, so on a small or busy machine they compete with it for the CPU.
  */
 import { sealed } from '../test/helpers/device-marks.ts'
-import { TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { performance } from 'node:perf_hooks'
@@ -211,6 +211,7 @@ export async function measureBallFanout(setup: FanoutSetup): Promise<FanoutFigur
       name: 'Sala Bench',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 1000,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

@@ -9,7 +9,7 @@
  * - flood.health.during.p50 / .p99 / .max: the same, only while the flood is on; goal p99 <= 50 ms.
  * - flood.events.served: the flood's events that reached a handler (the rest were refused by the limits).
  */
-import { TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../test/helpers/sale-rules.ts'
 import { performance } from 'node:perf_hooks'
 import { startFlood } from '../test/helpers/flood.ts'
 import { startTestServer } from '../test/helpers/server.ts'
@@ -35,6 +35,7 @@ export async function benchSocketFlood(emit: (r: BenchResult) => void): Promise<
       name: 'Sala Sajama',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })

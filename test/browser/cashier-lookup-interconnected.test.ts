@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
@@ -44,6 +44,7 @@ browserSuite(
           name,
           profileId: 'BO-2025',
           saleRules: TEST_SALE_RULES,
+          licence: TEST_LICENCE,
           playingPositions: 100,
           shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
         })

@@ -4,7 +4,7 @@
  * updated amount and, from the close of sales that funds it, the increment that game's sales put in, besides its
  * condition and the share of the card price. Screenshot at 1920 x 1080.
  */
-import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -30,6 +30,7 @@ browserSuite('hall display: a pot with its increment (RNG-17)', () => {
       name: 'Sala Illimani',
       profileId: 'BO-2025',
       saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
       playingPositions: 100,
       // BNG-52 / CFG-24: the Plan de Apuestas approves 5 % of the takings for pots.
       bettingPlan: {
