@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -55,6 +55,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     for (const [username, displayName, role] of [
       ['jefa', 'Marta Quispe', 'director'],
       ['mesa', 'Luis Mamani', 'floor_manager'],
