@@ -64,7 +64,7 @@ export function createLotteryService(deps: LotteryDeps) {
     recordIncident,
   } = createDrawUseCases(ctx, getDraw)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx, lostStolenNotice)
-  const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
+  const { validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
   const ballSets = createBallSetRegistry(ctx)
 
   return {
@@ -105,7 +105,8 @@ export function createLotteryService(deps: LotteryDeps) {
     acta,
     extractoPdf,
     actaPdf,
-    validate: (code: string) => validate(code),
+    /** §8: what a fraction or raffle ticket is worth at a cash desk, journaled with the station, its seal and the cashier. */
+    validate: (code: string, who: { stationId?: string; cashierId?: string } = {}) => validateAtDesk(code, who),
     pay,
     unclaimed,
     disposeUnclaimed,

@@ -70,7 +70,7 @@ export function createLottoService(deps: LottoDeps) {
     receipts,
   )
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
-  const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
+  const { validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
   const ballSets = createBallSetRegistry(ctx)
 
   return {
@@ -105,7 +105,8 @@ export function createLottoService(deps: LottoDeps) {
     extractoPdf,
     actaPdf,
     receiptPdf,
-    validate: (code: string) => validate(code),
+    /** §8: what a slip is worth at a cash desk, journaled with the station, its seal and the cashier. */
+    validate: (code: string, who: { stationId?: string; cashierId?: string } = {}) => validateAtDesk(code, who),
     pay,
     unclaimed,
     disposeUnclaimed,
