@@ -60,6 +60,12 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   app.get('/api/lottery/artwork', needs('lottery.admin'), async (c) =>
     c.json({ artwork: await lottery.artworkStatus() }),
   )
+  // The image on record, for the back office's preview of what the ticket sheet will carry.
+  app.get('/api/lottery/artwork/:kind', needs('lottery.admin'), async (c) => {
+    const kind = z.enum(['aj-logo', 'mae-signature']).safeParse(p(c, 'kind'))
+    if (!kind.success) throw new DomainError('NOT_FOUND', `no artwork kind ${p(c, 'kind')}`)
+    return c.json(await lottery.artworkImage(kind.data))
+  })
   app.put('/api/lottery/artwork/:kind', needs('lottery.admin'), async (c) => {
     const kind = z.enum(['aj-logo', 'mae-signature']).safeParse(p(c, 'kind'))
     if (!kind.success) throw new DomainError('NOT_FOUND', `no artwork kind ${p(c, 'kind')}`)
