@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, plan649, registerTombola } from '../helpers/lottery-plans.ts'
 
 /**
  * Issue 26, over real HTTP with authentication on and real people:
@@ -114,7 +114,7 @@ describe('LOT-18 / LNS-9: the digit ball sets of a manual lottery draw, retired 
     for (const id of [hallDraw, operatorDraw])
       expect((await call('jefa', 'POST', `/api/lottery/draws/${id}/close`, {})).status).toBe(200)
   })
-  afterAll(async () => server?.close())
+  afterAll(async () => server?.cleanup())
 
   it("LOT-18: no number is entered without a registered digit set for the draw's drums (a lotto set or one of other drums does not do); registered only by lottery.admin of the whole operator; the draw and each number name the set", async () => {
     const none = await call('jefa', 'POST', `/api/lottery/draws/${hallDraw}/numbers`, { number: 7 })
@@ -289,5 +289,83 @@ describe('LOT-18 / LNS-9: the digit ball sets of a manual lottery draw, retired 
     expect([refused.status, refused.body.error?.code]).toEqual([403, 'WRONG_HALL'])
     const ok = await call('jefa', 'POST', `/api/lottery/draws/${id}/ball-set-swap`, { reason: 'Bolillo roto' })
     expect(ok.body).toMatchObject({ drawn: [1], ballSetId: r2.body.id })
+  })
+})
+
+describe('LNS-9: a lotto draw swaps its ball set for the reserve mid-draw, and takes no further ball until a new reserve is on hand', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let t = Date.parse('2025-03-01T12:00:00-04:00')
+  const clock = { now: () => new Date(t) }
+  let token = ''
+  const call = (method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: `Bearer ${token}`, 'accept-language': 'es' })
+  const login = async () => {
+    token = (await server.services.auth.login('jefa', PASSWORD)).token
+  }
+  const set = async (reference: string, reserve = false) => {
+    const r = await call('POST', '/api/lotto/ball-sets', { reference, ballCount: 49, sealRef: `AJ-PREC-${reference}` })
+    expect(r.status).toBe(201)
+    if (reserve) expect((await call('POST', `/api/lotto/ball-sets/${r.body.id}/reserve`)).status).toBe(200)
+    return r.body.id as string
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(
+      { auth: 'on', lottoLicence: { ref: 'AJ-LO-2025-0007', rangeMin: 20, rangeMax: 60 } },
+      { clock },
+    )
+    await registerTombola(server.services)
+    await server.services.auth.createUser({
+      username: 'jefa',
+      displayName: 'Marta Quispe',
+      role: 'director',
+      password: PASSWORD,
+    })
+    await login()
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('LNS-9: the balls drawn stand, the reserve draws on, and the next ball waits for a new reserve set (002 §7.3.3.1)', async () => {
+    const created = await call(
+      'POST',
+      '/api/lotto/draws',
+      plan649({ gameCode: 'LSWAP', drawMethod: 'manual', drawDevice: 'AJ-T-0042' }),
+    )
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const drawId = created.body.drawId
+    const main = await set('JB-49-A')
+    const reserve = await set('JB-49-R', true)
+    t = Date.parse('2025-03-08T19:00:00-04:00')
+    await login()
+    expect((await call('POST', `/api/lotto/draws/${drawId}/close`, {})).status).toBe(200)
+    t = Date.parse('2025-03-08T19:31:00-04:00')
+    await login()
+    const first = await call('POST', `/api/lotto/draws/${drawId}/balls`, { ball: 12 })
+    expect(first.body).toMatchObject({ balls: [12], ballSetId: main, reserveSetId: reserve })
+
+    const swapped = await call('POST', `/api/lotto/draws/${drawId}/ball-set-swap`, { reason: 'La bola 33 no se lee' })
+    expect(swapped.status, JSON.stringify(swapped.body)).toBe(200)
+    expect(swapped.body).toMatchObject({ balls: [12], ballSetId: reserve, reserveSetId: null })
+    const noReserve = await call('POST', `/api/lotto/draws/${drawId}/balls`, { ball: 7 })
+    expect([noReserve.status, noReserve.body.error?.code]).toEqual([409, 'LOTTO_BALL_SET_REQUIRED'])
+    // The replaced set comes back after a check: it is the new reserve on hand.
+    expect((await call('POST', `/api/lotto/ball-sets/${main}/reserve`)).status).toBe(200)
+    const next = await call('POST', `/api/lotto/draws/${drawId}/balls`, { ball: 7 })
+    expect(next.body).toMatchObject({ balls: [12, 7], ballSetId: reserve, reserveSetId: main })
+
+    const records = (await call('GET', '/api/journal?limit=1000')).body.records as Rec[]
+    expect(records.find((r) => r.type === 'lotto.ball_set_swapped')!.payload).toMatchObject({
+      drawId,
+      replaced: { id: main, reference: 'JB-49-A' },
+      by: { id: reserve, reference: 'JB-49-R' },
+      valuesDrawn: 1,
+      reason: 'La bola 33 no se lee',
+      actor: { role: 'director' },
+    })
+    const balls = records.filter((r) => r.type === 'lotto.ball_drawn' && r.payload.drawId === drawId)
+    expect(balls.map((r) => [r.payload.ball, r.payload.ballSet.reference, r.payload.reserveSet.reference])).toEqual([
+      [12, 'JB-49-A', 'JB-49-R'],
+      [7, 'JB-49-R', 'JB-49-A'],
+    ])
   })
 })
