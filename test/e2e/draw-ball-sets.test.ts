@@ -170,6 +170,9 @@ describe('LOT-18 / LNS-9: the digit ball sets of a manual lottery draw, retired 
     })
     expect([noReserve.status, noReserve.body.error?.code]).toEqual([409, 'LOTTERY_BALL_SET_REQUIRED'])
 
+    // The set in the drums is not also the reserve that replaces it.
+    const markInUse = await call('jefa', 'POST', `/api/lottery/ball-sets/${sets.A.id}/reserve`)
+    expect([markInUse.status, markInUse.body.error?.code]).toEqual([409, 'BALL_SET_IN_USE'])
     const r = await call('jefa', 'POST', '/api/lottery/ball-sets', digitSet('JD-2-R', 2))
     sets.R = r.body
     for (const who of ['mesa', 'cajera'])

@@ -33,6 +33,7 @@ import {
   fitOf,
   insertBallSet,
   markReserveSet,
+  openDrawDrawingWith,
   openDrawUsingSet,
   recordDrawBallSets,
   recordDrawReserveSet,
@@ -129,6 +130,13 @@ export function createBallSetRegistry(ctx: { db: Database; now: () => string; ne
       const set = await ballSetById(tx, id)
       if (!set) throw new DomainError('NOT_FOUND', `ball set ${id} not found`)
       if (set.retiredAt) throw new DomainError('BALL_SET_RETIRED', `ball set ${set.reference} is retired`)
+      // The set in a drum is not also the set ready to replace it.
+      const drawing = await openDrawDrawingWith(tx, id)
+      if (drawing)
+        throw new DomainError('BALL_SET_IN_USE', `ball set ${set.reference} is being drawn with in draw ${drawing}`, {
+          rule: 'LNS-9',
+          drawId: drawing,
+        })
       const at = now()
       await markReserveSet(tx, set, at)
       await appendJournal(tx, {

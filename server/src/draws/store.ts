@@ -587,6 +587,15 @@ export async function swapDrawBallSet(
   return r.changes === 1
 }
 
+/** A draw being drawn with the set (not as its reserve): the set is not made anyone's reserve meanwhile. */
+export async function openDrawDrawingWith(tx: Sql, id: string): Promise<string | null> {
+  const r = await tx.get<{ id: string }>(
+    "SELECT id FROM lottery_draws WHERE ball_set_id = ? AND status = 'closed' LIMIT 1",
+    [id],
+  )
+  return r?.id ?? null
+}
+
 /** A draw being drawn with the set, or holding it as its reserve: the set may not be retired under it. */
 export async function openDrawUsingSet(tx: Sql, id: string): Promise<string | null> {
   const r = await tx.get<{ id: string }>(

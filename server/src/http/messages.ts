@@ -116,8 +116,8 @@ export const messages: Record<
     en: "There is no registered set of digit balls (0 to 9) for the draw's drums: register one before drawing numbers.",
   },
   BALL_SET_IN_USE: {
-    es: 'Ese juego de bolas está en uso en un sorteo que se está extrayendo: cámbielo por el de reserva antes de retirarlo.',
-    en: 'That ball set is in use by a draw being drawn: swap it for the reserve set before retiring it.',
+    es: 'Ese juego de bolas está en uso en un sorteo que se está extrayendo: cámbielo por el de reserva o termine el sorteo antes de retirarlo o marcarlo como reserva.',
+    en: 'That ball set is in use by a draw being drawn: swap it for the reserve set, or finish the draw, before retiring it or marking it as the reserve.',
   },
   BALL_SET_RETIRED: {
     es: 'Ese juego de bolas está retirado: no puede volver a usarse.',
