@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { lotteryPlan } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
+import { solidPng } from '../helpers/png.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -662,5 +663,48 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     expect(norm(await enForm.getByTestId('plan-drawAt-field').textContent())).toContain('(La Paz, UTC-04:00)')
     await en.screenshot({ path: join(SCREENSHOTS, 'admin-plan-dates-en-1920x1080.png') })
     await en.close()
+  })
+
+  it('CFG-39: uploads the AJ logo as a PNG and previews the image the server holds; a file that is not an image, or not a real PNG, is refused in Spanish', async () => {
+    const page = await open('operador')
+    const logo = page.getByTestId('artwork-aj-logo')
+    await logo.waitFor()
+    expect(norm(await page.getByTestId('artwork-status-aj-logo').textContent())).toMatch(/^Sin imagen/)
+    expect(await page.getByTestId('artwork-preview-aj-logo').count()).toBe(0)
+    const file = page.getByTestId('artwork-file-aj-logo')
+
+    await file.setInputFiles({ name: 'logo.txt', mimeType: 'text/plain', buffer: Buffer.from('no soy una imagen') })
+    await logo.getByTestId('error').waitFor()
+    expect(norm(await logo.getByTestId('error').textContent())).toBe(
+      '«logo.txt» no es una imagen: elija un archivo PNG.',
+    )
+    // Named and typed as a PNG, but not one: the server's refusal, in Spanish.
+    await file.setInputFiles({ name: 'falso.png', mimeType: 'image/png', buffer: Buffer.from('GIF89a no es un PNG') })
+    await logo.getByTestId('error').getByText('La imagen debe ser un archivo PNG válido.').waitFor()
+    expect((await call('operador', 'GET', '/api/lottery/artwork')).artwork[0]).toMatchObject({
+      kind: 'aj-logo',
+      onRecord: false,
+    })
+
+    const png = solidPng(40, 20, [0, 90, 160])
+    await file.setInputFiles({ name: 'logo-aj.png', mimeType: 'image/png', buffer: png })
+    await logo.getByTestId('ok').waitFor()
+    const preview = page.getByTestId('artwork-preview-aj-logo')
+    await preview.waitFor()
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid=artwork-preview-aj-logo]') as HTMLImageElement | null)?.complete,
+    )
+    // The preview is the image the server now holds, decoded by the browser at its size.
+    expect(await preview.getAttribute('src')).toBe(`data:image/png;base64,${png.toString('base64')}`)
+    expect(await preview.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([40, 20])
+    expect(norm(await page.getByTestId('artwork-status-aj-logo').textContent())).toMatch(/^Registrada: 1 KiB/)
+    expect((await call('operador', 'GET', '/api/lottery/artwork')).artwork[0]).toMatchObject({
+      kind: 'aj-logo',
+      onRecord: true,
+      bytes: png.length,
+    })
+    await page.getByTestId('lottery-artwork').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-lottery-artwork-1920x1080.png') })
+    await page.close()
   })
 })

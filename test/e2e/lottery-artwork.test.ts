@@ -92,6 +92,7 @@ describe('lottery ticket artwork: AJ logo and MAE signature uploaded as PNG and 
       expect(r.status, who).toBe(403)
       expect(r.body.error.code).toBe('FORBIDDEN')
       expect((await call(who, 'GET', '/api/lottery/artwork')).status, who).toBe(403)
+      expect((await call(who, 'GET', '/api/lottery/artwork/aj-logo')).status, who).toBe(403)
     }
   })
 
@@ -130,6 +131,10 @@ describe('lottery ticket artwork: AJ logo and MAE signature uploaded as PNG and 
     const up = await call('loteria', 'PUT', '/api/lottery/artwork/aj-logo', { pngBase64: logo.toString('base64') })
     expect(up.status).toBe(200)
     expect(up.body).toMatchObject({ kind: 'aj-logo', width: 60, height: 40, bytes: logo.length })
+    // The back office previews the image on record, byte for byte.
+    const held = await call('loteria', 'GET', '/api/lottery/artwork/aj-logo')
+    expect([held.status, held.body.pngBase64]).toEqual([200, logo.toString('base64')])
+    expect((await call('loteria', 'GET', '/api/lottery/artwork/other')).status).toBe(404)
     const sig = await call('loteria', 'PUT', '/api/lottery/artwork/mae-signature', {
       pngBase64: signature.toString('base64'),
     })

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -59,6 +59,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     for (const [username, displayName, role] of [
       ['jefa', 'Marta Quispe', 'director'],
       ['mesa', 'Luis Mamani', 'floor_manager'],
@@ -241,6 +242,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
     expect(before - (await shiftCents(boTill))).toBe(2_000)
 
     const esBefore = await shiftCents(esTill)
+    expect((await desk(esTill, '/api/tickets/validate', raffleCodes[0])).body.outcome).toBe('REFUND_ONLY')
     for (const code of raffleCodes) expect((await desk(esTill, '/api/tickets/pay', code)).status).toBe(200)
     expect((await desk(esTill, '/api/tickets/pay', raffleCodes[0])).status).toBe(409)
     expect(esBefore - (await shiftCents(esTill))).toBe(1_500)
@@ -251,6 +253,27 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
     }>
     expect(journal.filter((r) => r.type === 'lottery.refund_paid')).toHaveLength(2)
     expect(journal.filter((r) => r.type === 'raffle.refund_paid')).toHaveLength(3)
+    // §8 / GEN-7 (issue 26): every scan at the desk is journaled as a bingo card's is: the ticket and its kind, the
+    // outcome, the station with its seal and the cashier; the pay route's own judging is not a scan.
+    const scans = journal.filter((r) => r.type === 'lottery.ticket_validated')
+    expect(scans.map((r) => r.payload.outcome)).toEqual(['REFUND_ONLY', 'ALREADY_PAID'])
+    expect(scans[0].payload).toMatchObject({
+      kind: 'lottery',
+      drawIds: [lotteryId],
+      amountCents: 1_000,
+      stationId: boTill.station.id,
+      sealCode: expect.stringMatching(/^AJ-PRUEBA-/),
+      actor: { kind: 'person', role: 'cashier' },
+      rule: '§8',
+    })
+    expect(scans[0].payload.ticketId).toContain(lotteryId)
+    expect(journal.find((r) => r.type === 'raffle.ticket_validated')!.payload).toMatchObject({
+      kind: 'raffle',
+      drawIds: [raffleId],
+      outcome: 'REFUND_ONLY',
+      stationId: esTill.station.id,
+      sealCode: expect.stringMatching(/^AJ-PRUEBA-/),
+    })
     const register = (await call('jefa', 'GET', '/api/lottery/prize-register')).body
     const rows = register.entries as Array<{ prizes: unknown[]; amountCents: number }>
     expect(rows.filter((r) => JSON.stringify(r.prizes).includes('LOT-21'))).toHaveLength(5)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -62,6 +62,7 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     for (const [username, displayName, role] of [
       ['jefa', 'Marta Quispe', 'director'],
       ['cajera', 'Rosa Vargas', 'cashier'],
@@ -221,6 +222,7 @@ describe('tómbola: the winner takes any object drawn that is still there (PRM-2
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     for (const [username, displayName, role] of [
       ['jefa', 'Elena Ruiz', 'director'],
       ['cajera', 'Rosa Gómez', 'cashier'],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeTicketCode, TicketKind } from '../../server/src/shared/ticket-code.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -52,6 +52,7 @@ describe('numbered lottery issue register: codes only from print runs, payable o
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     const people = [
       ['jefa', 'Marta Quispe', 'director'],
       ['cajera', 'Rosa Vargas', 'cashier'],

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -52,6 +52,7 @@ describe('lottery reprint after a loss and exchange of sold tickets (LST-1, LST-
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     for (const [username, displayName, role] of [
       ['jefa', 'Marta Quispe', 'director'],
       ['cajera', 'Rosa Vargas', 'cashier'],

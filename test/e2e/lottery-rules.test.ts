@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, plan649, registerLottoBallSets, registerTombola } from '../helpers/lottery-plans.ts'
+import {
+  lotteryPlan,
+  plan649,
+  registerLottoBallSets,
+  registerTombola,
+  registerLotteryBallSets,
+} from '../helpers/lottery-plans.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -25,6 +31,7 @@ describe('lotto and lottery rules of issue 18 (auth on)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on', lotteryRngAuthorisation: null }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     // LOT-18 / LNS-8: the tómbolas the manual draws name, registered, sealed and certified.
     await registerTombola(server.services, 'AJ-T-0042')
     await registerTombola(server.services, 'AJ-T-0007')

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -57,6 +57,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
 
   beforeAll(async () => {
     server = await startTestServer({}, { clock })
+    await registerLotteryBallSets(server.services, 4) // LOT-18: the digit sets the numbers are read from
     seller = (await server.services.auth.enrolDevice({ ...sealed(), kind: 'cashier_station', name: 'Agencia Norte' }))
       .id
   })

@@ -315,6 +315,26 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
     expect(
       journal.find((r) => r.type === 'lotto.reserve_set_marked' && r.payload.ballSetId === reserve.body.id)!.payload,
     ).toMatchObject({ reference: 'JB-49-R', ballCount: 49, actor: { role: 'director' }, rule: 'LNS-9' })
+
+    // §8 / GEN-7 (issue 26): the slip judged at the desk is journaled with the station, its seal and the cashier, the
+    // outcome and the ticket's kind; never the player's document.
+    const scan = await api(server.url, 'POST', '/api/tickets/validate', { code: kept.body.code }, till.headers)
+    expect(scan.status).toBe(200)
+    const scans = (await call('jefa', 'GET', '/api/journal?limit=1000')).body.records.filter(
+      (r: { type: string }) => r.type === 'lotto.ticket_validated',
+    )
+    expect(scans).toHaveLength(1)
+    expect(scans[0].payload).toMatchObject({
+      ticketId: kept.body.receiptNumber,
+      kind: 'lotto',
+      drawIds: [manualId],
+      outcome: scan.body.outcome,
+      stationId: till.station.id,
+      sealCode: expect.stringMatching(/^AJ-PRUEBA-/),
+      actor: { kind: 'person', role: 'cashier' },
+      rule: '§8',
+    })
+    expect(JSON.stringify(scans[0])).not.toMatch(/4455667|Ana Quispe/)
   })
 
   it('LOT-28: a regional lottery of La Paz reaches sellers of halls in La Paz only; a hall outside it, or with no territory on record, is refused (403)', async () => {

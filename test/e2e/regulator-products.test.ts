@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { InstantDesign } from '../../server/src/instant/design.ts'
 import { canonical, checkExport, type CheckReport } from '../../server/src/regulator-check/check.ts'
 import { printRunTickets, type PrintedTicket } from '../helpers/instant.ts'
-import { lotteryPlan, rafflePlan, registerTombola } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -59,6 +59,7 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' }, { clock })
+    await registerLotteryBallSets(server.services, 2) // LOT-18: the digit sets the numbers are read from
     const { services } = server
     await services.auth.createUser({
       username: 'jefa',

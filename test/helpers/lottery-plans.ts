@@ -197,3 +197,32 @@ export async function registerLottoBallSets(
   await services.lotto.markReserveBallSet(reserve.id, null)
   return { ballSetId: main.id, reserveSetId: reserve.id }
 }
+
+/**
+ * LOT-18: registers a numbered lottery's digit ball set (0-9 in each of `drums` drums, one per digit of the ticket
+ * number) and a reserve set of the same drums, which a manual lottery draw needs before its first number. Set-up only:
+ * the registry's own test goes over HTTP (test/e2e/draw-ball-sets.test.ts).
+ */
+export async function registerLotteryBallSets(
+  services: {
+    lottery: {
+      registerBallSet(
+        input: { reference: string; drums: number; sealRef: string },
+        actor: null,
+      ): Promise<{ id: string }>
+      markReserveBallSet(id: string, actor: null): Promise<unknown>
+    }
+  },
+  drums: number,
+): Promise<{ ballSetId: string; reserveSetId: string }> {
+  const main = await services.lottery.registerBallSet(
+    { reference: `JD-${drums}-A`, drums, sealRef: `AJ-PREC-D${drums}-A` },
+    null,
+  )
+  const reserve = await services.lottery.registerBallSet(
+    { reference: `JD-${drums}-R`, drums, sealRef: `AJ-PREC-D${drums}-R` },
+    null,
+  )
+  await services.lottery.markReserveBallSet(reserve.id, null)
+  return { ballSetId: main.id, reserveSetId: reserve.id }
+}

@@ -7,6 +7,7 @@ import { ApiError } from '../../../web/http.ts'
 import { api, can, lang } from '../session.ts'
 import { named } from '../texts.ts'
 import { LotteryIssue } from './LotteryIssue.tsx'
+import { LotteryArtwork } from './LotteryArtwork.tsx'
 import { LotteryPlanForm } from './LotteryPlanForm.tsx'
 import { RafflePlanForm } from './RafflePlanForm.tsx'
 import {
@@ -583,6 +584,8 @@ export function DrawsSection() {
       {current && (
         <DrawDetail key={current.drawId + current.status} product={product} draw={current} onChange={draws.reload} />
       )}
+      {/* CFG-39: the images the lottery's ticket sheet carries, kept by the lottery administration. */}
+      {product === 'lottery' && can('lottery.admin') && <LotteryArtwork />}
     </div>
   )
 }

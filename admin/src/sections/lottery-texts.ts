@@ -211,6 +211,16 @@ const es = {
   rf_prizeDepositedAt: 'Depositado a la vista el',
   rf_prizeDepositPlace: 'Lugar donde se exhibe',
   rf_prizeInvoiceRef: 'Factura del premio',
+  artworkTitle: 'Logotipo de la AJ y firma de la MAE',
+  artworkHelp:
+    'Las imágenes que lleva el anverso de cada billete para la imprenta (LOT-15): el logotipo de la Autoridad de Juegos y la firma de la Máxima Autoridad Ejecutiva. Archivos PNG de hasta 128 KiB.',
+  artworkAjLogo: 'Logotipo de la AJ',
+  artworkMaeSignature: 'Firma de la Máxima Autoridad Ejecutiva',
+  artworkOnRecord: 'Registrada: {kb} KiB, subida el {at}.',
+  artworkNone: 'Sin imagen: el billete lleva un recuadro vacío.',
+  artworkChoose: 'Elegir imagen PNG',
+  artworkUploaded: 'Imagen guardada: los próximos tirajes la llevan.',
+  artworkNotImage: '«{name}» no es una imagen: elija un archivo PNG.',
 }
 
 export type LotteryTextKey = keyof typeof es
@@ -421,6 +431,16 @@ const en: Record<LotteryTextKey, string> = {
   rf_prizeDepositedAt: 'On display since',
   rf_prizeDepositPlace: 'Where it is displayed',
   rf_prizeInvoiceRef: 'Prize invoice',
+  artworkTitle: 'AJ logo and MAE signature',
+  artworkHelp:
+    "The images on the front of every ticket for the print shop (LOT-15): the Gaming Authority's logo and the highest executive authority's signature. PNG files of up to 128 KiB.",
+  artworkAjLogo: 'AJ logo',
+  artworkMaeSignature: "Highest executive authority's signature",
+  artworkOnRecord: 'On record: {kb} KiB, uploaded {at}.',
+  artworkNone: 'No image: the ticket shows an empty box.',
+  artworkChoose: 'Choose a PNG image',
+  artworkUploaded: 'Image saved: the next print runs carry it.',
+  artworkNotImage: '"{name}" is not an image: choose a PNG file.',
 }
 
 const tables = { es, en }

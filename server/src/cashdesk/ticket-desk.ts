@@ -61,10 +61,10 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         answer = await deps.instant.scan(code, who)
         break
       case 'lotto':
-        answer = await deps.lotto.validate(code)
+        answer = await deps.lotto.validate(code, who)
         break
       case 'lottery':
-        answer = await deps.lottery.validate(code)
+        answer = await deps.lottery.validate(code, who)
         break
       default:
         answer = await payouts.validate(code, who)

@@ -410,3 +410,197 @@ export async function payoutsOf(tx: Sql, products: readonly string[], drawId?: s
   )
   return rows.map(toLotteryPayout)
 }
+
+// ------------------------------------------------------------------------------------------ ball sets (LNS-9, LOT-18)
+
+/** 'range': a lotto set of the balls 1..ballCount; 'digits': a lottery set of the balls 0-9 in each of `drums` drums. */
+export type BallSetKind = 'range' | 'digits'
+
+export interface BallSetRow {
+  id: string
+  reference: string
+  kind: BallSetKind | null
+  ball_count: number | string
+  drums: number | string | null
+  seal_ref: string
+  role: 'main' | 'reserve'
+  registered_at: string
+  registered_by: string | null
+  reserve_at: string | null
+  retired_at: string | null
+  retired_by: string | null
+  retire_reason: string | null
+}
+
+export interface BallSet {
+  id: string
+  reference: string
+  kind: BallSetKind
+  ballCount: number
+  drums: number | null
+  sealRef: string
+  role: 'main' | 'reserve'
+  registeredAt: string
+  registeredBy: string | null
+  reserveAt: string | null
+  retiredAt: string | null
+  retiredBy: string | null
+  retireReason: string | null
+}
+
+const toBallSet = (r: BallSetRow): BallSet => ({
+  id: r.id,
+  reference: r.reference,
+  kind: r.kind ?? 'range',
+  ballCount: Number(r.ball_count),
+  drums: numOrNull(r.drums),
+  sealRef: r.seal_ref,
+  role: r.role,
+  registeredAt: r.registered_at,
+  registeredBy: r.registered_by,
+  reserveAt: r.reserve_at,
+  retiredAt: r.retired_at ?? null,
+  retiredBy: r.retired_by ?? null,
+  retireReason: r.retire_reason ?? null,
+})
+
+/** What a draw needs: a lotto draw the sets of its range, a lottery draw the digit sets of as many drums as digits. */
+export type BallSetFit = { kind: 'range'; ballCount: number } | { kind: 'digits'; drums: number }
+
+const fitWhere = (fit: BallSetFit): [string, unknown[]] =>
+  fit.kind === 'range'
+    ? ["kind = 'range' AND ball_count = ?", [fit.ballCount]]
+    : ["kind = 'digits' AND drums = ?", [fit.drums]]
+
+export const fitOf = (s: BallSet): BallSetFit =>
+  s.kind === 'digits' ? { kind: 'digits', drums: s.drums ?? 0 } : { kind: 'range', ballCount: s.ballCount }
+
+export async function ballSets(db: Sql, kind?: BallSetKind): Promise<BallSet[]> {
+  return (
+    await db.all<BallSetRow>(
+      `SELECT * FROM lotto_ball_sets${kind ? ' WHERE kind = ?' : ''} ORDER BY kind, ball_count, drums, registered_at, reference`,
+      kind ? [kind] : [],
+    )
+  ).map(toBallSet)
+}
+
+export async function ballSetById(tx: Sql, id: string): Promise<BallSet | undefined> {
+  const r = await tx.get<BallSetRow>('SELECT * FROM lotto_ball_sets WHERE id = ?', [id])
+  return r ? toBallSet(r) : undefined
+}
+
+export async function ballSetReferenceTaken(tx: Sql, reference: string): Promise<boolean> {
+  return Boolean(await tx.get('SELECT id FROM lotto_ball_sets WHERE reference = ?', [reference]))
+}
+
+export async function insertBallSet(
+  tx: Sql,
+  s: {
+    id: string
+    reference: string
+    kind: BallSetKind
+    ballCount: number
+    drums: number | null
+    sealRef: string
+    at: string
+    by: string | null
+  },
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO lotto_ball_sets (id, reference, kind, ball_count, drums, seal_ref, role, registered_at, registered_by)
+     VALUES (?, ?, ?, ?, ?, ?, 'main', ?, ?)`,
+    [s.id, s.reference, s.kind, s.ballCount, s.drums, s.sealRef, s.at, s.by],
+  )
+}
+
+/** One reserve per fit: the previous reserve of the same fit goes back to being a set that may draw. */
+export async function markReserveSet(tx: Sql, set: BallSet, at: string): Promise<void> {
+  const [where, args] = fitWhere(fitOf(set))
+  await tx.run(
+    `UPDATE lotto_ball_sets SET role = 'main', reserve_at = NULL WHERE ${where} AND role = 'reserve' AND id <> ?`,
+    [...args, set.id],
+  )
+  await tx.run("UPDATE lotto_ball_sets SET role = 'reserve', reserve_at = ? WHERE id = ?", [at, set.id])
+}
+
+/** A reserve set swapped into a draw is no longer the reserve on hand: it draws. */
+export async function unmarkReserveSet(tx: Sql, id: string): Promise<void> {
+  await tx.run("UPDATE lotto_ball_sets SET role = 'main', reserve_at = NULL WHERE id = ?", [id])
+}
+
+/** False when the set was retired already (two retirements racing: one wins). */
+export async function retireBallSet(tx: Sql, id: string, at: string, by: string | null, reason: string) {
+  const r = await tx.run(
+    "UPDATE lotto_ball_sets SET retired_at = ?, retired_by = ?, retire_reason = ?, role = 'main', reserve_at = NULL WHERE id = ? AND retired_at IS NULL",
+    [at, by, reason, id],
+  )
+  return r.changes === 1
+}
+
+/** The set a new draw of this fit takes (the latest registered, not retired) and the fit's reserve set. */
+export async function ballSetsOfFit(
+  tx: Sql,
+  fit: BallSetFit,
+  exceptId: string | null = null,
+): Promise<{ main: BallSet | null; reserve: BallSet | null }> {
+  const [where, args] = fitWhere(fit)
+  const main = await tx.get<BallSetRow>(
+    `SELECT * FROM lotto_ball_sets WHERE ${where} AND role = 'main' AND retired_at IS NULL ORDER BY registered_at DESC, id DESC LIMIT 1`,
+    args,
+  )
+  const reserve = await tx.get<BallSetRow>(
+    `SELECT * FROM lotto_ball_sets WHERE ${where} AND role = 'reserve' AND retired_at IS NULL AND id <> ? LIMIT 1`,
+    [...args, exceptId ?? ''],
+  )
+  return { main: main ? toBallSet(main) : null, reserve: reserve ? toBallSet(reserve) : null }
+}
+
+/** LNS-16: the sets a manual draw is drawn with, fixed at its first ball. */
+export async function recordDrawBallSets(tx: Sql, drawId: string, ballSetId: string, reserveSetId: string | null) {
+  await tx.run('UPDATE lottery_draws SET ball_set_id = ?, reserve_set_id = ? WHERE id = ? AND ball_set_id IS NULL', [
+    ballSetId,
+    reserveSetId,
+    drawId,
+  ])
+}
+
+/** LNS-9: the reserve on hand named on a draw that had none (after a swap used the one it had). */
+export async function recordDrawReserveSet(tx: Sql, drawId: string, reserveSetId: string) {
+  await tx.run('UPDATE lottery_draws SET reserve_set_id = ? WHERE id = ? AND reserve_set_id IS NULL', [
+    reserveSetId,
+    drawId,
+  ])
+}
+
+/** LNS-9: the reserve swapped in mid-draw; the draw's reserve is the next one on hand (null: none yet). */
+export async function swapDrawBallSet(
+  tx: Sql,
+  drawId: string,
+  from: string,
+  to: string,
+  reserveSetId: string | null,
+): Promise<boolean> {
+  const r = await tx.run(
+    "UPDATE lottery_draws SET ball_set_id = ?, reserve_set_id = ? WHERE id = ? AND ball_set_id = ? AND status = 'closed'",
+    [to, reserveSetId, drawId, from],
+  )
+  return r.changes === 1
+}
+
+/** A draw being drawn with the set (not as its reserve): the set is not made anyone's reserve meanwhile. */
+export async function openDrawDrawingWith(tx: Sql, id: string): Promise<string | null> {
+  const r = await tx.get<{ id: string }>(
+    "SELECT id FROM lottery_draws WHERE ball_set_id = ? AND status = 'closed' LIMIT 1",
+    [id],
+  )
+  return r?.id ?? null
+}
+
+/** A draw being drawn with the set, or holding it as its reserve: the set may not be retired under it. */
+export async function openDrawUsingSet(tx: Sql, id: string): Promise<string | null> {
+  const r = await tx.get<{ id: string }>(
+    "SELECT id FROM lottery_draws WHERE (ball_set_id = ? OR reserve_set_id = ?) AND status = 'closed' LIMIT 1",
+    [id, id],
+  )
+  return r?.id ?? null
+}

@@ -111,6 +111,18 @@ export const messages: Record<
     es: 'No hay un juego de bolas registrado del rango del sorteo, o no hay juego de reserva: regístrelos antes de extraer bolas.',
     en: "There is no registered ball set of the draw's range, or no reserve set: register them before drawing balls.",
   },
+  LOTTERY_BALL_SET_REQUIRED: {
+    es: 'No hay un juego de bolillos de dígitos (0 al 9) registrado para los bombos del sorteo: regístrelo antes de extraer números.',
+    en: "There is no registered set of digit balls (0 to 9) for the draw's drums: register one before drawing numbers.",
+  },
+  BALL_SET_IN_USE: {
+    es: 'Ese juego de bolas está en uso en un sorteo que se está extrayendo: cámbielo por el de reserva o termine el sorteo antes de retirarlo o marcarlo como reserva.',
+    en: 'That ball set is in use by a draw being drawn: swap it for the reserve set, or finish the draw, before retiring it or marking it as the reserve.',
+  },
+  BALL_SET_RETIRED: {
+    es: 'Ese juego de bolas está retirado: no puede volver a usarse.',
+    en: 'That ball set is retired: it cannot be used again.',
+  },
   RESERVE_BALL_SET_REQUIRED: {
     es: 'La sala no tiene un juego de bolas de reserva en perfecto estado: regístrelo antes de extraer bolas.',
     en: 'The hall has no reserve ball set in perfect condition: register one before drawing balls.',

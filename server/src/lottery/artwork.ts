@@ -77,6 +77,20 @@ export function createArtworkUseCases(deps: { db: Database; clock: Clock }) {
     })
   }
 
+  /** One image on record, for the back office's preview (base64 PNG), or NOT_FOUND. */
+  async function artworkImage(kind: ArtworkKind) {
+    const list = await deps.db.transaction((tx) => artworkList(tx))
+    const a = list.find((x) => x.kind === kind)
+    if (!a) throw new DomainError('NOT_FOUND', `no ${kind} image on record`)
+    return {
+      kind,
+      sha256: a.sha256,
+      bytes: a.bytes,
+      uploadedAt: a.uploadedAt,
+      pngBase64: Buffer.from(a.png).toString('base64'),
+    }
+  }
+
   /** The images for the ticket sheet, read before any rendering (no transaction held while the PDF is made). */
   async function sheetArtwork(): Promise<{ ajLogo?: Uint8Array; maeSignature?: Uint8Array }> {
     const list: Artwork[] = await deps.db.transaction((tx) => artworkList(tx))
@@ -86,5 +100,5 @@ export function createArtworkUseCases(deps: { db: Database; clock: Clock }) {
     }
   }
 
-  return { uploadArtwork, artworkStatus, sheetArtwork }
+  return { uploadArtwork, artworkStatus, artworkImage, sheetArtwork }
 }

@@ -12,6 +12,7 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Actor } from '../shared/lottery-draw-v2.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
+import { createBallSetRegistry, type DrawSetNeeds } from '../draws/ball-sets.ts'
 import { checkDemoReferences } from '../shared/lottery-common.ts'
 import { drawsAmongSold, inRange, ticketPriceOf, isRaffle, valuesNeeded, type LotteryContext } from './context.ts'
 import { formatNumber, raffleTicketId } from './rules.ts'
@@ -20,6 +21,18 @@ import { insertSales, registerCounts, soldNumbers } from './store.ts'
 /** @param getDraw the draw as anyone may see it (issue.ts), answered after a draw. */
 export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (drawId: string) => Promise<DrawView>) {
   const { db, deps, now, scope, sign, planOf, loadDraw, ranges, ticketsInPlay, life } = ctx
+  const ballSets = createBallSetRegistry(ctx)
+  /**
+   * LOT-18 (002 §7.1.2.1): a numbered lottery's number is read one digit per drum, each drum holding a registered set
+   * of digit balls 0-9, so a draw needs a digit set of as many drums as its number has digits (ball-sets.ts). 002 §7.1
+   * asks no reserve set of a lottery: the one on hand is named, and needed only to swap.
+   */
+  const setNeeds = (digits: number): DrawSetNeeds => ({
+    fit: { kind: 'digits', drums: digits },
+    requireReserve: false,
+    code: 'LOTTERY_BALL_SET_REQUIRED',
+    rule: 'LOT-18',
+  })
 
   /** Sells raffle or tombola tickets by number (PRM-1: a single fixed price): the numbers asked, or the next free ones. */
   async function sellRaffleTickets(
@@ -149,7 +162,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
    * the organiser's), for the next prize in order.
    */
   async function enterNumber(drawId: string, number: number, deviceId: string | null) {
-    await life.enterValue(drawId, deviceId, async (tx, row, plan, drawn, deviceRef) => {
+    await life.enterValue(drawId, deviceId, async (tx, row, plan, drawn, device) => {
       if (!Number.isInteger(number) || number < plan.numbering.from || number > plan.numbering.to)
         throw new DomainError('BALL_OUT_OF_RANGE', `${number} is outside the numbering`)
       if (drawn.includes(number)) throw new DomainError('BALL_ALREADY_DRAWN', `${number} was already drawn`)
@@ -160,6 +173,10 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
       }
       const values = [...drawn, number]
       const complete = values.length === valuesNeeded(plan)
+      // LOT-18: the set the numbers are read from, fixed on the draw at its first number and named on each.
+      // A raffle's or tómbola's manual draw (PRM) names a device only, as before.
+      const sets = isRaffle(plan) ? null : await ballSets.drawSets(tx, row, setNeeds(plan.numbering.digits))
+      const deviceRef = { ...device, ...(sets ? sets.journal : {}) }
       return {
         values,
         complete,
@@ -181,6 +198,32 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
             })
         },
       }
+    })
+    return getDraw(drawId)
+  }
+
+  /**
+   * LNS-9 / LOT-18: mid-draw, the digit set in use is swapped for the reserve set (ball-sets.ts); the numbers drawn so
+   * far stand. A person of the draw's hall (or of the operator, for a draw held in no hall); lottery.admin at the route.
+   */
+  async function swapBallSet(drawId: string, reason: string, actor: Actor | null) {
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      if (isRaffle(plan))
+        throw new DomainError('RULE_DISABLED', 'a raffle or tómbola draw names its device, not a registered ball set')
+      await ballSets.swapToReserve(
+        tx,
+        row,
+        {
+          reason,
+          hallId: plan.drawHallId ?? null,
+          journalType: `${row.product}.ball_set_swapped`,
+          scope: scope(row),
+          needs: setNeeds(plan.numbering.digits),
+        },
+        actor,
+      )
     })
     return getDraw(drawId)
   }
@@ -216,6 +259,7 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     participationFile: (drawId: string) => life.participationFile(drawId),
     ...life.answeredWith(getDraw),
     enterNumber,
+    swapBallSet,
     cancel,
     getProof: life.getProof,
     recordIncident: life.recordIncident,

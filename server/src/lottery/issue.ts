@@ -265,6 +265,9 @@ export function createIssueUseCases(ctx: LotteryContext) {
       ...life.viewOf(row, ctx.zoneOf(plan), (r) => ({ ticketsInPlay: Number(r.entriesCount) })),
       plan,
       drawn,
+      /** LOT-18 / LNS-9: the digit ball set a manual draw is read from and the reserve on hand, fixed at its first number. */
+      ballSetId: row.ballSetId,
+      reserveSetId: row.reserveSetId,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
       winningTickets: isRaffle(plan) ? plan.prizes.length : winningTicketCount(plan),

@@ -4,6 +4,7 @@
  * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
  */
 import type { Sql } from '../db/database.ts'
+import { journalValidation } from '../draws/validation-journal.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { ValidationOutcome } from '../shared/lottery-common.ts'
@@ -343,5 +344,28 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     }
   })
 
-  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
+  /** §8: a fraction or raffle ticket judged at a cash desk, journaled with the station, its seal and the cashier. */
+  async function validateAtDesk(code: string, who: { stationId?: string; cashierId?: string } = {}) {
+    return db.transaction(async (tx) => {
+      const v = await validate(code, tx)
+      const row = v.drawId ? await lotteryDrawById(tx, v.drawId) : undefined
+      await journalValidation(
+        tx,
+        {
+          at: ctx.now(),
+          type: `${v.kind}.ticket_validated`,
+          scope: row ? `${row.product}:${row.gameCode}` : '',
+          kind: v.kind,
+          ticketId: v.ticketId ?? null,
+          drawIds: v.drawId ? [v.drawId] : [],
+          outcome: v.outcome,
+          amountCents: v.amountCents,
+        },
+        who,
+      )
+      return v
+    })
+  }
+
+  return { validate, validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

@@ -60,6 +60,12 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   app.get('/api/lottery/artwork', needs('lottery.admin'), async (c) =>
     c.json({ artwork: await lottery.artworkStatus() }),
   )
+  // The image on record, for the back office's preview of what the ticket sheet will carry.
+  app.get('/api/lottery/artwork/:kind', needs('lottery.admin'), async (c) => {
+    const kind = z.enum(['aj-logo', 'mae-signature']).safeParse(p(c, 'kind'))
+    if (!kind.success) throw new DomainError('NOT_FOUND', `no artwork kind ${p(c, 'kind')}`)
+    return c.json(await lottery.artworkImage(kind.data))
+  })
   app.put('/api/lottery/artwork/:kind', needs('lottery.admin'), async (c) => {
     const kind = z.enum(['aj-logo', 'mae-signature']).safeParse(p(c, 'kind'))
     if (!kind.success) throw new DomainError('NOT_FOUND', `no artwork kind ${p(c, 'kind')}`)
@@ -149,6 +155,27 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   app.post('/api/lottery/draws/:drawId/numbers', needs('lottery.draw'), async (c) => {
     const b = await body(c, z.object({ number: z.number().int(), deviceId: z.string().max(120).optional() }).strict())
     return c.json(await lottery.enterNumber(p(c, 'drawId'), b.number, b.deviceId ?? null))
+  })
+  // LNS-9 / LOT-18: mid-draw, the digit set in use is swapped for the reserve, with the reason (who may: as registers sets).
+  app.post('/api/lottery/draws/:drawId/ball-set-swap', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ reason: text(500) }).strict())
+    return c.json(await lottery.swapBallSet(p(c, 'drawId'), b.reason, actorOf(c)))
+  })
+
+  // ---- lottery: the operator's digit ball sets (0-9 in each drum, LOT-18), as lotto's (LNS-9): lottery.admin
+  app.get('/api/lottery/ball-sets', needs('lottery.draw'), async (c) =>
+    c.json({ ballSets: await lottery.listBallSets() }),
+  )
+  app.post('/api/lottery/ball-sets', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ reference: text(60), drums: z.number().int(), sealRef: text(120) }).strict())
+    return c.json(await lottery.registerBallSet(b, actorOf(c)), 201)
+  })
+  app.post('/api/lottery/ball-sets/:ballSetId/reserve', needs('lottery.admin'), async (c) =>
+    c.json(await lottery.markReserveBallSet(p(c, 'ballSetId'), actorOf(c))),
+  )
+  app.post('/api/lottery/ball-sets/:ballSetId/retire', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ reason: text(500) }).strict())
+    return c.json(await lottery.retireBallSet(p(c, 'ballSetId'), b.reason, actorOf(c)))
   })
 }
 

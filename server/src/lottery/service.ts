@@ -21,6 +21,8 @@
 import { createArtworkUseCases } from './artwork.ts'
 import { createLotteryContext, type LotteryDeps } from './context.ts'
 import { createDrawUseCases } from './draws.ts'
+import { createBallSetRegistry } from '../draws/ball-sets.ts'
+import type { Actor } from '../shared/lottery-draw-v2.ts'
 import { createIssueUseCases } from './issue.ts'
 import { createPayoutUseCases } from './payouts.ts'
 import { createReissueUseCases } from './reissue.ts'
@@ -55,13 +57,15 @@ export function createLotteryService(deps: LotteryDeps) {
     recordBeacon,
     drawRng,
     enterNumber,
+    swapBallSet,
     postpone,
     cancel,
     getProof,
     recordIncident,
   } = createDrawUseCases(ctx, getDraw)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx, lostStolenNotice)
-  const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
+  const { validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
+  const ballSets = createBallSetRegistry(ctx)
 
   return {
     /** Whether a scanned code is a lottery or raffle ticket (kind `T`), for the cashier's generic dispatch. */
@@ -85,6 +89,13 @@ export function createLotteryService(deps: LotteryDeps) {
     recordBeacon,
     drawRng,
     enterNumber,
+    swapBallSet,
+    /** LOT-18: the operator's digit ball sets (0-9 per drum) a manual lottery draw is read from (draws/ball-sets.ts). */
+    registerBallSet: (input: { reference: string; drums: number; sealRef: string }, actor: Actor | null) =>
+      ballSets.registerBallSet({ ...input, kind: 'digits' }, actor),
+    markReserveBallSet: ballSets.markReserve,
+    retireBallSet: ballSets.retire,
+    listBallSets: () => ballSets.listBallSets('digits'),
     postpone,
     cancel,
     settle,
@@ -94,7 +105,8 @@ export function createLotteryService(deps: LotteryDeps) {
     acta,
     extractoPdf,
     actaPdf,
-    validate: (code: string) => validate(code),
+    /** §8: what a fraction or raffle ticket is worth at a cash desk, journaled with the station, its seal and the cashier. */
+    validate: (code: string, who: { stationId?: string; cashierId?: string } = {}) => validateAtDesk(code, who),
     pay,
     unclaimed,
     disposeUnclaimed,

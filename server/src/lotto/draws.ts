@@ -15,6 +15,7 @@ import { appendJournal } from '../shared/journal.ts'
 import type { Actor, beaconSummary } from '../shared/lottery-draw-v2.ts'
 import type { LottoContext } from './context.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
+import { createBallSetRegistry, type DrawSetNeeds } from '../draws/ball-sets.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
 import { checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
@@ -23,11 +24,8 @@ import {
   ensureReceiptCounter,
   excludeSlip,
   lastPlanOfGame,
-  lottoBallSetById,
-  lottoBallSetsOfRange,
   lottoDraws,
   previousLottoDraw,
-  recordDrawBallSets,
   type Draw,
   type Slip,
   recordNotarialAct as storeNotarialAct,
@@ -75,6 +73,7 @@ export interface DrawView {
 
 export function createDrawUseCases(ctx: LottoContext) {
   const { db, deps, now, drawScope, planOf, loadDraw, slipsOfDraw, forget, life } = ctx
+  const ballSets = createBallSetRegistry(ctx)
 
   /** Plans a draw (LOT-3, LOT-5): the lotto's checks of its plan, then the lifecycle's plan step. */
   async function createDraw(input: LottoPlanInput): Promise<DrawView> {
@@ -354,7 +353,7 @@ export function createDrawUseCases(ctx: LottoContext) {
       const complete = balls.length === plan.drawCount
       // LNS-9 / LNS-16: the draw is made with a registered set of the plan's range, with the range's reserve set on
       // hand; both are fixed on the draw row at its first ball and named in every ball's journal entry.
-      const sets = await drawBallSets(tx, row, plan.range)
+      const sets = await ballSets.drawSets(tx, row, setNeeds(plan.range))
       return {
         values: balls,
         complete,
@@ -392,30 +391,36 @@ export function createDrawUseCases(ctx: LottoContext) {
     return getDraw(drawId)
   }
 
-  /** The ball set and reserve set of a manual draw: those fixed at its first ball, else the range's current ones. */
-  async function drawBallSets(tx: Parameters<typeof loadDraw>[0], row: Draw, range: number) {
-    let main = row.ballSetId ? await lottoBallSetById(tx, row.ballSetId) : undefined
-    let reserve = row.reserveSetId ? await lottoBallSetById(tx, row.reserveSetId) : undefined
-    if (!main || !reserve) {
-      const current = await lottoBallSetsOfRange(tx, range)
-      if (!current.main || !current.reserve)
-        throw new DomainError(
-          'LOTTO_BALL_SET_REQUIRED',
-          `no registered ${current.main ? 'reserve set' : 'ball set'} of ${range} balls: register it before drawing (LNS-9, LNS-16)`,
-          { rule: 'LNS-9', range, ballSet: current.main?.id ?? null, reserveSet: current.reserve?.id ?? null },
-        )
-      main = current.main
-      reserve = current.reserve
-      await recordDrawBallSets(tx, row.id, main.id, reserve.id)
-    }
-    return {
-      main,
-      reserve,
-      journal: {
-        ballSet: { id: main.id, reference: main.reference, sealRef: main.sealRef },
-        reserveSet: { id: reserve.id, reference: reserve.reference, sealRef: reserve.sealRef },
-      },
-    }
+  /** LNS-9 / LNS-16: a lotto draw is drawn with a set of the plan's range, the range's reserve set on hand. */
+  const setNeeds = (range: number): DrawSetNeeds => ({
+    fit: { kind: 'range', ballCount: range },
+    requireReserve: true,
+    code: 'LOTTO_BALL_SET_REQUIRED',
+    rule: 'LNS-9',
+  })
+
+  /**
+   * LNS-9: mid-draw, the set in use is swapped for the reserve set (ball-sets.ts); the balls drawn so far stand.
+   * A person of the draw's hall (or of the operator, for a draw held in no hall); lottery.admin at the route.
+   */
+  async function swapBallSet(drawId: string, reason: string, actor: Actor | null): Promise<DrawView> {
+    await db.transaction(async (tx) => {
+      const row = await loadDraw(tx, drawId)
+      const plan = planOf(row)
+      await ballSets.swapToReserve(
+        tx,
+        row,
+        {
+          reason,
+          hallId: plan.drawHallId ?? null,
+          journalType: 'lotto.ball_set_swapped',
+          scope: drawScope(row),
+          needs: setNeeds(plan.range),
+        },
+        actor,
+      )
+    })
+    return getDraw(drawId)
   }
 
   return {
@@ -430,5 +435,6 @@ export function createDrawUseCases(ctx: LottoContext) {
     getProof: life.getProof,
     recordIncident: life.recordIncident,
     recordNotarialAct,
+    swapBallSet,
   }
 }

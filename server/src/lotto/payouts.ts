@@ -9,6 +9,7 @@ import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { ValidationOutcome } from '../shared/lottery-common.ts'
 import type { PayInput } from '../draws/lifecycle.ts'
 import type { Sql } from '../db/database.ts'
+import { journalValidation } from '../draws/validation-journal.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
 import {
@@ -182,6 +183,29 @@ export function createPayoutUseCases(ctx: LottoContext) {
     return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
   }
 
+  /** §8: a slip judged at a cash desk, journaled with the station, its seal and the cashier (draws/validation-journal.ts). */
+  async function validateAtDesk(code: string, who: { stationId?: string; cashierId?: string } = {}) {
+    return db.transaction(async (tx) => {
+      const v = await validate(code, tx)
+      const gameCode = v.ticketId ? ((await slipById(tx, v.ticketId))?.gameCode ?? null) : null
+      await journalValidation(
+        tx,
+        {
+          at: ctx.now(),
+          type: 'lotto.ticket_validated',
+          scope: gameCode ? `lotto:${gameCode}` : '',
+          kind: 'lotto',
+          ticketId: v.ticketId ?? null,
+          drawIds: v.draws.map((d) => d.drawId),
+          outcome: v.outcome,
+          amountCents: v.amountCents,
+        },
+        who,
+      )
+      return v
+    })
+  }
+
   /**
    * Pays what a receipt has won, once (LOT-26: only against the receipt; LNS-25: prize register), through the
    * lifecycle's payout: each winning row is marked paid by a conditional update and one payout per draw is made; a
@@ -321,5 +345,5 @@ export function createPayoutUseCases(ctx: LottoContext) {
     }
   })
 
-  return { validate, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
+  return { validate, validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

@@ -120,6 +120,15 @@ export function registerLottoRoutes(app: App, services: Services): void {
   app.post('/api/lotto/ball-sets/:ballSetId/reserve', needs('lottery.admin'), async (c) =>
     c.json(await lotto.markReserveBallSet(p(c, 'ballSetId'), actorOf(c))),
   )
+  // LNS-9: a worn set retired with its reason (never one a draw is being drawn with); mid-draw, a swap to the reserve.
+  app.post('/api/lotto/ball-sets/:ballSetId/retire', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ reason: text(500) }).strict())
+    return c.json(await lotto.retireBallSet(p(c, 'ballSetId'), b.reason, actorOf(c)))
+  })
+  app.post('/api/lotto/draws/:drawId/ball-set-swap', needs('lottery.admin'), async (c) => {
+    const b = await body(c, z.object({ reason: text(500) }).strict())
+    return c.json(await lotto.swapBallSet(p(c, 'drawId'), b.reason, actorOf(c)))
+  })
 
   // ---- lotto: sales
   // Issue 13: a counter sale takes the cash into the station's drawer and prints the receipt (LNS-6), all or

@@ -14,7 +14,7 @@
  * payouts.ts (validation, payout, claim period); their SQL is in store.ts.
  */
 import { createLottoContext, type LottoDeps } from './context.ts'
-import { createBallSetUseCases } from './ball-sets.ts'
+import { createBallSetRegistry } from '../draws/ball-sets.ts'
 import { createDrawUseCases } from './draws.ts'
 import { createPayoutUseCases } from './payouts.ts'
 import { createReceiptPool } from './receipts.ts'
@@ -62,6 +62,7 @@ export function createLottoService(deps: LottoDeps) {
     getProof,
     recordIncident,
     recordNotarialAct,
+    swapBallSet,
   } = createDrawUseCases(ctx)
   const { sellSlip, sellSlipWithin, getReceipt, annulSlip, receiptPdf, amendPlayer } = createSlipUseCases(
     ctx,
@@ -69,8 +70,8 @@ export function createLottoService(deps: LottoDeps) {
     receipts,
   )
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx)
-  const { validate, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
-  const { registerBallSet, markReserve, listBallSets } = createBallSetUseCases(ctx)
+  const { validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
+  const ballSets = createBallSetRegistry(ctx)
 
   return {
     /** Whether a scanned code is a lotto receipt (kind `L`), for the cashier's generic dispatch. */
@@ -93,16 +94,19 @@ export function createLottoService(deps: LottoDeps) {
     getProof,
     recordIncident,
     recordNotarialAct,
-    registerBallSet,
-    markReserveBallSet: markReserve,
-    listBallSets,
+    swapBallSet,
+    registerBallSet: ballSets.registerBallSet,
+    markReserveBallSet: ballSets.markReserve,
+    retireBallSet: ballSets.retire,
+    listBallSets: () => ballSets.listBallSets('range'),
     settle,
     extracto,
     acta,
     extractoPdf,
     actaPdf,
     receiptPdf,
-    validate: (code: string) => validate(code),
+    /** §8: what a slip is worth at a cash desk, journaled with the station, its seal and the cashier. */
+    validate: (code: string, who: { stationId?: string; cashierId?: string } = {}) => validateAtDesk(code, who),
     pay,
     unclaimed,
     disposeUnclaimed,

@@ -36,6 +36,12 @@ export const ErrorCode = {
   ReserveBallSetRequired: 'RESERVE_BALL_SET_REQUIRED',
   /** LNS-9 / LNS-16: a manual lotto draw with no registered ball set, or no reserve set, of the plan's range. */
   LottoBallSetRequired: 'LOTTO_BALL_SET_REQUIRED',
+  /** LOT-18: a manual lottery draw with no registered digit ball set for as many drums as its number has digits. */
+  LotteryBallSetRequired: 'LOTTERY_BALL_SET_REQUIRED',
+  /** LNS-9: a ball set a draw is being drawn with (or holds as its reserve) is not retired under it. */
+  BallSetInUse: 'BALL_SET_IN_USE',
+  /** LNS-9: a retired ball set is not marked reserve, retired again or drawn with. */
+  BallSetRetired: 'BALL_SET_RETIRED',
   LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
   EquipmentCheckFailed: 'EQUIPMENT_CHECK_FAILED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',
