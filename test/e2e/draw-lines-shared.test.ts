@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { lotteryPlan, plan649, registerLottoBallSets } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, plan649, registerLotteryBallSets, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 
 /**
  * Issue 23 point 6: lotto and numbered lotteries share one draw lifecycle; what differs is passed in as the line's
@@ -70,6 +70,7 @@ describe('one draw lifecycle for lotto and numbered lotteries (issue 23 point 6)
         ).status,
       ).toBe(201)
     await registerLottoBallSets(server.services)
+    await registerLotteryBallSets(server.services, 5) // LOT-18: the digit sets a five-digit number is read from
     const lotto = await call(
       'jefa',
       'POST',
