@@ -58,6 +58,13 @@ describe('CFG-20: the hall calling times', () => {
       authorisationRef: 'AJ-RA-RITMO-1',
     })
     expect(caller.status).toBe(403)
+    // Nor the jefe de mesa, who closes the window and declares a suspension unresolved: the director sets the times.
+    const floor = await s.call('mesa1', 'PUT', `/api/halls/${hall.hallId}/calling-times`, {
+      ...times,
+      claimWindowSeconds: 0,
+      authorisationRef: 'AJ-RA-RITMO-1',
+    })
+    expect(floor.status).toBe(403)
     const rules = await s.call('jefa', 'GET', `/api/halls/${hall.hallId}/rules`)
     expect(rules.body.callingTimes).toBeNull()
     expect(rules.body.callingTimesAuthority.authority.name).toMatch(/AJ/)
