@@ -164,6 +164,14 @@ export interface HallRuleSettings {
    * may start with fewer cards than the minimum, with the notice's words.
    */
   reducedMinimum?: { day: string; notice: string; postedAt: string }
+  /** CFG-20: the hall's calling times in force (calling-times.ts), a copy of their newest version; absent: no minimum. */
+  callingTimes?: {
+    version: number
+    authorisationRef: string | null
+    minBallIntervalSeconds: number
+    claimWindowSeconds: number
+    suspensionMinutes: number
+  }
 }
 
 /**

@@ -55,6 +55,8 @@ import {
 import { simpleTransition } from './games.ts'
 import { getGameState } from './game-state.ts'
 import { calledBalls } from './store/balls.ts'
+import type { HallRuleSettings } from './betting-plan.ts'
+import { secondsToWait } from './calling-times.ts'
 import {
   type Claim,
   type Prize,
@@ -175,6 +177,18 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
     assertLegal(GameAction.CloseWindow, game.status, gameId)
     const kind = game.windowKind!
     const claims = await verifiedClaimsOfKind(tx, gameId, kind)
+    // BNG-50 / CFG-20 (002 §6.1.5 "un plazo de tiempo prudencial", 004 Bingo III "un tiempo prudencial"): the order
+    // that ends the right to claim comes no sooner than the hall's least window after the first verified claim.
+    const { hall } = await hallOf(tx, game.hallId)
+    const least = (JSON.parse(hall.settings || '{}') as HallRuleSettings).callingTimes?.claimWindowSeconds ?? 0
+    const wait = secondsToWait(claims[0]?.createdAt, ctx.now(), least)
+    if (wait > 0)
+      throw new DomainError('CALLING_TOO_SOON', `the window may be closed in ${wait} s (hall's window: ${least} s)`, {
+        step: 'window',
+        waitSeconds: wait,
+        minSeconds: least,
+        rule: 'BNG-50',
+      })
     const pool = kind === 'line' ? game.linePoolCents! : game.bingoPoolCents!
     const unique = new Map<string, Claim>()
     for (const c of claims) if (!unique.has(c.cardId!)) unique.set(c.cardId!, c)

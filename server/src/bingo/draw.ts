@@ -19,9 +19,12 @@ import {
 import { registerClaim } from './claims.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
-import { calledBalls, insertBall, insertSilentWin } from './store/balls.ts'
+import { calledBalls, insertBall, insertSilentWin, lastBallCalledAt } from './store/balls.ts'
+import type { HallRuleSettings } from './betting-plan.ts'
+import { secondsToWait } from './calling-times.ts'
 import { type Game, markFirstBall } from './store/games.ts'
 import type { GameState } from './types.ts'
+import type { Sql } from '../db/database.ts'
 
 /**
  * Draws the next ball from the game's proof stream (RNG source). Under bolillo-draw-v2 no ball is drawn before beacon
@@ -78,6 +81,33 @@ export async function enterBall(
   return getGameState(ctx, gameId)
 }
 
+/**
+ * BNG-42 step 7 / CFG-20 (002 §6.1.5, 004 Bingo III: "con el ritmo adecuado para que todos los jugadores puedan"
+ * mark them): the hall's least interval between two balls, whatever the source (RNG, blower, by hand), by the
+ * server's clock. CALLING_TOO_SOON with the seconds still to wait.
+ */
+async function assertRhythm(sql: Sql, game: Game, hall: { settings: string }, at: string): Promise<void> {
+  const rhythm = (JSON.parse(hall.settings || '{}') as HallRuleSettings).callingTimes?.minBallIntervalSeconds ?? 0
+  const wait = secondsToWait(await lastBallCalledAt(sql, game.id), at, rhythm)
+  if (wait > 0)
+    throw new DomainError('CALLING_TOO_SOON', `the next ball may be drawn in ${wait} s (hall's rhythm: ${rhythm} s)`, {
+      step: 'ball',
+      waitSeconds: wait,
+      minSeconds: rhythm,
+      rule: 'CFG-20',
+    })
+}
+
+/**
+ * CFG-20: the same check before a connected blower is asked to release a ball (equipment/blowers.ts), so that no ball
+ * leaves the machine only to be refused; enterBall checks again when the read arrives.
+ */
+export async function assertBallDue(ctx: BingoContext, gameId: string): Promise<void> {
+  const game = await loadGame(ctx.db, gameId)
+  const { hall } = await hallOf(ctx.db, game.hallId)
+  await assertRhythm(ctx.db, game, hall, ctx.now())
+}
+
 async function recordBall(
   ctx: BingoContext,
   tx: Tx,
@@ -92,8 +122,9 @@ async function recordBall(
   if (called.includes(ball))
     throw new DomainError('BALL_ALREADY_DRAWN', `ball ${ball} was already drawn in this game`, { ball })
   const { hall, profile } = await hallOf(tx, game.hallId)
-  const cache = await cacheFor(ctx, tx, game)
   const at = ctx.now()
+  await assertRhythm(tx, game, hall, at)
+  const cache = await cacheFor(ctx, tx, game)
   const seq = called.length + 1
   for (const h of ctx.deps.hooks ?? [])
     await h.ballRecording?.(tx, {

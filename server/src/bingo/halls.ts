@@ -20,6 +20,7 @@ import {
 import { checkDerivedPlan, hallBallCounts, isLayoutAuthorised, type DerivedPlan } from './modalities.ts'
 import { assertFaceValueAuthorised, checkSaleRules, type PostedBets, type SaleRules } from './sale-rules.ts'
 import { doorOf } from './purchases.ts'
+import { checkCallingTimes, type CallingTimes } from './calling-times.ts'
 import { isTimeZone } from '../shared/time-zone.ts'
 import {
   type Session,
@@ -190,8 +191,8 @@ async function recordPlan(
   ctx: BingoContext,
   tx: Tx,
   hallId: string,
-  kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules' | 'layout',
-  authorisationRef: string,
+  kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules' | 'layout' | 'calling-times',
+  authorisationRef: string | null,
   body: unknown,
   by: PlanActor,
 ): Promise<number> {
@@ -354,6 +355,30 @@ async function recordSaleRules(ctx: BingoContext, tx: Tx, hallId: string, rules:
 }
 
 /**
+ * CFG-20 / CFG-46: records a new version of the hall's calling times (least seconds between balls, least seconds of
+ * the "¿alguna línea/bingo más?" window, least minutes of a suspension before its refund). The texts leave the values
+ * open (profile.ts `callingTimes`); where the profile names the authority that approves them, only with its reference.
+ * Apply from the next ball, window or refund.
+ */
+export async function setCallingTimes(
+  ctx: BingoContext,
+  input: { hallId: string; times: CallingTimes; by: PlanActor },
+): Promise<HallRules> {
+  await ctx.tx(async (tx) => {
+    const { hall, profile } = await hallOf(tx, input.hallId)
+    const times = checkCallingTimes(profile, input.times)
+    const version = await recordPlan(ctx, tx, hall.id, 'calling-times', times.authorisationRef, times, input.by)
+    const settings = JSON.parse(hall.settings) as HallRuleSettings
+    await setHallSettings(
+      tx,
+      hall.id,
+      JSON.stringify({ ...settings, callingTimes: { version, ...times } } satisfies HallRuleSettings),
+    )
+  })
+  return hallRules(ctx, input.hallId)
+}
+
+/**
  * CFG-21: the hall's own choice of automatic claims (null: back to the profile's default). Switching them on is
  * refused where the profile forbids it (Cantabria, 004 Bingo III: the player calls, staff may not learn of a winner
  * first). Applies from the next ball.
@@ -415,6 +440,9 @@ export interface HallRules {
   autoClaim: boolean
   /** GEN-25: the hall sells only to players who give their identity document (PUT .../identified-sales). */
   identifiedSales: boolean
+  /** CFG-20: the hall's calling times in force (null: none recorded, no minimum), and who must approve them. */
+  callingTimes: HallRuleSettings['callingTimes'] | null
+  callingTimesAuthority: Profile['callingTimes']
   plans: Array<{
     kind: string
     version: number
@@ -443,6 +471,8 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     bets: postedBets(getProfile(hall.profileId)!, settings),
     autoClaim: profile.autoClaimSoldCards,
     identifiedSales: (settings as { identifiedSales?: unknown }).identifiedSales === true,
+    callingTimes: settings.callingTimes ?? null,
+    callingTimesAuthority: profile.callingTimes,
     plans: plans.map((p) => ({
       kind: p.kind,
       version: Number(p.version),

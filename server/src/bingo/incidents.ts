@@ -26,7 +26,9 @@ import {
   lastJournalSeq,
   markGameResumed,
 } from './store/games.ts'
-import { insertIncident, insertAnnulment } from './store/incidents.ts'
+import { insertIncident, insertAnnulment, latestIncidentOfGame } from './store/incidents.ts'
+import type { HallRuleSettings } from './betting-plan.ts'
+import { secondsToWait } from './calling-times.ts'
 import { soldCardRefs, refundSoldCards } from './store/sales.ts'
 import { createDetector } from './detector.ts'
 import type { GameState } from './types.ts'
@@ -300,6 +302,19 @@ export async function declareIncident(
             'ILLEGAL_TRANSITION',
             'only a suspended game can be refunded for an unresolved failure (BNG-80)',
           )
+        // BNG-80 / CFG-20 (004 Bingo II.1.b: suspended "durante un plazo prudencial, a juicio del Jefe de Sala"): no
+        // refund before the hall's least suspension, counted from the suspension's entry.
+        const { hall } = await hallOf(tx, game.hallId)
+        const minutes = (JSON.parse(hall.settings || '{}') as HallRuleSettings).callingTimes?.suspensionMinutes ?? 0
+        const suspendedAt = (await latestIncidentOfGame(tx, game.id))?.createdAt
+        const wait = secondsToWait(suspendedAt, ctx.now(), minutes * 60)
+        if (wait > 0)
+          throw new DomainError('CALLING_TOO_SOON', `the suspension may be declared unresolved in ${wait} s`, {
+            step: 'suspension',
+            waitSeconds: wait,
+            minSeconds: minutes * 60,
+            rule: 'BNG-80',
+          })
         await recordIncident(ctx, tx, game, input.kind, 'void-refund', note, entry, signed)
         await voidTx(ctx, tx, game, 'unresolved-suspension', signed)
         break

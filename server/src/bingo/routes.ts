@@ -171,6 +171,27 @@ export function registerBingoRoutes(app: App, services: Services) {
     const rules = await body(c, saleRules)
     return c.json(await bingo.setSaleRules({ hallId: param(c, 'hallId'), rules, by: actorOf(c) }))
   })
+  // CFG-20 / BNG-42 / BNG-50 / BNG-80: the hall's calling rhythm, "any more?" window and suspension times.
+  app.put('/api/halls/:hallId/calling-times', needs('hall.rules'), async (c) => {
+    const times = await body(
+      c,
+      z
+        .object({
+          authorisationRef: z.string().max(120).nullable().optional(),
+          minBallIntervalSeconds: z.number().int().min(0).max(120),
+          claimWindowSeconds: z.number().int().min(0).max(600),
+          suspensionMinutes: z.number().int().min(0).max(240),
+        })
+        .strict(),
+    )
+    return c.json(
+      await bingo.setCallingTimes({
+        hallId: param(c, 'hallId'),
+        times: { ...times, authorisationRef: times.authorisationRef ?? null },
+        by: actorOf(c),
+      }),
+    )
+  })
   // BNG-22 (000 §6.1.4, BO-2013): the notice posted at the start of the day that games may start below the minimum.
   app.post('/api/halls/:hallId/reduced-minimum', needs('hall.rules'), async (c) => {
     const b = await body(c, z.object({ notice: z.string().min(1).max(500) }).strict())

@@ -56,6 +56,7 @@ export function createBingoService(deps: BingoDeps) {
     drawNext: (gameId: string) => draw.drawNext(ctx, gameId),
     enterBall: (gameId: string, ball: number, deviceId: string | null = null) =>
       draw.enterBall(ctx, gameId, ball, deviceId),
+    assertBallDue: (gameId: string) => draw.assertBallDue(ctx, gameId),
     claim: (input: Parameters<typeof claims.claim>[1]) => claims.claim(ctx, input),
     closeWindow: (gameId: string) => claims.closeWindow(ctx, gameId),
     stopForClaim: (gameId: string) => claims.stopForClaim(ctx, gameId),
@@ -89,6 +90,7 @@ export function createBingoService(deps: BingoDeps) {
     // Issue 18: posted bets and face values (BNG-40, GEN-18, CFG-16, BNG-10), automatic claims (CFG-21), the
     // purchase checks every sale path makes (purchases.ts), the hall's door (BNG-93, BNG-19), cards handed back (BNG-15).
     setSaleRules: (input: Parameters<typeof halls.setSaleRules>[1]) => halls.setSaleRules(ctx, input),
+    setCallingTimes: (input: Parameters<typeof halls.setCallingTimes>[1]) => halls.setCallingTimes(ctx, input),
     postReducedMinimum: (input: Parameters<typeof halls.postReducedMinimum>[1]) => halls.postReducedMinimum(ctx, input),
     setAutoClaim: (input: Parameters<typeof halls.setAutoClaim>[1]) => halls.setAutoClaim(ctx, input),
     admitPurchaseWithin: (sql: Sql, input: purchases.PurchaseInput) => purchases.admitPurchase(ctx, sql, input),

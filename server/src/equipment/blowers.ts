@@ -328,6 +328,8 @@ export function createBlowerControl(opts: BlowerControlOptions) {
           { pending: pendingReads.get(gameId) },
         )
       if (waiters.has(gameId)) throw new DomainError('CONFLICT', 'a ball is already on its way')
+      // CFG-20: the hall's rhythm is checked before the machine lets a ball out, not after.
+      await bingo.assertBallDue(gameId)
       if (a.reader.state !== 'MIXING' && a.reader.state !== 'READY') await a.reader.start()
       const result = new Promise<ReleaseOutcome>((resolve, reject) => {
         const timer = setTimeout(() => {

@@ -442,3 +442,43 @@ describe('demo hall with the simulated blower (BOLILLO_BALL_SOURCE=sim)', () => 
     expect((await s.ballSets.list(demo.hallId)).active).toMatchObject({ label: 'Demo 1', gamesPlayed: 1 })
   })
 })
+
+describe("CFG-20: the hall's rhythm is checked before a connected blower lets a ball out", () => {
+  it('refuses a release before the interval without asking the machine, and releases after it', async () => {
+    let t = Date.parse('2026-11-21T20:00:00Z')
+    const db = await openTestDatabase()
+    dbs.push(db)
+    const s = await createServices(testConfig({ ballSource: 'sim', blowerHeartbeatMs: 2000 }), {
+      db,
+      entropy: { name: 'test-source', randomBytes: (n) => new Uint8Array(randomBytes(n)) },
+      clock: { now: () => new Date(t) },
+    })
+    await registerTestRng(s)
+    open.push(s)
+    const demo = await seedDemoHall(s, { cards: 20 })
+    await s.bingo.setCallingTimes({
+      hallId: demo.hallId,
+      times: {
+        authorisationRef: 'AJ-RA-RITMO-1',
+        minBallIntervalSeconds: 6,
+        claimWindowSeconds: 0,
+        suspensionMinutes: 0,
+      },
+      by: { kind: 'user', id: 'u_jefa', name: 'Marta Quispe', role: 'director' },
+    })
+    await s.bingo.closeSales({ gameId: demo.gameId })
+    const first = await s.blowers.release(demo.gameId)
+    expect(first.outcome).toBe('ball')
+    t += 2000
+    await expect(s.blowers.release(demo.gameId)).rejects.toMatchObject({
+      code: 'CALLING_TOO_SOON',
+      details: { step: 'ball', waitSeconds: 4 },
+    })
+    // The machine was not asked: one ball out, one ball recorded.
+    expect(s.equipment.simulator?.released).toHaveLength(1)
+    expect((await s.bingo.getGameState(demo.gameId)).balls).toHaveLength(1)
+    t += 4000
+    expect((await s.blowers.release(demo.gameId)).outcome).toBe('ball')
+    expect(s.equipment.simulator?.released).toHaveLength(2)
+  })
+})

@@ -59,6 +59,10 @@ export const messages: Record<
     en: 'The minimum participation to start the game was not reached.',
   },
   BALL_ALREADY_DRAWN: { es: 'Esa bola ya salió en esta partida.', en: 'That ball was already drawn in this game.' },
+  CALLING_TOO_SOON: {
+    es: 'Todavía no: la sala tiene fijado un tiempo mínimo para este paso. Espere e inténtelo de nuevo.',
+    en: 'Not yet: the hall has a minimum time for this step. Wait and try again.',
+  },
   BALL_OUT_OF_RANGE: { es: 'Esa bola no pertenece al juego de bolas.', en: 'That ball is not in the ball set.' },
   NO_BALLS_LEFT: { es: 'Ya salieron todas las bolas.', en: 'Every ball has been drawn.' },
   CLAIM_REJECTED: { es: 'El cartón no tiene premio.', en: 'The card has not won.' },
@@ -457,6 +461,24 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
       return lang === 'es'
         ? `La normativa de la sala exige ${named} para dar de alta este equipo.`
         : `The hall's rules require ${named} to enrol this device.`
+  }
+  if (code === 'CALLING_TOO_SOON' && typeof d.waitSeconds === 'number') {
+    // CFG-20: the seconds still to wait, from the refusal itself (the screen keeps no copy of the hall's times).
+    const wait = d.waitSeconds
+    const es = plural(wait, 'segundo', 'segundos')
+    const en = plural(wait, 'second', 'seconds')
+    if (d.step === 'ball')
+      return lang === 'es'
+        ? `Demasiado pronto para la siguiente bola: el ritmo de la sala deja al menos ${plural(Number(d.minSeconds), 'segundo', 'segundos')} entre bolas para que todos marquen. Espere ${es}.`
+        : `Too soon for the next ball: the hall's rhythm leaves at least ${plural(Number(d.minSeconds), 'second', 'seconds')} between balls so that everyone can mark. Wait ${en}.`
+    if (d.step === 'window')
+      return lang === 'es'
+        ? `Aún no puede cerrarse la jugada: después de «¿alguna línea/bingo más?» la sala espera al menos ${plural(Number(d.minSeconds), 'segundo', 'segundos')}. Espere ${es}.`
+        : `The play cannot be closed yet: after "any more line/bingo?" the hall waits at least ${plural(Number(d.minSeconds), 'second', 'seconds')}. Wait ${en}.`
+    if (d.step === 'suspension')
+      return lang === 'es'
+        ? `La partida suspendida aún no puede darse por no resuelta ni devolverse: la sala espera al menos ${plural(Math.round(Number(d.minSeconds) / 60), 'minuto', 'minutos')}. Espere ${es}.`
+        : `The suspended game cannot be refunded as unresolved yet: the hall waits at least ${plural(Math.round(Number(d.minSeconds) / 60), 'minute', 'minutes')}. Wait ${en}.`
   }
   if (code === 'BET_OUT_OF_LIMITS') {
     const n = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : null)

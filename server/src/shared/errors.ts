@@ -16,6 +16,11 @@ export const ErrorCode = {
   DuplicateCard: 'DUPLICATE_CARD',
   MinimumParticipation: 'MINIMUM_PARTICIPATION',
   BallAlreadyDrawn: 'BALL_ALREADY_DRAWN',
+  /**
+   * CFG-20 / BNG-42 / BNG-50 / BNG-80: too soon under the hall's calling times (a ball before the least interval, the
+   * "¿alguna línea más?" window closed before its least time, a suspension refunded before its least wait).
+   */
+  CallingTooSoon: 'CALLING_TOO_SOON',
   BallOutOfRange: 'BALL_OUT_OF_RANGE',
   NoBallsLeft: 'NO_BALLS_LEFT',
   ClaimRejected: 'CLAIM_REJECTED',

@@ -82,6 +82,24 @@ export interface EnrolledDeviceMarks {
   typeApproval: readonly EnrolledDeviceKind[]
 }
 
+/**
+ * BNG-42 step 7 / BNG-50 / BNG-80 / CFG-20 / CFG-46: the times of a game that the texts name without a number. 002 §6.1.5
+ * and 004 Bingo III: balls are drawn and read "con el ritmo adecuado para que todos los jugadores puedan" follow and
+ * mark them (no interval); the jefe asks "¿alguna línea más?" / "¿algún bingo más?" leaving "un plazo de tiempo
+ * prudencial" (002) / "un tiempo prudencial" (004) before the order that ends the right to claim (no length); 004
+ * Bingo II.1.b: a game whose devices fail before the first ball is suspended "durante un plazo prudencial, a juicio del
+ * Jefe de Sala" before its cards are refunded (no length). So no profile fixes a value: a hall records its own
+ * (PUT /api/halls/:hallId/calling-times; none recorded: no minimum), and where `authority` is set, only with that
+ * authority's reference. The three values bind the one path a ball is drawn (draw.ts), the closing of the window
+ * (claims.ts) and the refund of an unresolved suspension (incidents.ts).
+ */
+export interface CallingTimesRule {
+  /** Whose approval makes a hall's times binding, and the rule that says so; null: the hall records them itself. */
+  authority: { name: string; rule: string } | null
+  /** The paragraphs that leave the values open. */
+  source: string
+}
+
 export interface Profile {
   id: string
   name: string
@@ -337,6 +355,8 @@ export interface Profile {
    * is recorded on the game like a blower. Type approval of that device follows `drawDeviceTypeApproval`.
    */
   rngDeviceRequired: boolean
+  /** Issue 26 (CFG-20, BNG-42, BNG-50, BNG-80, CFG-46): who sets the hall's calling rhythm, window and suspension times. */
+  callingTimes: CallingTimesRule
 }
 
 /**
@@ -432,6 +452,14 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   // juegos") and RNG-25 (002 §6.1.2, "mediante software de juego"): the RNG that draws is a medio de juego, registered
   // with its AJ seal and Certificado de Cumplimiento like a blower (BNG-30).
   rngDeviceRequired: true,
+  // CFG-20 / CFG-46: 002 §6.1.5 leaves the rhythm ("ritmo adecuado") and the "¿alguna línea más?" time ("plazo de
+  // tiempo prudencial") open, and they are the way the hall plays the game its Plan de Apuestas and licence describe,
+  // both approved by the AJ (002 §1.2.1.1, §6.1.4): a hall's times bind only with the AJ's reference. 000 §6.1.4 has
+  // the same words (the 2013 profile keeps this).
+  callingTimes: {
+    authority: { name: 'Autoridad de Fiscalización del Juego (AJ)', rule: 'CFG-20 / CFG-46 (002 §6.1.5)' },
+    source: '002 §6.1.5 («ritmo adecuado», «plazo de tiempo prudencial»); 000 §6.1.4',
+  },
   // GEN-6 (002 §1.1.t): computers adapted as gaming terminals are medios de juego, each under the AJ's authorisation;
   // the 2025 text sets no terms of its own for virtual cards, so the hall records the AJ's with its reference.
   electronicBingo: {
@@ -544,6 +572,13 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   // GEN-4 / RNG-34: an RNG, where an authorisation allows one at all (softwareDrawAllowed, softwareLotteryDrawAllowed
   // are false here), is gaming material like any other: registered and type-approved (drawDeviceTypeApproval).
   rngDeviceRequired: true,
+  // CFG-20 / CFG-46: 004 Bingo III ("ritmo adecuado", "tiempo prudencial") and II.1.b (the suspension lasts "un plazo
+  // prudencial, a juicio del Jefe de Sala") leave the times to the hall's staff, not to the Consejería: the hall
+  // records its own, with a reference when it has one.
+  callingTimes: {
+    authority: null,
+    source: '004 Bingo III («ritmo adecuado», «tiempo prudencial»); 004 Bingo II.1.b («a juicio del Jefe de Sala»)',
+  },
   // BNG-101 (004 Bingo VI.2): "the prize percentage, operation and requirements are set by the Consejería"; BNG-9
   // (004 Bingo II.1.a): physical and electronic cards in one ordinary game, technical requirements by Consejería order.
   // The decree fixes only that the player calls (004 Bingo III, BNG-48): no automatic claim. Caps, marking, duration,

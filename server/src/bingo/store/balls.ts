@@ -32,6 +32,15 @@ export async function lastBall(
   return r && { seq: Number(r.seq), ball: Number(r.ball), source: r.source }
 }
 
+/** CFG-20: when the game's newest ball was called (undefined: none yet). */
+export async function lastBallCalledAt(tx: Sql, gameId: string): Promise<string | undefined> {
+  const r = await tx.get<{ called_at: string }>(
+    'SELECT called_at FROM balls WHERE game_id = ? ORDER BY seq DESC LIMIT 1',
+    [gameId],
+  )
+  return r?.called_at
+}
+
 export async function ballAt(
   tx: Sql,
   gameId: string,
