@@ -37,8 +37,7 @@ export function countingDatabase(inner: Database): { db: Database; tally: Statem
     db,
     tally: {
       total: () => [...counts.values()].reduce((a, b) => a + b, 0),
-      byStatement: () =>
-        [...counts.entries()].map(([sql, n]) => ({ sql, count: n })).sort((a, b) => b.count - a.count),
+      byStatement: () => [...counts.entries()].map(([sql, n]) => ({ sql, count: n })).sort((a, b) => b.count - a.count),
       reset: () => counts.clear(),
     },
   }
