@@ -30,6 +30,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TICKET_DEFAULTS, type Config } from '../server/src/config.ts'
 import { createServer } from '../server/src/server.ts'
+import { openDatabase } from '../server/src/services.ts'
+import { countingDatabase, type StatementTally } from '../test/helpers/statement-count.ts'
 import { markDemo } from '../server/src/demo.ts'
 import { plan649 } from '../test/helpers/lottery-plans.ts'
 import { hallWithGameOnSale } from '../test/helpers/cashdesk.ts'
@@ -195,7 +197,16 @@ async function run(
   const base = Date.parse('2025-03-02T12:00:00-04:00')
   const started = Date.now()
   const clock = { now: () => new Date(base + (Date.now() - started)) }
-  const server = await createServer(config, { clock })
+  // BENCH_PAID_COUNT=1: every SQL statement is counted (test/helpers/statement-count.ts) and the warm run's statements
+  // per sale are printed, most run first; a figure independent of the machine's load (the timings are not).
+  let tally: StatementTally | null = null
+  let db
+  if (process.env.BENCH_PAID_COUNT === '1') {
+    const counted = countingDatabase(await openDatabase(config))
+    db = counted.db
+    tally = counted.tally
+  }
+  const server = await createServer(config, { clock, ...(db ? { db } : {}) })
   const { services } = server
   // GEN-6: a draw by software needs the operator's registered RNG, as a real operator has it.
   await registerTestRng(services)
@@ -309,14 +320,24 @@ async function run(
 
     // Warm.
     writeBodies(Math.floor(codes.length / 2))
+    const unitsBefore = services.paidSales.stats().units
     const cpu0 = process.cpuUsage()
     const main0 = mainThreadCpuMs()
     const profiling = await startProfile()
+    tally?.reset()
     const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
     const cpu = process.cpuUsage(cpu0)
     const mainMs = mainThreadCpuMs() - main0
     await profiling?.stop()
     report('warm', warm)
+    if (tally) {
+      // The warm-up's sales are counted too: per sale is over every purchase answered 200 since the reset.
+      const sold = services.paidSales.stats().units
+      const lines = tally.byStatement()
+      log(`statements (warm-up included): ${tally.total()} over ${sold - unitsBefore} group-commit units`)
+      for (const l of lines.slice(0, 60))
+        log(`  ${(l.count / Math.max(1, sold - unitsBefore)).toFixed(2)}  ${l.sql.slice(0, 160)}`)
+    }
     const g = services.paidSales.stats()
     log(
       `group commit so far: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`,

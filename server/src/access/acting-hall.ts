@@ -21,17 +21,28 @@ export async function assertActsInHall(
   hallId: string,
   at: { stationId?: string | null; resource: string },
 ): Promise<void> {
+  const stationHalls = at.stationId ? await hallsOfStation(sql, at.stationId) : []
+  assertActsInHallOf(hallId, { ...at, stationHalls })
+}
+
+/**
+ * {@link assertActsInHall} with the station's hall already read in the caller's transaction (`stationHalls`: the
+ * halls of the enrolled device `stationId`, none when it is no enrolled device or of no hall), for a sale that reads
+ * its kiosk's row once for every check it takes part in (issue 23 point 5).
+ */
+export function assertActsInHallOf(
+  hallId: string,
+  at: { stationId?: string | null; stationHalls: readonly string[]; resource: string },
+): void {
   const refuse = (why: string, extra: Record<string, unknown> = {}) =>
     new DomainError('WRONG_HALL', `${at.resource} of hall ${hallId}: ${why}`, {
       resource: at.resource,
       hallId,
       ...extra,
     })
-  if (at.stationId) {
-    const stationHalls = await hallsOfStation(sql, at.stationId)
-    if (stationHalls.length && !stationHalls.includes(hallId))
-      throw refuse(`station ${at.stationId} is of hall ${stationHalls.join(', ')}`, { stationHall: stationHalls[0] })
-  }
+  const stationHalls = at.stationHalls
+  if (stationHalls.length && !stationHalls.includes(hallId))
+    throw refuse(`station ${at.stationId} is of hall ${stationHalls.join(', ')}`, { stationHall: stationHalls[0] })
   const scope = currentScope()
   if (!scope) return
   if (scope.halls !== '*' && !scope.halls.includes(hallId))

@@ -9,7 +9,7 @@
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile, missingDeviceMarks } from '../shared/profile.ts'
-import { deviceMarksById } from './store.ts'
+import { deviceMarksById, type DeviceMarksRow } from './store.ts'
 
 /**
  * Refuses with DEVICE_MARKS_MISSING when the enrolled device `deviceId` lacks a mark its hall's profile requires.
@@ -17,7 +17,14 @@ import { deviceMarksById } from './store.ts'
  */
 export async function assertDeviceMarked(sql: Sql, deviceId: string | null | undefined): Promise<void> {
   if (!deviceId) return
-  const d = await deviceMarksById(sql, deviceId)
+  assertMarksOf(await deviceMarksById(sql, deviceId))
+}
+
+/**
+ * The same check on the device's row already read in the caller's transaction (`deviceMarksById`), for a sale that
+ * reads its kiosk once for its hall, its marks and its name (issue 23 point 5). undefined: no enrolled device.
+ */
+export function assertMarksOf(d: DeviceMarksRow | undefined): void {
   const profile = d?.hall_profile_id ? getProfile(d.hall_profile_id) : undefined
   if (!d || !profile) return
   const missing = missingDeviceMarks(profile, d.kind, { sealCode: d.seal_code, typeApprovalNo: d.type_approval_no })

@@ -102,6 +102,12 @@ export const sessionScope = (s: { hallId: string; id: string }) => `hall:${s.hal
 export async function hallOf(tx: Sql, hallId: string): Promise<{ hall: Hall; profile: Profile }> {
   const hall = await hallById(tx, hallId)
   if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+  return profiledHall(hall)
+}
+
+/** {@link hallOf} over a hall row already read in the caller's transaction. */
+export function profiledHall(hall: Hall): { hall: Hall; profile: Profile } {
+  const hallId = hall.id
   const profile = getProfile(hall.profileId)
   if (!profile) throw new DomainError('VALIDATION_FAILED', `hall ${hallId} has unknown profile ${hall.profileId}`)
   // Issue 17: the hall's own time zone, when it set one, is the profile's for everything this hall shows.

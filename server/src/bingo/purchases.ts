@@ -21,7 +21,19 @@ import { GameAction, GameStatus, assertLegal } from './game.ts'
 import { assertBetLimitsAuthorised, assertOperatingLicence, assertWithinBetLimits } from './sale-rules.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
 import { collectOnReturn } from './card-custody-service.ts'
-import { emit, gameScope, hallOf, loadGame, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
+import {
+  emit,
+  gameScope,
+  hallOf,
+  loadGame,
+  loadSession,
+  profiledHall,
+  sessionScope,
+  type BingoContext,
+  type Tx,
+} from './context.ts'
+import type { Hall } from './store/halls.ts'
+import { toGame, type GameRow } from './store/games.ts'
 import type { Sql } from '../db/database.ts'
 import {
   playerCardCount,
@@ -43,14 +55,21 @@ export interface PurchaseInput {
   hallId: string
   count: number
   playerKey: string | null
+  /**
+   * The hall's row as the caller read it in this same transaction (issue 23 point 5: a kiosk sale reads its hall
+   * once); read here when absent or of another hall.
+   */
+  hall?: Hall
+  /** The game's row as the caller read it in this same transaction; read here when absent or of another game. */
+  gameRow?: GameRow
 }
 
 /** Checks a purchase before any card is taken; throws the rule's error. Runs inside the sale's transaction. */
 export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: PurchaseInput): Promise<void> {
-  const game = await loadGame(sql, input.gameId)
+  const game = input.gameRow?.id === input.gameId ? toGame(input.gameRow) : await loadGame(sql, input.gameId)
   // A game not on sale answers as before (SALES_NOT_OPEN, SALES_CLOSED), whatever the purchase.
   assertLegal(GameAction.Sell, game.status, game.id)
-  const { hall, profile } = await hallOf(sql, input.hallId)
+  const { hall, profile } = input.hall?.id === input.hallId ? profiledHall(input.hall) : await hallOf(sql, input.hallId)
   // BNG-19: the hall's entry closed for this game; the reading of its data has begun and its sale is over.
   if (game.entryClosedAt) {
     throw new DomainError(

@@ -19,6 +19,7 @@ import * as beacon from './draw-beacon.ts'
 import * as purchases from './purchases.ts'
 import { lastJournalSeq } from './store/games.ts'
 import { playerOfCard } from './store/sales.ts'
+import { hallById } from './store/halls.ts'
 
 export { insertSoldCards } from './games.ts'
 
@@ -94,6 +95,8 @@ export function createBingoService(deps: BingoDeps) {
     postReducedMinimum: (input: Parameters<typeof halls.postReducedMinimum>[1]) => halls.postReducedMinimum(ctx, input),
     setAutoClaim: (input: Parameters<typeof halls.setAutoClaim>[1]) => halls.setAutoClaim(ctx, input),
     admitPurchaseWithin: (sql: Sql, input: purchases.PurchaseInput) => purchases.admitPurchase(ctx, sql, input),
+    /** A hall's row read in the caller's transaction (a kiosk sale hands it to admitPurchaseWithin). */
+    hallWithin: (sql: Sql, hallId: string) => hallById(sql, hallId),
     recordPurchaseWithin: (sql: Sql, input: Parameters<typeof purchases.recordPurchase>[2]) =>
       purchases.recordPurchase(ctx, sql, input),
     closeHallEntry: (input: Parameters<typeof purchases.closeHallEntry>[1]) => purchases.closeHallEntry(ctx, input),

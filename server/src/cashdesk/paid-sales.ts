@@ -54,8 +54,9 @@ import {
 } from './store.ts'
 import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen, CashCount } from './cash-intake.ts'
-import { assertActsInHall } from '../access/acting-hall.ts'
-import { assertDeviceMarked } from '../access/device-marks.ts'
+import { assertActsInHallOf } from '../access/acting-hall.ts'
+import { assertDeviceMarked, assertMarksOf } from '../access/device-marks.ts'
+import { deviceMarksById } from '../access/store.ts'
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import { createGroupCommit } from '../db/group-commit.ts'
@@ -367,7 +368,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const buyer = vouchers.openDocument(voucher?.buyerDocument)
     if (buyer?.trim()) documents.push(buyer)
     if (!documents.length) return
-    const hallId = (await hallOfStation(db, input.kioskId)) ?? voucher?.hallId ?? null
+    // The voucher's hall, which is the kiosk's for every purchase that can commit (the sale refuses a kiosk of another
+    // hall, WRONG_HALL): one read fewer per purchase (issue 23 point 5); the kiosk's when the voucher is unknown.
+    const hallId = voucher?.hallId ?? (await hallOfStation(db, input.kioskId)) ?? null
     await deps.admission.assertAdmitted(documents, hallId)
   }
 
@@ -401,13 +404,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     if (cardCount + slips.length + instantCount === 0)
       throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
     // The voucher's signature checked and the cards' ids drawn and signed ahead, on the thread pool, side by side.
-    // The kiosk's name for the paper is read here too, before the sale's transaction: it decides nothing, and under
-    // the write lock (the journal's lock on PostgreSQL) every read is one more step every other sale waits for.
-    const [signed, cardsAhead, stationName] = await Promise.all([
-      verifySignedVoucher(input.voucherCode),
-      signCardsAhead(cardCount),
-      stationNameOf(db, input.kioskId),
-    ])
+    const [signed, cardsAhead] = await Promise.all([verifySignedVoucher(input.voucherCode), signCardsAhead(cardCount)])
     await admitPlayers(input, signed)
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
@@ -418,12 +415,24 @@ export function createPaidSales(deps: PaidSalesDeps) {
         if (signed?.error) throw signed.error
         const voucherId = signed?.id ?? (await vouchers.resolveVoucherId(tx, input.voucherCode))
         const v = await loadSpendableVoucher(tx, voucherId, at)
+        // Issue 23 point 5: the kiosk's row is read once, in this transaction, for its hall, its marks and its name
+        // on the paper (three reads before). A kiosk revoked meanwhile is refused by its credential's check on the
+        // request; an unenrolled station id (authentication off) has no row, and its name is looked up as before.
+        const kiosk = await deviceMarksById(tx, input.kioskId)
         // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
         // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
-        await assertActsInHall(tx, v.hallId, { stationId: input.kioskId, resource: 'voucher' })
+        assertActsInHallOf(v.hallId, {
+          stationId: input.kioskId,
+          stationHalls: kiosk?.hall_id ? [kiosk.hall_id] : [],
+          resource: 'voucher',
+        })
         // Issue 26 (GEN-7): a kiosk sells only with the seal code (and type approval) its hall's profile requires.
-        await assertDeviceMarked(tx, input.kioskId)
-        const hall = await vouchers.hallFor(tx, v.hallId)
+        assertMarksOf(kiosk)
+        const stationName = kiosk?.name ?? (await stationNameOf(tx, input.kioskId))
+        // The hall's row read once for the paper, GEN-25 and the card purchase's checks (issue 23 point 5).
+        const hallRow = await bingo.hallWithin(tx, v.hallId)
+        if (!hallRow) throw new DomainError('NOT_FOUND', `hall ${v.hallId} not found`, { hallId: v.hallId })
+        const hall = vouchers.hallView({ ...hallRow, profile_id: hallRow.profileId })
         // GEN-25: a hall that sells only to identified players takes only a voucher that names its buyer.
         assertIdentifiedWhereRequired(hall, vouchers.openDocument(v.buyerDocument), 'kiosk')
         const purchaseId = newId('kp')
@@ -457,7 +466,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
           // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the player is the voucher's buyer (its document) or
           // the chain of vouchers it comes from (a purchase's change pays the same player's next one).
           const playerKey = await kioskPlayerKey(tx, v)
-          await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: game.hall_id, count: cardCount, playerKey })
+          await bingo.admitPurchaseWithin(tx, {
+            gameId: game.id,
+            hallId: game.hall_id,
+            count: cardCount,
+            playerKey,
+            hall: hallRow,
+            gameRow: game,
+          })
           // BNG-12/13: correlative sale through the bingo service, inside this transaction.
           const sale = await bingo.sellWithin(tx, {
             gameId: game.id,

@@ -323,6 +323,11 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }> {
     const hall = await hallById(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+    return hallView(hall)
+  }
+
+  /** {@link hallFor} over a hall's row already read in the caller's transaction. */
+  function hallView(hall: { id: string; name: string; currency: string; profile_id: string; settings: string }) {
     const profile = getProfile(hall.profile_id)
     // Issue 17: tickets print the hall's wall-clock time, not the server's UTC.
     const timeZone = hallZoneOf(hall.settings, profile?.timeZone ?? 'UTC')
@@ -883,6 +888,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     voucherIdOfAsync,
     resolveVoucherId,
     hallFor,
+    hallView,
     intakes,
     keyOf,
     storedKeyOf,
