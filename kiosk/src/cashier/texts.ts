@@ -76,6 +76,7 @@ const es = {
   },
   facts: {
     hall: 'Sala',
+    hostGame: 'Partida interconectada de',
     gameNo: 'Partida N.º',
     card: 'Cartón',
     instantGame: 'Juego N.º',
@@ -171,6 +172,8 @@ const es = {
     option: (no: number, session: number, status: string) => `Partida N.º ${no} · Sesión N.º ${session} · ${status}`,
     /** BNG-100: a simultaneous game hosted by another hall, named with its host. */
     optionShared: (no: number, host: string, status: string) => `Interconectada N.º ${no} · ${host} · ${status}`,
+    chosenShared: (no: number, host: string, status: string) =>
+      `Partida interconectada N.º ${no}, de la sala ${host} (${status}).`,
     gameStatus: {
       announced: 'anunciada',
       on_sale: 'en venta',
@@ -368,6 +371,7 @@ const en: Texts = {
   },
   facts: {
     hall: 'Hall',
+    hostGame: 'Interconnected game of',
     gameNo: 'Game no.',
     card: 'Card',
     instantGame: 'Game no.',
@@ -460,6 +464,8 @@ const en: Texts = {
     noGames: 'No game of this hall has sold cards yet.',
     option: (no: number, session: number, status: string) => `Game no. ${no} · Session no. ${session} · ${status}`,
     optionShared: (no: number, host: string, status: string) => `Interconnected no. ${no} · ${host} · ${status}`,
+    chosenShared: (no: number, host: string, status: string) =>
+      `Interconnected game no. ${no}, hosted by ${host} (${status}).`,
     gameStatus: {
       announced: 'announced',
       on_sale: 'on sale',
