@@ -71,6 +71,15 @@ export interface TerminalLoad {
   print: VoucherSale['print']
 }
 
+/** A lost terminal session closed at the cash desk against its original voucher: its balance as a change voucher. */
+export interface TerminalRecovery {
+  sessionId: string
+  balanceCents: number
+  /** null: the session had no balance left, so no voucher is issued. */
+  change: VoucherView | null
+  print: VoucherSale['print'] | null
+}
+
 /** `print`: printed, or PRINT_PENDING (the voucher is sold; reprint it with `reprintSale` before handing it over). */
 export interface VoucherSale {
   voucher: VoucherView
@@ -171,6 +180,8 @@ export function createCashdeskApi(
       ageConfirmed?: boolean
       buyerDocument?: string
     }) => request<TerminalLoad>('POST', '/api/terminal-sessions/load', input),
+    recoverTerminal: (voucherCode: string) =>
+      request<TerminalRecovery>('POST', '/api/terminal-sessions/recover', { voucherCode }),
     cashOut: (input: { code: string; stationId: string; cashierId: string }) =>
       request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
     validate: (input: { code: string; stationId: string; cashierId: string }) =>

@@ -2,8 +2,9 @@
  * Issue 29 with BNG-100 in real Chromium, authentication on: Sala El Alto takes part in an interconnected game hosted
  * by Central La Paz and also runs its own game. Its cashier, logged in at her enrolled station, finds a card of the
  * interconnected game sold in El Alto by its serial with that game (listed and named with its host), while a card of
- * the same game sold at the Central is not shown to her (WRONG_HALL: a hall sees only its own cards). Screenshot at
- * 1366 x 768.
+ * the same game sold at the Central is not shown to her (WRONG_HALL: a hall sees only its own cards). The game's long
+ * name is readable in full at 1366 x 768, and the card found names El Alto as its hall and the Central as the host of
+ * its game. Screenshot at 1366 x 768.
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -122,6 +123,15 @@ browserSuite(
       expect(options).toContain('Interconectada N.º 1 · Central La Paz · en venta')
       expect(options.some((o) => /^Partida N\.º 1 · Sesión N\.º 1 · en venta$/.test(o))).toBe(true)
       await select.selectOption(shared)
+      // A native select cannot wrap: at 1366 x 768 the long name is cut in it, so it is said in full under it.
+      const full = page.getByTestId('cashier-lookup-game-full')
+      expect(await full.innerText()).toBe('Partida interconectada N.º 1, de la sala Central La Paz (en venta).')
+      const fits = await full.evaluate((el) => {
+        const box = el.getBoundingClientRect()
+        const section = el.closest('section')!.getBoundingClientRect()
+        return el.scrollWidth <= el.clientWidth && box.right <= section.right && box.left >= section.left
+      })
+      expect(fits).toBe(true)
 
       // The card sold in El Alto, typed as heard (its number alone).
       await page.getByTestId('cashier-lookup-serial').fill(String(Number(ours.split('-')[1])))
@@ -129,6 +139,11 @@ browserSuite(
       await expect.poll(() => page.getByTestId('cashier-status').getAttribute('data-status')).toBe('pending')
       const body = (await page.locator('body').innerText()).replace(/\s+/g, ' ')
       expect(body).toContain(ours)
+      // BNG-100: the card's hall is the one it was sold in (El Alto), the game's host is named apart.
+      expect(await page.getByTestId('cashier-fact-hall').innerText()).toMatch(/Sala\s+Sala El Alto/)
+      expect(await page.getByTestId('cashier-fact-host').innerText()).toMatch(
+        /Partida interconectada de\s+Central La Paz/,
+      )
       expect(screenLeaks(body)).toEqual([])
       await page.screenshot({ path: join(SCREENSHOTS, 'cashier-lookup-interconnected-1366x768.png') })
 

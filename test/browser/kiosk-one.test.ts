@@ -229,13 +229,13 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     await expectNothingClipped(page)
     expect(await page.getByTestId('kiosk-confirm').isDisabled()).toBe(true)
 
-    // A mistyped code is refused in words, beside the field.
+    // A mistyped code is refused in words, beside the field: no voucher has it, check what was typed.
     await page.getByTestId('kiosk-voucher-code').fill('2222-3333-4444')
     await page.getByTestId('kiosk-voucher-check').click()
     await expect
       .poll(() => page.getByTestId('kiosk-voucher-problem').getAttribute('data-problem'))
-      .toBe('voucher_invalid')
-    expect(await page.getByTestId('kiosk-voucher-problem').textContent()).toContain('Vale no válido')
+      .toBe('voucher_not_found')
+    expect(await page.getByTestId('kiosk-voucher-problem').textContent()).toContain('Vale no encontrado')
 
     // The short code as printed, typed by hand.
     await page.getByTestId('kiosk-voucher-code').fill(shortCode.toLowerCase())

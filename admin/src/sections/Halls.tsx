@@ -80,6 +80,253 @@ interface HallRules {
   shares: Shares | null
   bettingPlan: { authorisationRef: string; shares: Shares } | null
   plans?: Array<{ kind: string; version: number; authorisationRef: string; createdAt: string }>
+  licence?: { authorisationRef: string; minimumBasis: 'cards' | 'positions' } | null
+  bets?: {
+    minCardsPerPurchase: number
+    maxCardsPerPurchase: number
+    maxCardsPerPlayer: number
+    faceValuesCents: number[] | null
+    authorisationRef: string | null
+  }
+  playingPositions?: number
+}
+
+/** The newest version of one kind of the hall's plans (its reference and when it was recorded). */
+const newestPlan = (rules: HallRules, kind: string) =>
+  (rules.plans ?? []).filter((p) => p.kind === kind).sort((a, b) => b.version - a.version)[0] ?? null
+
+/**
+ * GEN-1 (002 §1) and GEN-18 / BNG-40 (002 §1.2.1.1, §6.1.5): a Bolivian hall sells nothing until the director records
+ * the reference of its AJ Operating Licence and its bet limits with the AJ's reference. Until now only the API could
+ * record them, so a director refused with OPERATING_LICENCE_REQUIRED or BET_LIMITS_NOT_AUTHORISED had no way out on
+ * screen. Each form says what is on record in words and asks before recording, naming what follows.
+ */
+function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
+  const enc = encodeURIComponent(props.hall.id)
+  const profile = PROFILES[props.hall.profileId]
+  const rules = useLoad(() => api<HallRules>('GET', `/api/halls/${enc}/rules`), [props.hall.id])
+  const [licence, setLicence] = useState<{ ref: string; basis: string; positions: string } | null>(null)
+  const [limits, setLimits] = useState<{
+    ref: string
+    min: string
+    max: string
+    player: string
+    faces: string
+  } | null>(null)
+  const [asking, setAsking] = useState<'licence' | 'limits' | null>(null)
+  // What the server would refuse only as "invalid data", said here in words before anything is asked.
+  const [problem, setProblem] = useState<{ form: 'licence' | 'limits'; text: string } | null>(null)
+  const positiveInt = (v: string) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : NaN)
+  const saveLicence = useAction(async () => {
+    const f = licence!
+    await api('PUT', `/api/halls/${enc}/licence`, {
+      authorisationRef: f.ref.trim(),
+      minimumBasis: f.basis,
+      playingPositions: positiveInt(f.positions),
+    })
+    setAsking(null)
+    setLicence(null)
+    rules.reload()
+    props.onChanged()
+    return tx('licenceSaved')
+  })
+  const saveLimits = useAction(async () => {
+    const f = limits!
+    const faces = f.faces
+      .split(/[;\s]+/)
+      .map((v) => v.trim())
+      .filter(Boolean)
+    await api('PUT', `/api/halls/${enc}/sale-rules`, {
+      authorisationRef: f.ref.trim(),
+      minCardsPerPurchase: positiveInt(f.min),
+      maxCardsPerPurchase: positiveInt(f.max),
+      maxCardsPerPlayer: positiveInt(f.player),
+      faceValuesCents: faces.length ? faces.map(cents) : null,
+    })
+    setAsking(null)
+    setLimits(null)
+    rules.reload()
+    return tx('limitsSaved')
+  })
+  if (!rules.data) return <Loading error={rules.error} />
+  const r = rules.data
+  const licenceAuthority = profile?.operatingLicenceAuthority ?? null
+  const limitsAuthority = profile?.betLimitsAuthority ?? null
+  if (!licenceAuthority && !limitsAuthority) return null
+  const licencePlan = newestPlan(r, 'licence')
+  const limitsPlan = newestPlan(r, 'sale-rules')
+  const bets = r.bets
+  const decimal = (c: number) => (c / 100).toFixed(2).replace('.', ',')
+  const lf = licence ?? {
+    ref: '',
+    basis: r.licence?.minimumBasis ?? 'cards',
+    positions: String(r.playingPositions ?? props.hall.playingPositions),
+  }
+  const setL = (k: keyof typeof lf) => (v: string) => setLicence({ ...lf, [k]: v })
+  const bf = limits ?? {
+    ref: '',
+    min: String(bets?.minCardsPerPurchase ?? 1),
+    max: String(bets?.maxCardsPerPurchase ?? 50),
+    player: String(bets?.maxCardsPerPlayer ?? 50),
+    faces: (bets?.faceValuesCents ?? []).map(decimal).join(' '),
+  }
+  const setB = (k: keyof typeof bf) => (v: string) => setLimits({ ...bf, [k]: v })
+  const licenceOk = !!r.licence?.authorisationRef
+  const limitsOk = !!bets?.authorisationRef
+  return (
+    <div class="sale-authorisation" data-testid="sale-authorisation">
+      {licenceAuthority && (
+        <div data-testid="operating-licence">
+          <h3>{tx('operatingLicence')}</h3>
+          <p data-testid="operating-licence-state">
+            <span class={`tag ${licenceOk ? 'good' : 'bad'}`}>
+              {licenceOk ? tx('licenceOnTag') : tx('licenceOffTag')}
+            </span>{' '}
+            {licenceOk
+              ? tx('licenceRecorded', {
+                  reference: r.licence!.authorisationRef,
+                  date: when(licencePlan?.createdAt),
+                  basis: tx(r.licence!.minimumBasis === 'positions' ? 'basisPositions' : 'basisCards'),
+                })
+              : tx('licenceNone')}
+          </p>
+          {can('hall.rules') && (
+            <form
+              class="inline"
+              data-testid="licence-form"
+              onSubmit={(e) => {
+                e.preventDefault()
+                const bad = Number.isNaN(positiveInt(lf.positions)) || positiveInt(lf.positions) < 1
+                setProblem(bad ? { form: 'licence', text: tx('licencePositionsWhole') } : null)
+                if (!bad) setAsking('licence')
+              }}
+            >
+              <Field label={tx('licenceRef')} wide>
+                <Input name="licenceRef" value={lf.ref} onValue={setL('ref')} maxLength={120} />
+              </Field>
+              <Field label={tx('minimumBasis')}>
+                <Select
+                  testId="licence-basis"
+                  value={lf.basis}
+                  onValue={setL('basis')}
+                  options={[
+                    ['cards', tx('basisCards')],
+                    ['positions', tx('basisPositions')],
+                  ]}
+                />
+              </Field>
+              <Field label={tx('positions')}>
+                <Input name="licencePositions" inputMode="numeric" value={lf.positions} onValue={setL('positions')} />
+              </Field>
+              <button type="submit" class="primary" disabled={saveLicence.busy || !lf.ref.trim()}>
+                {tx('saveLicence')}
+              </button>
+            </form>
+          )}
+          {problem?.form === 'licence' && (
+            <Notice kind="error" testId="licence-problem">
+              {problem.text}
+            </Notice>
+          )}
+          {asking !== 'licence' && saveLicence.feedback}
+        </div>
+      )}
+      {limitsAuthority && (
+        <div data-testid="bet-limits">
+          <h3>{tx('betLimits')}</h3>
+          <p data-testid="bet-limits-state">
+            <span class={`tag ${limitsOk ? 'good' : 'bad'}`}>{limitsOk ? tx('limitsOnTag') : tx('limitsOffTag')}</span>{' '}
+            {limitsOk && bets
+              ? tx('limitsRecorded', {
+                  reference: bets.authorisationRef!,
+                  date: when(limitsPlan?.createdAt),
+                  min: num(bets.minCardsPerPurchase),
+                  max: num(bets.maxCardsPerPurchase),
+                  player: num(bets.maxCardsPerPlayer),
+                })
+              : tx('limitsNone')}
+          </p>
+          {can('hall.rules') && (
+            <form
+              class="inline"
+              data-testid="limits-form"
+              onSubmit={(e) => {
+                e.preventDefault()
+                const [min, max, player] = [bf.min, bf.max, bf.player].map(positiveInt)
+                const text = [min, max, player].some((n) => Number.isNaN(n) || n < 1)
+                  ? tx('limitsWhole')
+                  : min > max
+                    ? tx('limitsMinAboveMax')
+                    : max > player
+                      ? tx('limitsMaxAbovePlayer')
+                      : null
+                setProblem(text ? { form: 'limits', text } : null)
+                if (!text) setAsking('limits')
+              }}
+            >
+              <Field label={tx('limitsRef')} wide>
+                <Input name="limitsRef" value={bf.ref} onValue={setB('ref')} maxLength={120} />
+              </Field>
+              <Field label={tx('limitsMin')}>
+                <Input name="limitsMin" inputMode="numeric" value={bf.min} onValue={setB('min')} />
+              </Field>
+              <Field label={tx('limitsMax')}>
+                <Input name="limitsMax" inputMode="numeric" value={bf.max} onValue={setB('max')} />
+              </Field>
+              <Field label={tx('limitsPlayer')}>
+                <Input name="limitsPlayer" inputMode="numeric" value={bf.player} onValue={setB('player')} />
+              </Field>
+              <Field label={`${tx('limitsFaces')} (${props.hall.currency})`} wide>
+                <Input name="limitsFaces" inputMode="decimal" value={bf.faces} onValue={setB('faces')} />
+              </Field>
+              <button type="submit" class="primary" disabled={saveLimits.busy || !bf.ref.trim()}>
+                {tx('saveLimits')}
+              </button>
+            </form>
+          )}
+          {problem?.form === 'limits' && (
+            <Notice kind="error" testId="limits-problem">
+              {problem.text}
+            </Notice>
+          )}
+          {asking !== 'limits' && saveLimits.feedback}
+        </div>
+      )}
+      {asking === 'licence' && (
+        <ConfirmDialog
+          title={tx('licenceConfirmTitle', { hall: props.hall.name })}
+          consequence={[
+            tx('licenceConfirmLead', { reference: lf.ref.trim() }),
+            tx('licenceConfirmConsequence', {
+              basis: tx(lf.basis === 'positions' ? 'basisPositions' : 'basisCards'),
+              positions: lf.positions,
+            }),
+            ...(limitsAuthority && !limitsOk ? [tx('licenceConfirmStillLimits')] : []),
+          ]}
+          confirm={tx('saveLicence')}
+          busy={saveLicence.busy}
+          error={saveLicence.error}
+          onConfirm={() => void saveLicence.run()}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+      {asking === 'limits' && (
+        <ConfirmDialog
+          title={tx('limitsConfirmTitle', { hall: props.hall.name })}
+          consequence={[
+            tx('limitsConfirmLead', { reference: bf.ref.trim() }),
+            tx('limitsConfirmConsequence', { min: bf.min, max: bf.max, player: bf.player }),
+            ...(licenceAuthority && !licenceOk ? [tx('limitsConfirmStillLicence')] : []),
+          ]}
+          confirm={tx('saveLimits')}
+          busy={saveLimits.busy}
+          error={saveLimits.error}
+          onConfirm={() => void saveLimits.run()}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+    </div>
+  )
 }
 
 /** The hall's prize shares: its approved Plan de Apuestas (BNG-52) where it has one, else the regulation's (BNG-56). */
@@ -387,6 +634,7 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
           </dl>
         </div>
         <SharesPanel hall={hall} />
+        <SaleAuthorisationPanel hall={hall} onChanged={overview.reload} />
         <IdentifiedSalesPanel hall={hall} />
         <TerminalTermsPanel hall={hall} />
       </div>

@@ -395,6 +395,7 @@ function CardLookup(props: { store: CashierStore }) {
   const { store } = props
   const T = TEXTS[store.lang.value].lookup
   const games = store.lookupGames.value
+  const chosen = games?.find((g) => g.gameId === store.lookupGameId.value) ?? games?.[0] ?? null
   useEffect(() => {
     if (games === null) void store.loadLookupGames()
   }, [])
@@ -436,6 +437,12 @@ function CardLookup(props: { store: CashierStore }) {
               ))}
             </select>
           </label>
+          {chosen?.hostHallName && (
+            // A native select cannot wrap: the interconnected game's long name is said in full under it.
+            <p class="c-lookup__chosen" data-testid="cashier-lookup-game-full">
+              {T.chosenShared(chosen.gameNo, chosen.hostHallName, T.gameStatus[chosen.status] ?? chosen.status)}
+            </p>
+          )}
           <label class="c-field c-lookup__serial">
             <span>{T.serial}</span>
             <input

@@ -13,6 +13,7 @@ export function SellPanel(props: { store: CashierStore }) {
   const b = store.breakdown.value
   const sale = store.sale.value
   const loaded = store.loaded.value
+  const recovered = store.recovered.value
   const chosen = store.terminals.value.find((t) => t.id === store.terminalId.value)
   useEffect(() => {
     void store.refreshTerminals()
@@ -190,6 +191,101 @@ export function SellPanel(props: { store: CashierStore }) {
                 {T.load(money(b.amountCents))}
               </button>
             )}
+          </div>
+        )}
+        {!sale && !loaded && !recovered && (
+          // A lost terminal session (the terminal broke, the player left it): its balance back against the voucher.
+          <div class="c-load" data-testid="terminal-recover">
+            <h3 class="c-h3">{T.recoverTitle}</h3>
+            <p class="c-muted">{T.recoverHint}</p>
+            <label class="c-field">
+              <span>{T.recoverCode}</span>
+              <input
+                class="c-input c-input--code"
+                data-testid="terminal-recover-code"
+                value={store.recoverCode.value}
+                autocomplete="off"
+                spellcheck={false}
+                onInput={(e) => {
+                  store.recoverCode.value = (e.target as HTMLInputElement).value
+                  store.recoverConfirming.value = false
+                  store.error.value = null
+                }}
+                onKeyDown={(e) => {
+                  // A scanner ends the code with Enter: ask, as the button does.
+                  if (e.key === 'Enter' && store.recoverCode.value.trim()) store.recoverConfirming.value = true
+                }}
+              />
+            </label>
+            {store.recoverConfirming.value ? (
+              <ConfirmBox
+                title={T.recoverConfirmTitle}
+                text={T.recoverConfirmText}
+                yes={T.recoverYes}
+                no={T.loadNo}
+                busy={store.busy.value}
+                onYes={() => void store.recoverTerminal()}
+                onNo={() => {
+                  store.recoverConfirming.value = false
+                }}
+                testId="terminal-recover-confirm"
+              />
+            ) : (
+              <button
+                type="button"
+                class="c-btn c-btn--primary"
+                data-testid="terminal-recover-button"
+                disabled={store.busy.value || !store.recoverCode.value.trim()}
+                onClick={() => {
+                  store.recoverConfirming.value = true
+                }}
+              >
+                {T.recoverButton}
+              </button>
+            )}
+          </div>
+        )}
+        {recovered && (
+          <div class="c-sold" data-testid="terminal-recovered">
+            <div class="c-banner c-banner--ok">
+              <div class="c-banner__title">{recovered.change ? T.recovered : T.recoveredNothing}</div>
+              <div class="c-banner__amount" data-testid="terminal-recovered-amount">
+                {money(recovered.change?.amountCents ?? 0)}
+              </div>
+            </div>
+            {recovered.change?.shortCode && (
+              <p class="c-short">
+                {T.loadedVoucherCode}:{' '}
+                <strong class="c-mono" data-testid="terminal-recovered-code">
+                  {recovered.change.shortCode}
+                </strong>
+              </p>
+            )}
+            {recovered.print &&
+              (recovered.print.printed ? (
+                <p data-testid="terminal-recovered-printed">{T.recoveredPrinted}</p>
+              ) : (
+                <div class="c-error" data-testid="terminal-recovered-print-pending" data-ref={recovered.print.ref}>
+                  <strong>{T.loadedNotPrinted}</strong>
+                  <button
+                    type="button"
+                    class="c-btn c-btn--primary"
+                    data-testid="terminal-recovered-reprint"
+                    disabled={store.busy.value}
+                    onClick={() => void store.reprintRecovered()}
+                  >
+                    {T.reprintVoucher}
+                  </button>
+                </div>
+              ))}
+            <button
+              type="button"
+              class="c-btn c-btn--primary"
+              data-testid="terminal-recover-new"
+              onClick={() => store.newSale()}
+            >
+              {T.newSale}
+            </button>
           </div>
         )}
         {loaded && (

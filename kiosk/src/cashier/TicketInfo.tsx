@@ -24,7 +24,9 @@ export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
   const categories = [...new Set(view.prizes.map((p) => prizeName(T, p, false)))].join(' · ')
   switch (view.product) {
     case 'card':
+      // BNG-100: the hall the card was sold in; an interconnected game's host is named apart.
       add('hall', T.facts.hall, ids.hallName)
+      add('host', T.facts.hostGame, ids.hostHallName)
       add('game', T.facts.gameNo, ids.gameNo)
       add('serial', T.facts.card, ids.serial, true)
       break

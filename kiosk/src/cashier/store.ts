@@ -11,6 +11,7 @@ import {
   type CashdeskApi,
   type HallTerminal,
   type TerminalLoad,
+  type TerminalRecovery,
   type Lang,
   type ShiftReport,
   type StationDay,
@@ -86,6 +87,10 @@ export function createCashierStore(
   const loadAgeConfirmed = signal(false)
   const loadConfirming = signal(false)
   const loaded = signal<TerminalLoad | null>(null)
+  // A lost terminal session's balance, recovered against the voucher that opened it.
+  const recoverCode = signal('')
+  const recoverConfirming = signal(false)
+  const recovered = signal<TerminalRecovery | null>(null)
   // day
   const day = signal<StationDay | null>(null)
   // the person at this station and the open shift (issue 13 point 5)
@@ -395,6 +400,43 @@ export function createCashierStore(
     }
   }
 
+  /** A lost terminal session closed against its original voucher (typed or scanned), after the confirm. */
+  async function recoverTerminal(): Promise<void> {
+    const code = recoverCode.value.trim()
+    const r = await run(() => api.recoverTerminal(code))
+    recoverConfirming.value = false
+    const e = error.value
+    if (!r && e) {
+      // The server's words for these are a terminal's or a card's; the cashier is told what they mean here.
+      const T = TEXTS[lang.value]
+      const said =
+        e.code === 'TICKET_NOT_FOUND'
+          ? T.recoverNotFound
+          : e.code === 'TERMINAL_SESSION_CLOSED'
+            ? T.recoverNoSession
+            : e.code === 'CONFLICT'
+              ? T.recoverInPlay
+              : null
+      if (said) error.value = { code: e.code, message: said }
+    }
+    if (r) {
+      batch(() => {
+        recovered.value = r
+        recoverCode.value = ''
+      })
+      void refreshDay()
+      void refreshTerminals()
+    }
+  }
+
+  /** The recovered balance's change voucher whose paper did not come out, printed again here. */
+  async function reprintRecovered(): Promise<void> {
+    const v = recovered.value
+    if (!v?.print || v.print.printed) return
+    const r = await run(() => api.reprintSale(v.print && !v.print.printed ? v.print.ref : ''))
+    if (r) recovered.value = { ...v, print: { printed: true, target: '' } }
+  }
+
   /** The sold voucher whose paper did not come out, printed again here (marked REIMPRESIÓN n). */
   async function reprintVoucher(): Promise<void> {
     const s = sale.value
@@ -418,6 +460,8 @@ export function createCashierStore(
       buyerDocument.value = ''
       sale.value = null
       loaded.value = null
+      recovered.value = null
+      recoverConfirming.value = false
       loadAgeConfirmed.value = false
       error.value = null
     })
@@ -583,6 +627,11 @@ export function createCashierStore(
     loadAgeConfirmed,
     loadConfirming,
     loaded,
+    recoverCode,
+    recoverConfirming,
+    recovered,
+    recoverTerminal,
+    reprintRecovered,
     refreshTerminals,
     loadTerminal,
     breakdown,

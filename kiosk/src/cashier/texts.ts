@@ -76,6 +76,7 @@ const es = {
   },
   facts: {
     hall: 'Sala',
+    hostGame: 'Partida interconectada de',
     gameNo: 'Partida N.º',
     card: 'Cartón',
     instantGame: 'Juego N.º',
@@ -171,6 +172,8 @@ const es = {
     option: (no: number, session: number, status: string) => `Partida N.º ${no} · Sesión N.º ${session} · ${status}`,
     /** BNG-100: a simultaneous game hosted by another hall, named with its host. */
     optionShared: (no: number, host: string, status: string) => `Interconectada N.º ${no} · ${host} · ${status}`,
+    chosenShared: (no: number, host: string, status: string) =>
+      `Partida interconectada N.º ${no}, de la sala ${host} (${status}).`,
     gameStatus: {
       announced: 'anunciada',
       on_sale: 'en venta',
@@ -265,6 +268,23 @@ const es = {
     (starts ? ', que empieza una sesión de juego.' : '.'),
   loadYes: 'SÍ, CARGAR',
   loadNo: 'No, volver',
+  recoverTitle: 'Recuperar el saldo de un terminal',
+  recoverHint:
+    'Si el terminal se averió o el jugador lo dejó: escanee o escriba el código del vale con el que abrió la sesión.',
+  recoverCode: 'Código del vale original',
+  recoverButton: 'RECUPERAR SALDO',
+  recoverConfirmTitle: '¿Recuperar el saldo de esa sesión de terminal?',
+  recoverConfirmText:
+    'Se cierra la sesión de terminal abierta con este vale: el terminal deja de jugar con ese saldo, y el saldo se entrega como un vale de cambio impreso en esta caja.',
+  recoverYes: 'Sí, recuperar',
+  recoverNotFound: 'Ningún vale tiene este código. Revise lo que escribió (el código impreso bajo el QR del vale).',
+  recoverNoSession:
+    'Este vale no tiene una sesión de terminal abierta: ya se cerró o se recuperó, o nunca se usó en un terminal.',
+  recoverInPlay:
+    'La sesión tiene cartones en una partida que aún se juega: recupere el saldo cuando termine la partida.',
+  recovered: 'Saldo recuperado en un vale de cambio',
+  recoveredNothing: 'Sesión cerrada: no le quedaba saldo',
+  recoveredPrinted: 'Vale de cambio impreso: entréguelo al jugador.',
   loaded: (terminal: string) => `Cargado en ${terminal}`,
   loadedBalance: (amount: string) => `Saldo del terminal: ${amount}`,
   loadedVoucher: 'Vale de la sesión (entréguelo al jugador: con él se recupera el saldo si el terminal falla)',
@@ -368,6 +388,7 @@ const en: Texts = {
   },
   facts: {
     hall: 'Hall',
+    hostGame: 'Interconnected game of',
     gameNo: 'Game no.',
     card: 'Card',
     instantGame: 'Game no.',
@@ -460,6 +481,8 @@ const en: Texts = {
     noGames: 'No game of this hall has sold cards yet.',
     option: (no: number, session: number, status: string) => `Game no. ${no} · Session no. ${session} · ${status}`,
     optionShared: (no: number, host: string, status: string) => `Interconnected no. ${no} · ${host} · ${status}`,
+    chosenShared: (no: number, host: string, status: string) =>
+      `Interconnected game no. ${no}, hosted by ${host} (${status}).`,
     gameStatus: {
       announced: 'announced',
       on_sale: 'on sale',
@@ -554,6 +577,22 @@ const en: Texts = {
     (starts ? ', which starts a playing session.' : '.'),
   loadYes: 'YES, LOAD',
   loadNo: 'No, go back',
+  recoverTitle: "Recover a terminal's balance",
+  recoverHint:
+    'If the terminal broke or the player left it: scan or type the code of the voucher that opened the session.',
+  recoverCode: "Original voucher's code",
+  recoverButton: 'RECOVER BALANCE',
+  recoverConfirmTitle: "Recover that terminal session's balance?",
+  recoverConfirmText:
+    'The terminal session opened with this voucher is closed: the terminal stops playing with that balance, and the balance is handed over as a change voucher printed at this cash desk.',
+  recoverYes: 'Yes, recover',
+  recoverNotFound: 'No voucher has this code. Check what you typed (the code printed under the voucher’s QR).',
+  recoverNoSession:
+    'This voucher has no open terminal session: it was closed or recovered, or never used at a terminal.',
+  recoverInPlay: 'The session holds cards of a game still in play: recover the balance when the game ends.',
+  recovered: 'Balance recovered on a change voucher',
+  recoveredNothing: 'Session closed: it had no balance left',
+  recoveredPrinted: 'Change voucher printed: hand it to the player.',
   loaded: (terminal: string) => `Loaded onto ${terminal}`,
   loadedBalance: (amount: string) => `Terminal balance: ${amount}`,
   loadedVoucher: "The session's voucher (hand it to the player: it recovers the balance if the terminal fails)",

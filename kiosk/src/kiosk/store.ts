@@ -37,9 +37,13 @@ export function problemOf(err: unknown): Problem {
   if (!(err instanceof ApiError)) return 'other'
   switch (err.code) {
     case 'INVALID_SIGNATURE':
-    case 'TICKET_NOT_FOUND':
     case 'VALIDATION_FAILED':
       return 'voucher_invalid'
+    // A code that matches no voucher (one character mistyped) is not a voucher of another hall: said apart.
+    case 'TICKET_NOT_FOUND':
+      return 'voucher_not_found'
+    case 'WRONG_HALL':
+      return 'voucher_other_hall'
     case 'VOUCHER_SPENT':
       return 'voucher_spent'
     case 'VOUCHER_EXPIRED':

@@ -151,10 +151,13 @@ const es = {
     other: ['No se pudo completar', 'Inténtelo de nuevo o solicite ayuda en caja.'],
   },
   problems: {
-    voucher_invalid: [
-      'Vale no válido',
-      'Este código no es un vale de esta sala. Revise el código o solicite ayuda en caja.',
+    voucher_invalid: ['Vale no válido', 'Este código no es el de un vale. Revise el código o solicite ayuda en caja.'],
+    // A short code typed with one wrong character matches no voucher: said as a code to check, not as a bad voucher.
+    voucher_not_found: [
+      'Vale no encontrado',
+      'Ningún vale tiene este código. Revise lo que escribió (el código impreso bajo el QR del vale) e inténtelo de nuevo.',
     ],
+    voucher_other_hall: ['Vale de otra sala', 'Este vale es de otra sala: solo se usa allí. Solicite ayuda en caja.'],
     voucher_spent: ['Vale ya usado', 'Este vale ya se canjeó. Si le quedó saldo, use el vale de cambio.'],
     voucher_expired: ['Vale caducado', 'La validez de este vale terminó. Diríjase a caja.'],
     voucher_empty: ['Saldo insuficiente', 'El saldo del vale no alcanza para su compra.'],
@@ -314,9 +317,14 @@ const en: Texts = {
     other: ['Could not complete', 'Try again or ask for help at the cashier.'],
   },
   problems: {
-    voucher_invalid: [
-      'Invalid voucher',
-      'This code is not a voucher of this hall. Check the code or ask at the cashier.',
+    voucher_invalid: ['Invalid voucher', 'This code is not a voucher code. Check the code or ask at the cashier.'],
+    voucher_not_found: [
+      'Voucher not found',
+      'No voucher has this code. Check what you typed (the code printed under the voucher’s QR) and try again.',
+    ],
+    voucher_other_hall: [
+      'Voucher of another hall',
+      'This voucher is of another hall: it is used only there. Ask at the cashier.',
     ],
     voucher_spent: [
       'Voucher already used',

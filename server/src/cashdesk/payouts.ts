@@ -101,6 +101,8 @@ export interface CardRef {
   faceValueCents: number
   /** The hall the card belongs to (its series' hall: the game's, or the selling hall of a simultaneous game). */
   cardHallId: string
+  /** The name of the hall the card was sold in (in an interconnected game, not the host's `hallName`). */
+  cardHallName: string
 }
 /** One prize of a card: `kind` is line or bingo, or a bonus prize's source (prima, progressive, interconnected, lucky). */
 export interface PrizeLine {
@@ -222,6 +224,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       currency: c.currency,
       faceValueCents: c.faceValueCents,
       cardHallId: c.cardHallId ?? c.hallId,
+      cardHallName: c.cardHallName ?? c.hallName,
     }
     const blocked = await blockedTicket(sql, TicketKind.card, c.id)
     if (blocked)

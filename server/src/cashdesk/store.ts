@@ -122,6 +122,7 @@ interface CardJoinRow {
   layout: string
   /** The hall whose series the card is from: the game's, or in a simultaneous game the hall that sold it (BNG-100). */
   card_hall_id: string
+  card_hall_name: string
 }
 
 /** A card with its game, series and hall, as the payout and refund use cases read it. */
@@ -145,6 +146,8 @@ export interface CardJoin {
   layout: string
   /** The hall whose series the card is from: the game's, or in a simultaneous game the hall that sold it (BNG-100). */
   cardHallId: string
+  /** That hall's name: the hall the card was sold in (BNG-100: not the host's in an interconnected game). */
+  cardHallName: string
 }
 
 /** The one mapping of a card joined to its game, series and hall. */
@@ -168,6 +171,7 @@ function toCardJoin(r: CardJoinRow): CardJoin {
     currency: r.currency,
     layout: r.layout,
     cardHallId: r.card_hall_id,
+    cardHallName: r.card_hall_name,
   }
 }
 export interface PrizeRow {
@@ -784,8 +788,10 @@ export async function insertKioskPurchase(
 export async function cardJoin(tx: Sql, cardId: string): Promise<CardJoin | undefined> {
   const r = await tx.get<CardJoinRow>(
     `SELECT c.id, c.serial, c.card_no, c.numbers, c.status AS card_status, c.game_id, s.code AS series_code, g.order_no, g.status AS game_status,
-              g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency, s.hall_id AS card_hall_id
-       FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id WHERE c.id = ?`,
+              g.finished_at, g.void_reason, g.session_id, g.hall_id, g.face_value_cents, g.layout, h.name AS hall_name, h.currency, s.hall_id AS card_hall_id,
+              ch.name AS card_hall_name
+       FROM cards c JOIN games g ON g.id = c.game_id JOIN series s ON s.id = c.series_id JOIN halls h ON h.id = g.hall_id
+       JOIN halls ch ON ch.id = s.hall_id WHERE c.id = ?`,
     [cardId],
   )
   return r && toCardJoin(r)

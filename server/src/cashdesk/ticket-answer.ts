@@ -80,6 +80,8 @@ export interface TicketIds {
   gameName?: string
   gameCode?: string
   hallName?: string
+  /** A card of an interconnected game (BNG-100): the host hall whose game it plays; `hallName` is where it was sold. */
+  hostHallName?: string
   drawNumbers?: number[]
   drawId?: string
   /** Lotto: the draws whose prize was already paid (to find when in the prize register). */
@@ -242,7 +244,13 @@ function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
   const base: ScanView = {
     ...empty('card', 'invalid'),
     currency: st.currency,
-    ids: { gameNo: st.gameNo, serial: st.serial, hallName: st.hallName, rows: st.rows },
+    ids: {
+      gameNo: st.gameNo,
+      serial: st.serial,
+      hallName: st.cardHallName,
+      ...(st.cardHallId !== st.hallId ? { hostHallName: st.hallName } : {}),
+      rows: st.rows,
+    },
   }
   const lines = (ps: Array<{ id: string; kind: string; amountCents: number }>): PrizeRow[] =>
     ps.map((p) => ({ key: p.id, label: { t: 'bingo', kind: p.kind }, amountCents: p.amountCents, goods: null }))

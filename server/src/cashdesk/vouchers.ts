@@ -63,7 +63,7 @@ import {
   movementRefLabel,
 } from './store.ts'
 import { assertShiftOpen } from './shift-guard.ts'
-import { assertActsInHall } from '../access/acting-hall.ts'
+import { assertActsInHall, assertReadsHall } from '../access/acting-hall.ts'
 import type { PlayerAdmission } from '../access/players.ts'
 import { identityKey } from '../shared/identity.ts'
 import { createCashIntakes } from './cash-intake.ts'
@@ -618,12 +618,18 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     return { print, preview: ticketPreviewDataUrl(doc) }
   }
 
-  /** What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for an unknown one. */
+  /**
+   * What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for one that matches no
+   * voucher (a short code typed with a mistake), WRONG_HALL for a voucher of a hall the caller does not work in
+   * (its amount and state are then not shown).
+   */
   async function check(code: string): Promise<VoucherView> {
     const id = await resolveVoucherId(db, code)
     const row = await voucherById(db, id)
     if (!row)
       throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
+    // Decided from the voucher's own hall against who asks (a kiosk sees only its hall's vouchers), never the body.
+    assertReadsHall(row.hallId, 'voucher')
     // Issue 29: a screen names the station where it was spent, never its internal id.
     const spentStationName = row.spentStation ? ((await deviceRow(db, row.spentStation))?.name ?? null) : null
     return { ...view(row), spentStationName }
