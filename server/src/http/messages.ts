@@ -123,6 +123,10 @@ export const messages: Record<
     es: 'Ese juego de bolas está retirado: no puede volver a usarse.',
     en: 'That ball set is retired: it cannot be used again.',
   },
+  BALL_SET_REFERENCE_TAKEN: {
+    es: 'Ya hay un juego de bolas registrado con esa referencia: cada juego se registra una sola vez, con su propia referencia.',
+    en: 'A ball set with that reference is already registered: each set is registered once, under its own reference.',
+  },
   RESERVE_BALL_SET_REQUIRED: {
     es: 'La sala no tiene un juego de bolas de reserva en perfecto estado: regístrelo antes de extraer bolas.',
     en: 'The hall has no reserve ball set in perfect condition: register one before drawing balls.',

@@ -42,6 +42,8 @@ export const ErrorCode = {
   BallSetInUse: 'BALL_SET_IN_USE',
   /** LNS-9: a retired ball set is not marked reserve, retired again or drawn with. */
   BallSetRetired: 'BALL_SET_RETIRED',
+  /** LNS-9 / LOT-18: a ball set is registered under a reference another set already has (a concurrent write it is not). */
+  BallSetReferenceTaken: 'BALL_SET_REFERENCE_TAKEN',
   LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
   EquipmentCheckFailed: 'EQUIPMENT_CHECK_FAILED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',
