@@ -77,6 +77,7 @@ import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import type { Till } from './shifts.ts'
 import { getProfile } from '../shared/profile.ts'
+import { assertAcceptedDocument } from '../shared/identity.ts'
 import type { OnPaid } from '../shared/settlement.ts'
 
 /** Where a payout is paid from: the payer's till, with the station's hall and the payer's halls when known. */
@@ -553,6 +554,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             'bonus_prizes',
             st.prizes.filter((p) => p.bonus).map((p) => p.id),
           )
+          // CFG-5: the payee's document is one of the kinds the card's hall takes as a player's identity.
+          const payeeProfile = getProfile((await vouchers.hallFor(tx, st.hallId)).profileId)
+          if (payeeProfile) assertAcceptedDocument(payeeProfile, payeeDocument, 'payeeDocument')
           await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
           // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
           // every prima and jackpot.

@@ -44,6 +44,8 @@ export const ErrorCode = {
   BallSetRetired: 'BALL_SET_RETIRED',
   /** LNS-9 / LOT-18: a ball set is registered under a reference another set already has (a concurrent write it is not). */
   BallSetReferenceTaken: 'BALL_SET_REFERENCE_TAKEN',
+  /** CFG-5: an identity document of a kind the hall's profile does not accept. */
+  IdentityDocumentNotAccepted: 'IDENTITY_DOCUMENT_NOT_ACCEPTED',
   LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
   EquipmentCheckFailed: 'EQUIPMENT_CHECK_FAILED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',
