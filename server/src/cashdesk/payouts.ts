@@ -509,6 +509,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       code: string
       payeeName?: string | null
       payeeDocument?: string | null
+      /** CFG-22: a progressive pot winner's contact telephone. */
+      payeePhone?: string | null
       payment?: PayoutPayment
       /**
        * Issue 27: a virtual card's prize is credited to the terminal session that holds the card (its cash-desk
@@ -607,7 +609,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
                 prizeId: p.id,
                 at,
                 paidBy: input.cashierName ?? input.cashierId,
-                payee: { name: payeeName ?? '', document: payeeDocument ?? '' },
+                payee: { name: payeeName ?? '', document: payeeDocument ?? '', phone: input.payeePhone ?? null },
                 payment: paidVia,
                 stationId: input.stationId,
                 payoutId,
@@ -766,7 +768,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * card, and the card is paid by `pay` (once, after the game's prize window has closed, out of the till's drawer).
    */
   async function payAtTable(
-    input: PayTill & { prizeId: string; code?: string; payeeName?: string | null; payeeDocument?: string | null },
+    input: PayTill & {
+      prizeId: string
+      code?: string
+      payeeName?: string | null
+      payeeDocument?: string | null
+      payeePhone?: string | null
+    },
   ) {
     const prize = await prizeCardRow(db, input.prizeId)
     if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)

@@ -93,6 +93,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
     till: Till
     payeeName?: string
     payeeDocument?: string
+    payeePhone?: string
     objectCode?: string
     payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
     override?: () => Promise<Parameters<LottoService['pay']>[0]['override']>
@@ -161,6 +162,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           ...till,
           payeeName: input.payeeName,
           payeeDocument: input.payeeDocument,
+          payeePhone: input.payeePhone,
           payment: input.payment,
         })
     }

@@ -46,6 +46,8 @@ export const ErrorCode = {
   BallSetReferenceTaken: 'BALL_SET_REFERENCE_TAKEN',
   /** CFG-5: an identity document of a kind the hall's profile does not accept. */
   IdentityDocumentNotAccepted: 'IDENTITY_DOCUMENT_NOT_ACCEPTED',
+  /** CFG-22: a progressive pot's prize paid without the winner's contact telephone where the profile asks for it. */
+  PayeePhoneRequired: 'PAYEE_PHONE_REQUIRED',
   LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
   EquipmentCheckFailed: 'EQUIPMENT_CHECK_FAILED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',

@@ -241,6 +241,13 @@ export interface Profile {
    * (DNI, NIE) and the passport until its resolution (`rule`) says otherwise.
    */
   identityDocuments: { kinds: readonly IdentityDocumentKind[]; rule: string }
+  /**
+   * CFG-22 (002 §6.1 Cartón de juego, 000 §6.1 the same): the card has room for the player's "nombres, documento de
+   * identidad (pasaporte o cedula de identidad) y teléfono de contacto", used "principalmente en los Bingos con Pozos
+   * Progresivos": a progressive-pot prize is paid against the winner's name, document and contact telephone. Bolivia.
+   * Cantabria has no progressive pots (BNG-68) and asks for no telephone.
+   */
+  potPayeePhoneRequired: boolean
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
   retentionDays: number
   /**
@@ -417,6 +424,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   minimumAge: 18,
   identityCountry: 'BO',
   identityDocuments: { kinds: ['ci', 'passport'], rule: '002 §6.1 (pasaporte o cédula de identidad)' },
+  potPayeePhoneRequired: true,
   retentionDays: 183,
   splitBasis: 'player',
   electronicInstantAllowed: false,
@@ -526,6 +534,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   minimumAge: 18,
   identityCountry: 'ES',
   identityDocuments: { kinds: ['dni', 'nie', 'passport'], rule: 'decreto 6/2010 no los enumera: DNI, NIE o pasaporte' },
+  potPayeePhoneRequired: false,
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,
