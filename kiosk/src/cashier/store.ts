@@ -56,6 +56,7 @@ export function createCashierStore(
   const voucher = signal<VoucherView | null>(null)
   const payeeName = signal('')
   const payeeDocument = signal('')
+  const payeePhone = signal('')
   /** PRM-2: the object a tómbola's winner chose ('' = the one drawn for the ticket). */
   const objectCode = signal('')
   const paid = signal<PaidView | null>(null)
@@ -163,6 +164,7 @@ export function createCashierStore(
       confirming.value = false
       payeeName.value = ''
       payeeDocument.value = ''
+      payeePhone.value = ''
       error.value = null
     })
     if (typed.kind === 'instant_length') {
@@ -316,6 +318,7 @@ export function createCashierStore(
         ...who(),
         payeeName: party.payeeName || undefined,
         payeeDocument: party.payeeDocument || undefined,
+        payeePhone: payeePhone.value.trim() || undefined,
         objectCode: objectCode.value || undefined,
       }),
     )
@@ -560,6 +563,7 @@ export function createCashierStore(
     voucher,
     payeeName,
     payeeDocument,
+    payeePhone,
     objectCode,
     paid,
     paidParty,
