@@ -112,6 +112,44 @@ describe('server layout', () => {
   })
 })
 
+describe('one door for a card sale (GEN-1, GEN-18, BNG-15, BNG-40, BNG-93)', () => {
+  const files = sourceFiles(serverSrc).map((f) => ({
+    file: relative(root, f).split(sep).join('/'),
+    text: readFileSync(f, 'utf8'),
+  }))
+
+  it('sells cards without admission (bingo.sell) only in the demo seed and the CLI demo game', () => {
+    const callers = files.filter((f) => /\bbingo\.sell\(/.test(f.text)).map((f) => f.file)
+    expect(callers.sort()).toEqual(['server/src/cli/demo-game.ts', 'server/src/demo.ts'])
+    // The demo seed is reached from start-up only, never from a route.
+    expect(
+      files
+        .filter((f) => /from '\.{1,2}\/demo\.ts'/.test(f.text))
+        .map((f) => f.file)
+        .sort(),
+    ).toEqual(['server/src/cli/demo-game.ts', 'server/src/main.ts'])
+  })
+
+  it('admits every purchase (admitPurchaseWithin) before each sale in a transaction (bingo.sellWithin)', () => {
+    const unadmitted: string[] = []
+    for (const f of files) {
+      const sells = [...f.text.matchAll(/\bbingo\.sellWithin\(/g)].map((m) => m.index!)
+      const admits = [...f.text.matchAll(/\bbingo\.admitPurchaseWithin\(/g)].map((m) => m.index!)
+      // Each sale has its own admission before it and after the previous sale.
+      let previous = -1
+      for (const at of sells) {
+        if (!admits.some((a) => a > previous && a < at))
+          unadmitted.push(`${f.file}:${f.text.slice(0, at).split('\n').length}`)
+        previous = at
+      }
+    }
+    expect(unadmitted).toEqual([])
+    expect(files.filter((f) => /\bbingo\.sellWithin\(/.test(f.text)).map((f) => f.file)).toEqual([
+      'server/src/cashdesk/paid-sales.ts',
+    ])
+  })
+})
+
 describe('import graph (scripts/import-graph.ts, issue 25 point 5)', () => {
   const graph = importGraph(root)
 

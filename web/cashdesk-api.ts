@@ -197,6 +197,8 @@ export function createCashdeskApi(
       cashierId: string
       payeeName?: string
       payeeDocument?: string
+      /** CFG-22: a progressive pot winner's contact telephone (Bolivia). */
+      payeePhone?: string
       objectCode?: string
     }) => request<PayAnswer>('POST', '/api/tickets/pay', input),
     lottoSlip: (receipt: string) => request<LottoReceipt>('GET', `/api/lotto/slips/${enc(receipt)}`),

@@ -21,7 +21,7 @@ import { createCashdesk } from './cashdesk/service.ts'
 import { createPaidSales } from './cashdesk/paid-sales.ts'
 import { createTicketDesk } from './cashdesk/ticket-desk.ts'
 import { createCardLookup } from './cashdesk/card-lookup.ts'
-import { personNameOf, stationNameOf } from './cashdesk/store.ts'
+import { hallById as cashdeskHallById, hallOfStation, personNameOf, stationNameOf } from './cashdesk/store.ts'
 import { createPrinterPool, type PrinterPool } from '../../printer/src/printers.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
@@ -350,6 +350,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     lotto,
     lottery,
     names: { station: (id) => stationNameOf(db, id), person: (id) => personNameOf(db, id) },
+    stationProfile: async (id) => {
+      const hallId = await hallOfStation(db, id)
+      const hall = hallId ? await cashdeskHallById(db, hallId) : undefined
+      return hall ? getProfile(hall.profile_id) : undefined
+    },
   })
   // Issue 29: a card found by its serial within a game, to see its state; never paid from there (BNG-71).
   const cardLookup = createCardLookup({

@@ -125,3 +125,153 @@ describe('a ball irregularity after a prize was paid mid-game voids and refunds 
     ).toEqual(paid.map((p) => [p.id, Number(p.amount_cents)]).sort())
   })
 })
+
+/**
+ * Issue 26, BNG-82 with pots (CFG-28): the audit's leftover asked for the case of a pot prize paid while the game
+ * plays, then the game voided (bonus-service gameVoided keeps the contributions of a pot that paid). Over HTTP no path
+ * pays it mid-game: a terminal is not credited a pot prize (BNG-55, paid against the winner's name and document,
+ * which a terminal does not take), and the cash desk pays a card's prizes only once its game has ended (BNG-71,
+ * PRIZE_PENDING). So a void after a pot prize was awarded finds it unpaid: the prize is voided, its amount returns to
+ * the pot and the game's contributions are taken back with the refunded cards, and the pot is exactly as before the
+ * game, owing nobody.
+ */
+describe('a pot prize is not paid while its game plays; the void gives the pot back exactly (BNG-82, BNG-86)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let hall: PaidHall
+  let potId = ''
+  const es = { 'accept-language': 'es' }
+  let mesaToken = ''
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' })
+    hall = await paidHall(server.services)
+    await server.services.auth.createUser({
+      username: 'mesa',
+      displayName: 'Luis Mamani',
+      role: 'floor_manager',
+      password: PASSWORD,
+    })
+    mesaToken = (await server.services.auth.login('mesa', PASSWORD)).token
+    const director = { ...es, authorization: `Bearer ${hall.directorToken}` }
+    const terms = {
+      reference: 'AJ-RND-2026-0117 (terminales de bingo)',
+      terms: {
+        markingMode: 'automatic',
+        maxCardCents: 600,
+        maxGameCents: 2500,
+        maxSessionCents: 5000,
+        minGameSeconds: 0,
+        prizeReturnBp: { min: 6000, max: 8500 },
+        terminalRangePercent: 25,
+        onDisconnect: 'play-on-credit',
+      },
+    }
+    expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, director)).status).toBe(200)
+    // A line pot any line wins (within all 90 balls), funded with 5 % of each card, under its AJ authorisation.
+    const pot = await api(
+      server.url,
+      'POST',
+      '/api/pots',
+      {
+        name: 'Pozo de línea',
+        kind: 'progressive',
+        contributionBp: 500,
+        condition: { prize: 'line', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+        hallIds: [hall.hallId],
+        authorisationRef: 'AJ/DE/RA/0601/2026',
+      },
+      director,
+    )
+    expect(pot.status, JSON.stringify(pot.body)).toBe(201)
+    potId = pot.body.id
+    for (const name of ['Terminal 1', 'Terminal 2']) {
+      const t = await server.services.auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: hall.hallId })
+      const as = { ...es, authorization: `Device ${t.credential}` }
+      const v = await sellVoucher(
+        server.url,
+        hall.hallId,
+        4000,
+        {},
+        { ...es, authorization: `Bearer ${hall.cashierToken}` },
+      )
+      const o = await api(server.url, 'POST', '/api/terminal/session', { ageConfirmed: true, voucherCode: v.code }, as)
+      expect(o.status).toBe(201)
+      expect((await api(server.url, 'POST', '/api/terminal/cards', { count: 5 }, as)).status).toBe(201)
+    }
+  })
+  afterAll(async () => server?.cleanup())
+
+  it('the pot prize waits unpaid at the terminal and the cash desk; the void returns it and the contributions to the pot', async () => {
+    const { bingo } = server.services
+    const db = server.services.db
+    const balance = async () =>
+      Number(
+        (await db.get<{ m: number | null }>('SELECT SUM(main_cents) AS m FROM pot_ledger WHERE pot_id = ?', [potId]))
+          ?.m ?? 0,
+      )
+    const before = await balance()
+    // The game's cards fund the pot when its sales close.
+    let state = await bingo.closeSales({ gameId: hall.gameId })
+    expect(await balance()).toBeGreaterThan(before)
+    for (let i = 0; i < 90 && state.status !== 'line_window'; i++) state = (await bingo.drawNext(hall.gameId)).state
+    state = await bingo.closeWindow(hall.gameId)
+    expect(state.status).toBe('drawing')
+    const won = await db.all<{ id: string; card_id: string; amount_cents: number }>(
+      "SELECT id, card_id, amount_cents FROM bonus_prizes WHERE game_id = ? AND pot_id = ? AND status = 'awarded'",
+      [hall.gameId, potId],
+    )
+    expect(won.length).toBeGreaterThan(0)
+
+    // BNG-55: the terminal is credited no pot prize (nor the line of that card, paid with it at the desk).
+    await server.services.terminals.settleGame(hall.gameId)
+    // BNG-71: the cash desk pays the card only when its game has ended, identified payee or not.
+    const early = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      {
+        code: server.services.cashdesk.payouts.cardCode(won[0].card_id),
+        payeeName: 'Ana Quispe Mamani',
+        payeeDocument: '4455667 LP',
+      },
+      { ...es, authorization: `Bearer ${hall.cashierToken}` },
+    )
+    expect([early.status, early.body.error?.code]).toEqual([409, 'PRIZE_PENDING'])
+    const stillAwarded = await db.all<{ status: string }>(
+      'SELECT status FROM bonus_prizes WHERE game_id = ? AND pot_id = ?',
+      [hall.gameId, potId],
+    )
+    expect(stillAwarded.map((p) => p.status)).toEqual(won.map(() => 'awarded'))
+
+    const r = await api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/incidents`,
+      {
+        kind: 'ball-irregularity',
+        note: 'Dos bolas con el número 17',
+        reason: 'Dos bolas con el número 17',
+        confirm: { username: 'jefa', password: PASSWORD },
+      },
+      { ...es, authorization: `Bearer ${mesaToken}` },
+    )
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    expect(r.body.status).toBe('void')
+    const cards = await db.all<{ status: string }>('SELECT status FROM cards WHERE game_id = ?', [hall.gameId])
+    expect(cards.every((c) => c.status === 'refunded')).toBe(true)
+    const after = await db.all<{ status: string }>('SELECT status FROM bonus_prizes WHERE game_id = ? AND pot_id = ?', [
+      hall.gameId,
+      potId,
+    ])
+    expect(after.map((p) => p.status)).toEqual(won.map(() => 'void'))
+    // The pot is as before the game: contributions reversed with the refunded cards, the unpaid award returned.
+    expect(await balance()).toBe(before)
+    const kinds = (
+      await db.all<{ kind: string }>('SELECT kind FROM pot_ledger WHERE pot_id = ? AND game_id = ?', [
+        potId,
+        hall.gameId,
+      ])
+    ).map((x) => x.kind)
+    expect(kinds).toEqual(expect.arrayContaining(['contribution', 'reversal', 'award_reversal']))
+  })
+})

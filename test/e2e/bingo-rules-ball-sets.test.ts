@@ -72,6 +72,13 @@ describe('ball sets of manual games and card layouts (BNG-3/4, BNG-23 to BNG-26)
       (await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/ball-sets`, { label: 'Juego 2', status: 'reserve' }))
         .status,
     ).toBe(201)
+    // A second set under a label the hall already has is refused for what it is, not as a concurrent write.
+    const twice = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/ball-sets`, {
+      label: 'Juego 2',
+      status: 'reserve',
+    })
+    expect([twice.status, twice.body.error?.code]).toEqual([409, 'BALL_SET_REFERENCE_TAKEN'])
+    expect(twice.body.error.message).toMatch(/Ya hay un juego de bolas registrado con esa referencia/)
     const g = await gameOnSale(s, sessionId, [hall.seriesId], 10, 'manual')
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
     expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball: 17 })).status).toBe(200)

@@ -330,6 +330,8 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
         code,
         payeeName: 'Rosa Condori',
         payeeDocument: 'CI 1234567',
+        // CFG-22: a Bolivian progressive pot's winner leaves a telephone too; the refusal here is the cheque's.
+        payeePhone: '71234567',
         payment: { method: 'cheque', chequeNumber: '77', playerConsent: true },
       },
       till.headers,
@@ -356,7 +358,7 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
       s.server.url,
       'POST',
       '/api/tickets/pay',
-      { code, payeeName: 'Rosa Condori', payeeDocument: 'CI 1234567' },
+      { code, payeeName: 'Rosa Condori', payeeDocument: 'CI 1234567', payeePhone: '71234567' },
       till.headers,
     )
     expect(cash.status, JSON.stringify(cash.body)).toBe(200)

@@ -148,6 +148,22 @@ describe('LOT-18 / LNS-9: the digit ball sets of a manual lottery draw, retired 
     const a = await call('jefa', 'POST', '/api/lottery/ball-sets', digitSet('JD-2-A', 2))
     expect(a.status).toBe(201)
     sets.A = a.body
+    // The same reference again: its own code and words, not "another operation changed this at the same time".
+    const twice = await call('jefa', 'POST', '/api/lottery/ball-sets', digitSet('JD-2-A', 2))
+    expect([twice.status, twice.body.error?.code]).toEqual([409, 'BALL_SET_REFERENCE_TAKEN'])
+    expect(twice.body.error.message).toMatch(/Ya hay un juego de bolas registrado con esa referencia/)
+    const twiceEn = await api(
+      server.url,
+      'POST',
+      '/api/lotto/ball-sets',
+      { reference: 'JB-10', ballCount: 10, sealRef: 'X' },
+      {
+        authorization: auth.get('jefa')!,
+        'accept-language': 'en',
+      },
+    )
+    expect([twiceEn.status, twiceEn.body.error?.code]).toEqual([409, 'BALL_SET_REFERENCE_TAKEN'])
+    expect(twiceEn.body.error.message).toMatch(/already registered/)
     const first = await call('jefa', 'POST', `/api/lottery/draws/${hallDraw}/numbers`, { number: 7 })
     expect(first.status, JSON.stringify(first.body)).toBe(200)
     // 002 §7.1 asks no reserve of a lottery: none on hand yet, and the draw goes on.

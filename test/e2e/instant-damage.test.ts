@@ -50,6 +50,21 @@ describe("INS-8: void of an instant ticket for the player's damage (auth on)", (
     const scan = await h.call('cajero@caja2', 'POST', '/api/tickets/validate', { code: winner.code })
     expect(scan.body).toMatchObject({ status: 'void', outcome: 'VOID', refundCents: 0 })
     expect(scan.body.reason).toMatch(/INS-8/)
+    // §8 / GEN-7: the validation's journal record names the station and its seal code, as a lotto slip's does.
+    const sealOfCaja2 = await server.services.db.get<{ seal_code: string }>(
+      'SELECT seal_code FROM device_credentials WHERE id = ?',
+      [h.devices.caja2.id],
+    )
+    expect(sealOfCaja2!.seal_code).toBeTruthy()
+    const scanned = await server.services.db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'instant.ticket_validated' ORDER BY seq DESC LIMIT 1",
+    )
+    expect(JSON.parse(scanned!.payload)).toMatchObject({
+      serial: winner.serial,
+      outcome: 'VOID',
+      stationId: h.devices.caja2.id,
+      sealCode: sealOfCaja2!.seal_code,
+    })
     const pay = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
       code: winner.code,
       payeeName: 'Ana Quispe',

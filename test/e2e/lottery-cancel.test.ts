@@ -214,9 +214,13 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
   })
 
   it("LOT-21: a distributed fraction and a sold raffle ticket are refunded their price once, at the desk, out of the shift's drawer; a fraction never distributed or returned unsold gets nothing", async () => {
-    const payee = { payeeName: 'Ana Quispe Mamani', payeeDocument: '445566 LP' }
+    // CFG-5: each hall takes the identity documents of its profile: a CI in La Paz, a DNI in Cantabria.
+    const payee = (till: Till) =>
+      till === esTill
+        ? { payeeName: 'Ana García López', payeeDocument: '12345678Z' }
+        : { payeeName: 'Ana Quispe Mamani', payeeDocument: '445566 LP' }
     const desk = (till: Till, path: string, code: string) =>
-      api(server.url, 'POST', path, path.endsWith('/pay') ? { code, ...payee } : { code }, till.headers)
+      api(server.url, 'POST', path, path.endsWith('/pay') ? { code, ...payee(till) } : { code }, till.headers)
     const before = await shiftCents(boTill)
     const v = await desk(boTill, '/api/tickets/validate', fraction.get('3/1')!)
     expect(v.body).toMatchObject({ outcome: 'REFUND_ONLY', amountCents: 1_000 })

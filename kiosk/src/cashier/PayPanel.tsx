@@ -187,6 +187,22 @@ export function PayPanel(props: { store: CashierStore }) {
                 }}
               />
             </label>
+            {payable.product === 'card' && (
+              // CFG-22: a progressive pot's winner leaves a contact telephone (the server says when it is required).
+              <label class="c-field">
+                <span>{T.payeePhone}</span>
+                <input
+                  class="c-input"
+                  data-testid="cashier-payee-phone"
+                  type="tel"
+                  value={store.payeePhone.value}
+                  autocomplete="off"
+                  onInput={(e) => {
+                    store.payeePhone.value = (e.target as HTMLInputElement).value
+                  }}
+                />
+              </label>
+            )}
             {payable.payee.fullName && name && !FULL_NAME.test(name) && (
               <p class="c-hint" data-testid="cashier-payee-hint">
                 {T.payeeNameHint}

@@ -57,6 +57,7 @@ export function createCashierStore(
   const voucher = signal<VoucherView | null>(null)
   const payeeName = signal('')
   const payeeDocument = signal('')
+  const payeePhone = signal('')
   /** PRM-2: the object a tómbola's winner chose ('' = the one drawn for the ticket). */
   const objectCode = signal('')
   const paid = signal<PaidView | null>(null)
@@ -168,6 +169,7 @@ export function createCashierStore(
       confirming.value = false
       payeeName.value = ''
       payeeDocument.value = ''
+      payeePhone.value = ''
       error.value = null
     })
     if (typed.kind === 'instant_length') {
@@ -321,6 +323,7 @@ export function createCashierStore(
         ...who(),
         payeeName: party.payeeName || undefined,
         payeeDocument: party.payeeDocument || undefined,
+        payeePhone: payeePhone.value.trim() || undefined,
         objectCode: objectCode.value || undefined,
       }),
     )
@@ -604,6 +607,7 @@ export function createCashierStore(
     voucher,
     payeeName,
     payeeDocument,
+    payeePhone,
     objectCode,
     paid,
     paidParty,

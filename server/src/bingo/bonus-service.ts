@@ -574,7 +574,7 @@ export function createBonusService(deps: BonusDeps) {
       prizeId: string
       at: string
       paidBy: string
-      payee: { name: string; document: string }
+      payee: { name: string; document: string; phone?: string | null }
       payment: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
       stationId: string | null
       payoutId: string | null
@@ -593,6 +593,15 @@ export function createBonusService(deps: BonusDeps) {
     const p = await bonusPrizeById(sql, input.prizeId)
     if (!p) throw new DomainError('NOT_VERIFIED', `no awarded bonus prize ${input.prizeId}`)
     if (p.status === 'void') throw new DomainError('TICKET_VOID', `bonus prize ${p.id} was voided with its game`)
+    // CFG-22: a progressive pot's winner (one hall's or interconnected: both accumulate from game to game) also leaves
+    // a contact telephone where the hall's profile asks for it; not the prima nor a lucky-ball prize.
+    const phone = input.payee?.phone?.trim() ?? ''
+    if ((p.source === 'progressive' || p.source === 'interconnected') && !phone && (await profileOf(sql, p.hallId)).potPayeePhoneRequired)
+      throw new DomainError(
+        'PAYEE_PHONE_REQUIRED',
+        "a progressive pot's prize is paid against the winner's name, identity document and contact telephone",
+        { rule: 'CFG-22', field: 'payeePhone' },
+      )
     if (payment.method === 'cheque' && !(await profileOf(sql, p.hallId)).prizeChequeAllowed) {
       throw new DomainError('RULE_DISABLED', "this hall's rules pay prizes in cash: no cheque (BNG-70)", {
         field: 'payment.method',
@@ -607,6 +616,7 @@ export function createBonusService(deps: BonusDeps) {
         payeeName: name,
         // Issue 24 point 2: stored sealed; the prize's record opens it.
         payeeDocument: sealDocumentAtRest(deps.sealer, document)!,
+        payeePhone: phone ? sealDocumentAtRest(deps.sealer, phone) : null,
         paymentMethod: payment.method,
         chequeNumber,
         stationId: input.stationId,

@@ -559,6 +559,7 @@ export function registerBingoRoutes(app: App, services: Services) {
           paidBy: z.string().min(1).max(120).optional(),
           payeeName: z.string().max(120).optional(),
           payeeDocument: z.string().max(40).optional(),
+          payeePhone: z.string().max(30).optional(),
         })
         .strict(),
     )
@@ -570,6 +571,7 @@ export function registerBingoRoutes(app: App, services: Services) {
         ...till,
         payeeName: b.payeeName,
         payeeDocument: b.payeeDocument,
+        payeePhone: b.payeePhone,
       }),
     )
   })

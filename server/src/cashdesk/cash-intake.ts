@@ -16,7 +16,9 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { shareOf } from '../shared/money.ts'
 import { assertRowsSealedWhere } from '../shared/row-seals.ts'
-import { insertAmlReport, insertCashIntake, smallCashOfBuyer } from './store.ts'
+import { hallById, insertAmlReport, insertCashIntake, smallCashOfBuyer } from './store.ts'
+import { assertAcceptedDocument } from '../shared/identity.ts'
+import { getProfile } from '../shared/profile.ts'
 
 const DAY_MS = 86_400_000
 
@@ -100,6 +102,13 @@ export function createCashIntakes(deps: {
   /** Records the intake and opens a GEN-17 record when the operation, or the buyer's day, goes over the limit. */
   async function record(tx: Sql, input: CashIntake): Promise<AmlScreen> {
     check(input)
+    // CFG-5: every buyer's document taken with cash (a voucher, a counter sale of any product) is one of the kinds
+    // of identity document the hall's profile accepts.
+    if (input.buyerDocument?.trim()) {
+      const hall = await hallById(tx, input.hallId)
+      const profile = hall ? getProfile(hall.profile_id) : undefined
+      if (profile) assertAcceptedDocument(profile, input.buyerDocument, 'buyerDocument')
+    }
     const limit = limitCents()
     const buyerDocument = input.buyerDocument?.trim() || null
     const buyerKey = buyerDocument ? deps.keyOf(buyerDocument) : null

@@ -77,6 +77,7 @@ import { printBonusReceipt, type BonusPrint } from '../bingo/bonus-print.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import type { Till } from './shifts.ts'
 import { getProfile } from '../shared/profile.ts'
+import { assertAcceptedDocument } from '../shared/identity.ts'
 import type { OnPaid } from '../shared/settlement.ts'
 
 /** Where a payout is paid from: the payer's till, with the station's hall and the payer's halls when known. */
@@ -511,6 +512,8 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       code: string
       payeeName?: string | null
       payeeDocument?: string | null
+      /** CFG-22: a progressive pot winner's contact telephone. */
+      payeePhone?: string | null
       payment?: PayoutPayment
       /**
        * Issue 27: a virtual card's prize is credited to the terminal session that holds the card (its cash-desk
@@ -556,6 +559,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             'bonus_prizes',
             st.prizes.filter((p) => p.bonus).map((p) => p.id),
           )
+          // CFG-5: the payee's document is one of the kinds the card's hall takes as a player's identity.
+          const payeeProfile = getProfile((await vouchers.hallFor(tx, st.hallId)).profileId)
+          if (payeeProfile) assertAcceptedDocument(payeeProfile, payeeDocument, 'payeeDocument')
           await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
           // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
           // every prima and jackpot.
@@ -606,7 +612,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
                 prizeId: p.id,
                 at,
                 paidBy: input.cashierName ?? input.cashierId,
-                payee: { name: payeeName ?? '', document: payeeDocument ?? '' },
+                payee: { name: payeeName ?? '', document: payeeDocument ?? '', phone: input.payeePhone ?? null },
                 payment: paidVia,
                 stationId: input.stationId,
                 payoutId,
@@ -765,7 +771,13 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * card, and the card is paid by `pay` (once, after the game's prize window has closed, out of the till's drawer).
    */
   async function payAtTable(
-    input: PayTill & { prizeId: string; code?: string; payeeName?: string | null; payeeDocument?: string | null },
+    input: PayTill & {
+      prizeId: string
+      code?: string
+      payeeName?: string | null
+      payeeDocument?: string | null
+      payeePhone?: string | null
+    },
   ) {
     const prize = await prizeCardRow(db, input.prizeId)
     if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)

@@ -19,6 +19,7 @@ import type { LotteryService } from '../lottery/service.ts'
 import type { Cashdesk } from './service.ts'
 import { readAnswer, readPayment, type PayAnswer, type ScanAnswer } from './ticket-answer.ts'
 
+import { assertAcceptedDocument } from '../shared/identity.ts'
 export interface TicketDeskDeps {
   cashdesk: Pick<Cashdesk, 'payouts' | 'cashOut'>
   instant: Pick<InstantService, 'handles' | 'scan' | 'payAtCashier' | 'refund'>
@@ -26,6 +27,8 @@ export interface TicketDeskDeps {
   lottery: Pick<LotteryService, 'handles' | 'validate' | 'pay'>
   /** Issue 29 point 6: the names a person reads for a station and a person id ("Caja 1", "Rosa Vargas"). */
   names?: { station(id: string): Promise<string>; person(id: string): Promise<string> }
+  /** CFG-5: the profile of the hall of the paying station (undefined: a station of no hall). */
+  stationProfile?: (stationId: string) => Promise<Parameters<typeof assertAcceptedDocument>[0] | undefined>
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -90,6 +93,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
     till: Till
     payeeName?: string
     payeeDocument?: string
+    payeePhone?: string
     objectCode?: string
     payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
     override?: () => Promise<Parameters<LottoService['pay']>[0]['override']>
@@ -104,6 +108,12 @@ export function createTicketDesk(deps: TicketDeskDeps) {
       })
     }
     const payee = { name: input.payeeName ?? '', document: input.payeeDocument ?? '' }
+    // CFG-5: a lotto, lottery or instant payee's document is one the paying station's hall accepts (a card's payee is
+    // judged by its own hall in payouts.pay).
+    if (line !== 'card' && input.payeeDocument?.trim()) {
+      const profile = await deps.stationProfile?.(till.stationId)
+      if (profile) assertAcceptedDocument(profile, input.payeeDocument, 'payeeDocument')
+    }
     let answer: PayAnswer
     switch (line) {
       case 'instant':
@@ -152,6 +162,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           ...till,
           payeeName: input.payeeName,
           payeeDocument: input.payeeDocument,
+          payeePhone: input.payeePhone,
           payment: input.payment,
         })
     }

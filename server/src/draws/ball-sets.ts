@@ -110,7 +110,10 @@ export function createBallSetRegistry(ctx: { db: Database; now: () => string; ne
     const drums = kind === 'digits' ? input.drums! : null
     await db.transaction(async (tx) => {
       if (await ballSetReferenceTaken(tx, reference))
-        throw new DomainError('CONFLICT', `a ball set ${reference} is already registered`, { rule })
+        throw new DomainError('BALL_SET_REFERENCE_TAKEN', `a ball set ${reference} is already registered`, {
+          rule,
+          field: 'reference',
+        })
       const at = now()
       await insertBallSet(tx, { id, reference, kind, ballCount, drums, sealRef, at, by: actor?.id ?? null })
       await appendJournal(tx, {

@@ -253,7 +253,9 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
           { rule: 'BNG-25' },
         )
       if (await isBallSetLabelTaken(tx, input.hallId, label))
-        throw new DomainError('CONFLICT', `ball set ${label} already exists in this hall`)
+        throw new DomainError('BALL_SET_REFERENCE_TAKEN', `ball set ${label} already exists in this hall`, {
+          field: 'label',
+        })
       const id = deps.newId()
       const at = now()
       await insertBallSet(tx, {

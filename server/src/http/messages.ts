@@ -127,6 +127,18 @@ export const messages: Record<
     es: 'Ese juego de bolas está retirado: no puede volver a usarse.',
     en: 'That ball set is retired: it cannot be used again.',
   },
+  PAYEE_PHONE_REQUIRED: {
+    es: 'El premio de un pozo progresivo se paga con el nombre, el documento de identidad y el teléfono de contacto del ganador: anote su teléfono.',
+    en: "A progressive pot's prize is paid against the winner's name, identity document and contact telephone: enter the telephone.",
+  },
+  IDENTITY_DOCUMENT_NOT_ACCEPTED: {
+    es: 'La sala no acepta ese documento como identificación del jugador: pida la cédula de identidad o el pasaporte (en España, el DNI, el NIE o el pasaporte). Un pasaporte se escribe con la palabra «Pasaporte» antes de su número.',
+    en: "The hall does not accept that document as the player's identification: ask for the identity card or the passport (in Spain, the DNI, NIE or passport). Type a passport with the word \"Passport\" before its number.",
+  },
+  BALL_SET_REFERENCE_TAKEN: {
+    es: 'Ya hay un juego de bolas registrado con esa referencia: cada juego se registra una sola vez, con su propia referencia.',
+    en: 'A ball set with that reference is already registered: each set is registered once, under its own reference.',
+  },
   RESERVE_BALL_SET_REQUIRED: {
     es: 'La sala no tiene un juego de bolas de reserva en perfecto estado: regístrelo antes de extraer bolas.',
     en: 'The hall has no reserve ball set in perfect condition: register one before drawing balls.',

@@ -159,6 +159,9 @@ export function createClaimUseCases(ctx: InstantContext) {
           serial: v.serial,
           outcome: v.outcome,
           stationId: input.stationId ?? null,
+          // REGULATIONS.md §8 / GEN-7: every validation's record names the seal code of the terminal that judged it,
+          // as the lotto and lottery ones do (draws/validation-journal.ts).
+          sealCode: await sealCodeOfDevice(tx, input.stationId),
           cashierId: input.cashierId ?? null,
           rule: '§8',
         },

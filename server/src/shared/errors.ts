@@ -47,6 +47,12 @@ export const ErrorCode = {
   BallSetInUse: 'BALL_SET_IN_USE',
   /** LNS-9: a retired ball set is not marked reserve, retired again or drawn with. */
   BallSetRetired: 'BALL_SET_RETIRED',
+  /** LNS-9 / LOT-18: a ball set is registered under a reference another set already has (a concurrent write it is not). */
+  BallSetReferenceTaken: 'BALL_SET_REFERENCE_TAKEN',
+  /** CFG-5: an identity document of a kind the hall's profile does not accept. */
+  IdentityDocumentNotAccepted: 'IDENTITY_DOCUMENT_NOT_ACCEPTED',
+  /** CFG-22: a progressive pot's prize paid without the winner's contact telephone where the profile asks for it. */
+  PayeePhoneRequired: 'PAYEE_PHONE_REQUIRED',
   LayoutNotAuthorised: 'LAYOUT_NOT_AUTHORISED',
   EquipmentCheckFailed: 'EQUIPMENT_CHECK_FAILED',
   EntropyHealthFailed: 'ENTROPY_HEALTH_FAILED',

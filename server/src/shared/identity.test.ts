@@ -1,7 +1,8 @@
 // Issue 24 point 6 (GEN-16, GEN-17, GEN-27): one person, one key, whatever the spelling of the document.
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { identityKey, type IdentityCountry } from './identity.ts'
+import { assertAcceptedDocument, documentKindOf, identityKey, type IdentityCountry } from './identity.ts'
+import { BOLIVIA_2013, BOLIVIA_2025, CANTABRIA_2010 } from './profile.ts'
 import { sameDocument } from '../lotto/payouts.ts'
 
 const COUNTRIES: Array<IdentityCountry | null> = [null, 'BO', 'ES', 'CL']
@@ -173,5 +174,39 @@ describe('payee is buyer (GEN-16, GEN-26) by the key', () => {
     expect(sameDocument('4567890', '4.567.890 Santa Cruz')).toBe(true)
     expect(sameDocument('4567890-1A', '4567890')).toBe(false)
     expect(sameDocument('4567890 LP', '4567891 LP')).toBe(false)
+  })
+})
+
+describe('the kind of an identity document (CFG-5)', () => {
+  it('reads a passport by its word, a CI, DNI, NIE or RUT by its label or its shape in the country, and no other', () => {
+    const cases: Array<[string, 'BO' | 'ES' | 'CL', string | null]> = [
+      ['4455667 LP', 'BO', 'ci'],
+      ['CI 7.654.321-1A Exp. La Paz', 'BO', 'ci'],
+      ['Pasaporte A1234567', 'BO', 'passport'],
+      ['PAS 123456', 'ES', 'passport'],
+      ['Licencia de conducir 4455667', 'BO', null],
+      ['NIT 1020304050', 'BO', null],
+      ['ABCDEF', 'BO', null],
+      ['12345678Z', 'ES', 'dni'],
+      ['X1234567L', 'ES', 'nie'],
+      ['DNI 1234567-L', 'ES', 'dni'],
+      ['4455667 LP', 'ES', null],
+      ['12.345.678-K', 'CL', 'rut'],
+      ['A1234567', 'BO', null],
+    ]
+    for (const [doc, country, kind] of cases) expect(documentKindOf(doc, country), `${doc} in ${country}`).toBe(kind)
+  })
+
+  it('refuses a kind the profile does not take, naming the field; an empty document is not judged here', () => {
+    expect(() => assertAcceptedDocument(BOLIVIA_2025, 'Licencia 445566', 'payeeDocument')).toThrow(
+      expect.objectContaining({
+        code: 'IDENTITY_DOCUMENT_NOT_ACCEPTED',
+        details: expect.objectContaining({ field: 'payeeDocument', rule: 'CFG-5' }),
+      }),
+    )
+    expect(() => assertAcceptedDocument(CANTABRIA_2010, 'CI 4455667 LP', 'buyerDocument')).toThrow(/CFG-5/)
+    expect(() => assertAcceptedDocument(CANTABRIA_2010, 'X1234567L', 'buyerDocument')).not.toThrow()
+    expect(() => assertAcceptedDocument(BOLIVIA_2013, 'Pasaporte A1234567', 'buyerDocument')).not.toThrow()
+    expect(() => assertAcceptedDocument(BOLIVIA_2025, '  ', 'buyerDocument')).not.toThrow()
   })
 })

@@ -21,6 +21,8 @@
  * department codes are two letters or more, so no DNI letter or RUT check digit is ever taken for one.
  */
 
+import { DomainError } from './errors.ts'
+
 export type IdentityCountry = 'BO' | 'ES' | 'CL'
 
 const DEPARTMENTS = [
@@ -77,4 +79,73 @@ export function identityKey(document: string, country: IdentityCountry | null = 
   }
   const ci = BOLIVIAN_CI.exec(s)
   return ci ? ci[1] : s
+}
+
+/**
+ * CFG-5: the kinds of identity document a hall may take (profile `identityDocuments`). A cédula de identidad
+ * (Bolivia), a DNI or NIE (Spain), a RUT (Chile), a passport anywhere.
+ */
+export type IdentityDocumentKind = 'ci' | 'passport' | 'dni' | 'nie' | 'rut'
+
+// A passport is typed with its word before its number ("Pasaporte A1234567", "PAS 123456", "Passport X123"): its
+// number alone has no shape that tells it from another document.
+const PASSPORT = /^(?:PASAPORTE|PASSPORT|PAS)(?=[A-Z0-9])([A-Z0-9]{5,15})$/
+// A CI's shape: its number, an optional complement, an optional department it was issued in.
+const CI_SHAPE = new RegExp(`^\\d+(?:\\d?[A-Z])?(?:EXPEDIDOEN|EXPEDIDO|EXPEN|EXP)?(?:${DEPARTMENTS.join('|')})?$`)
+// A label typed before a number that names a document no profile takes for an identity: a driving licence, a
+// student or military card, a tax number.
+const OTHER_DOCUMENT = /^(?:LICENCIA|LICENCIADECONDUCIR|BREVET|CARNET|CARNE|LIBRETA|NIT|RUC|CUIT|SEGURO)/
+
+/**
+ * CFG-5: the kind of identity document a typed document is, read from its label (a passport always names itself) or,
+ * without one, from its shape in the hall's country: digits with an optional complement and department is a
+ * Bolivian CI; eight digits and a letter a DNI, X/Y/Z, seven digits and a letter a NIE; digits and a check digit a
+ * RUT. null: a document of no kind known here (a driving licence, a tax number, letters with no number).
+ */
+export function documentKindOf(document: string, country: IdentityCountry | null): IdentityDocumentKind | null {
+  const raw = document
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^0-9A-Z]/g, '')
+  if (PASSPORT.test(raw)) return 'passport'
+  if (OTHER_DOCUMENT.test(raw)) return null
+  const labelled = /^(CEDULADEIDENTIDAD|CEDULA|CI|DNI|NIE|NIF|RUT|RUN)(?=\d|[XYZ]\d)/.exec(raw)?.[1] ?? null
+  const s = alphanumeric(document)
+  if (!/\d/.test(s)) return null
+  const isCi = CI_SHAPE.test(s)
+  const isNie = /^[XYZ]\d{7}[A-Z]$/.test(s)
+  const isDni = /^\d{1,8}[A-Z]$/.test(s)
+  const isRut = /^\d{1,9}[0-9K]$/.test(s)
+  if (labelled === 'NIE') return isNie ? 'nie' : null
+  if (labelled === 'DNI' || labelled === 'NIF') return isDni ? 'dni' : isNie ? 'nie' : null
+  if (labelled === 'RUT' || labelled === 'RUN') return isRut ? 'rut' : null
+  if (labelled) return isCi ? 'ci' : null
+  if (country === 'ES') return isNie ? 'nie' : isDni ? 'dni' : null
+  if (country === 'CL') return isRut ? 'rut' : null
+  return isCi ? 'ci' : null
+}
+
+/**
+ * CFG-5: refuses a typed identity document that is none of the kinds the hall's profile accepts, naming the field
+ * it came in (buyerDocument, payeeDocument). An empty document is not judged here: whether one is required is each
+ * rule's own question (GEN-17, GEN-25, BNG-55).
+ */
+export function assertAcceptedDocument(
+  profile: {
+    identityCountry: IdentityCountry
+    identityDocuments: { kinds: readonly IdentityDocumentKind[]; rule: string }
+  },
+  document: string | null | undefined,
+  field: string,
+): void {
+  const typed = document?.trim()
+  if (!typed) return
+  const kind = documentKindOf(typed, profile.identityCountry)
+  if (kind && profile.identityDocuments.kinds.includes(kind)) return
+  throw new DomainError(
+    'IDENTITY_DOCUMENT_NOT_ACCEPTED',
+    `this hall takes a player's identity from ${profile.identityDocuments.kinds.join(', ')} only (CFG-5: ${profile.identityDocuments.rule}); the document typed is ${kind ?? 'none of them'}`,
+    { field, kind, accepted: profile.identityDocuments.kinds, rule: 'CFG-5' },
+  )
 }

@@ -3,7 +3,7 @@
  * Rules read these fields; no code tests a jurisdiction's name (DESIGN.md, CFG-1).
  */
 import { LAYOUT_90, type CardLayout } from './card-layout.ts'
-import type { IdentityCountry } from './identity.ts'
+import type { IdentityCountry, IdentityDocumentKind } from './identity.ts'
 
 export interface PrizeShares {
   /** Whole prize pool, basis points of cards sold x face value (BNG-56: 6700 in Cantabria). */
@@ -250,6 +250,22 @@ export interface Profile {
   minimumAge: number
   /** CFG-5: the identity documents the halls take, by country: how a document is keyed to one person (shared/identity.ts). */
   identityCountry: IdentityCountry
+  /**
+   * CFG-5 (002 §1.2.2.2 "identity documents accepted"): the kinds of identity document a player's identity is taken
+   * from, wherever one is typed (a buyer at a cash intake, a payee at a payout); any other is refused
+   * (IDENTITY_DOCUMENT_NOT_ACCEPTED). Bolivia: the cédula de identidad and the passport, the two the texts name for a
+   * player ("documento de identidad (pasaporte o cedula de identidad)", 002 §6.1 Cartón de juego; 000 §6.1 the same).
+   * Cantabria: decreto 6/2010 names no document, which leaves it to the Consejería: the Spanish identity documents
+   * (DNI, NIE) and the passport until its resolution (`rule`) says otherwise.
+   */
+  identityDocuments: { kinds: readonly IdentityDocumentKind[]; rule: string }
+  /**
+   * CFG-22 (002 §6.1 Cartón de juego, 000 §6.1 the same): the card has room for the player's "nombres, documento de
+   * identidad (pasaporte o cedula de identidad) y teléfono de contacto", used "principalmente en los Bingos con Pozos
+   * Progresivos": a progressive-pot prize is paid against the winner's name, document and contact telephone. Bolivia.
+   * Cantabria has no progressive pots (BNG-68) and asks for no telephone.
+   */
+  potPayeePhoneRequired: boolean
   /** BNG-77 / BNG-87: minutes and winning cards kept at least this many days. */
   retentionDays: number
   /**
@@ -427,6 +443,8 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   prizeChequeAllowed: false,
   minimumAge: 18,
   identityCountry: 'BO',
+  identityDocuments: { kinds: ['ci', 'passport'], rule: '002 §6.1 (pasaporte o cédula de identidad)' },
+  potPayeePhoneRequired: true,
   retentionDays: 183,
   splitBasis: 'player',
   electronicInstantAllowed: false,
@@ -543,6 +561,8 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   prizeChequeAllowed: true,
   minimumAge: 18,
   identityCountry: 'ES',
+  identityDocuments: { kinds: ['dni', 'nie', 'passport'], rule: 'decreto 6/2010 no los enumera: DNI, NIE o pasaporte' },
+  potPayeePhoneRequired: false,
   retentionDays: 183,
   splitBasis: 'card',
   electronicInstantAllowed: false,

@@ -218,18 +218,21 @@ export async function markBonusPrizePaid(
     paidBy: string
     payeeName: string
     payeeDocument: string
+    /** CFG-22: the pot winner's contact telephone, sealed; null where not asked. */
+    payeePhone?: string | null
     paymentMethod?: 'cash' | 'cheque'
     chequeNumber?: string | null
     stationId?: string | null
   },
 ): Promise<boolean> {
   const r = await tx.run(
-    "UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ?, payment_method = ?, cheque_number = ?, station_id = ? WHERE id = ? AND status = 'awarded'",
+    "UPDATE bonus_prizes SET status = 'paid', paid_at = ?, paid_by = ?, payee_name = ?, payee_document = ?, payee_phone = ?, payment_method = ?, cheque_number = ?, station_id = ? WHERE id = ? AND status = 'awarded'",
     [
       p.at,
       p.paidBy,
       p.payeeName,
       p.payeeDocument,
+      p.payeePhone ?? null,
       p.paymentMethod ?? 'cash',
       p.chequeNumber ?? null,
       p.stationId ?? null,
