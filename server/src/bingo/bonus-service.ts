@@ -596,7 +596,11 @@ export function createBonusService(deps: BonusDeps) {
     // CFG-22: a progressive pot's winner (one hall's or interconnected: both accumulate from game to game) also leaves
     // a contact telephone where the hall's profile asks for it; not the prima nor a lucky-ball prize.
     const phone = input.payee?.phone?.trim() ?? ''
-    if ((p.source === 'progressive' || p.source === 'interconnected') && !phone && (await profileOf(sql, p.hallId)).potPayeePhoneRequired)
+    if (
+      (p.source === 'progressive' || p.source === 'interconnected') &&
+      !phone &&
+      (await profileOf(sql, p.hallId)).potPayeePhoneRequired
+    )
       throw new DomainError(
         'PAYEE_PHONE_REQUIRED',
         "a progressive pot's prize is paid against the winner's name, identity document and contact telephone",

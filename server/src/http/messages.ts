@@ -133,7 +133,7 @@ export const messages: Record<
   },
   IDENTITY_DOCUMENT_NOT_ACCEPTED: {
     es: 'La sala no acepta ese documento como identificación del jugador: pida la cédula de identidad o el pasaporte (en España, el DNI, el NIE o el pasaporte). Un pasaporte se escribe con la palabra «Pasaporte» antes de su número.',
-    en: "The hall does not accept that document as the player's identification: ask for the identity card or the passport (in Spain, the DNI, NIE or passport). Type a passport with the word \"Passport\" before its number.",
+    en: 'The hall does not accept that document as the player\'s identification: ask for the identity card or the passport (in Spain, the DNI, NIE or passport). Type a passport with the word "Passport" before its number.',
   },
   BALL_SET_REFERENCE_TAKEN: {
     es: 'Ya hay un juego de bolas registrado con esa referencia: cada juego se registra una sola vez, con su propia referencia.',
