@@ -253,10 +253,10 @@ describe('money invariants over random interleavings of every product, two stati
       }
       case 'pay': {
         const w = winners[o.w % winners.length]
-        // BNG-55: a card with a pot's prize is paid to an identified payee.
+        // BNG-55: a card with a pot's prize is paid to an identified payee (CFG-22: with a telephone, in Bolivia).
         const r = await h.call(who, 'POST', '/api/tickets/pay', {
           code: w.code,
-          ...(w.bonus ? { payeeName: player.name, payeeDocument: player.document } : {}),
+          ...(w.bonus ? { payeeName: player.name, payeeDocument: player.document, payeePhone: '71234567' } : {}),
         })
         if (paid.has(w.code)) {
           expect([r.status, r.body.error?.code]).toEqual([409, 'ALREADY_PAID'])

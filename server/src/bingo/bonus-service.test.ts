@@ -60,7 +60,7 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
 async function payBonus(
   db: Database,
   bonus: BonusService,
-  input: { prizeId: string; paidBy: string; payee: { name: string; document: string } },
+  input: { prizeId: string; paidBy: string; payee: { name: string; document: string; phone?: string } },
 ) {
   await db.transaction((tx) =>
     bonus.settleWithin(tx, {
@@ -286,7 +286,8 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
     const receipt = await payBonus(db, bonus, {
       prizeId: jackpot[0].id,
       paidBy: 'cajero',
-      payee: { name: 'Juan Mamani', document: 'CI 4455667 LP' },
+      // CFG-22 (002 §6.1): a Bolivian progressive pot's winner also gives a contact telephone.
+      payee: { name: 'Juan Mamani', document: 'CI 4455667 LP', phone: '71234567' },
     })
     expect(receipt.payee).toEqual({ name: 'Juan Mamani', document: 'CI 4455667 LP' })
     expect((await bonus.getPot(pot.id)).ledger.at(-1)).toMatchObject({
