@@ -81,6 +81,8 @@ browserSuite('the cashier loads cash credit onto a bingo terminal (issue 27)', (
     await page.getByTestId('terminal-load-button').click()
     await page.getByTestId('terminal-load-confirm-yes').click()
     await expect.poll(() => page.getByTestId('cashier-error').getAttribute('data-code')).toBe('AGE_NOT_CONFIRMED')
+    // The server's words in Spanish, without its English detail for the log ("... of age before any sale").
+    expect(await page.getByTestId('cashier-error').textContent()).not.toMatch(/before any sale/)
     expect(await drawer()).toBe(before)
 
     await page.getByTestId('terminal-age').check()

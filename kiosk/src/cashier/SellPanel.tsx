@@ -339,7 +339,8 @@ export function SellPanel(props: { store: CashierStore }) {
         )}
         {store.error.value && (
           <div class="c-error" data-testid="cashier-error" data-code={store.error.value.code}>
-            <strong>{store.error.value.message}</strong> {store.error.value.detail}
+            {/* The server's message in the screen's language; its English detail is for the log, never the cashier. */}
+            <strong>{store.error.value.message}</strong>
           </div>
         )}
         {sale && (
