@@ -153,7 +153,7 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
     const byCode = Object.fromEntries(settled.body.prizes.map((p: any) => [p.code, p]))
     // Every number ten, twenty... away from 37 inside 00-99, never 37 itself.
     expect(byCode.G10.numbers).toEqual([7, 17, 27, 47, 57, 67, 77, 87, 97])
-    expect(byCode.G10.rule).toMatch(/progresion de 10 en 10/)
+    expect(byCode.G10.rule).toMatch(/progresión de 10 en 10/)
     expect(byCode.M1).toMatchObject({ numbers: [52], goods: MOTO })
     const unclaimed = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/unclaimed`)
     expect(unclaimed.body.prizesInPlayCents).toBe(1_000_000 + 9 * 20_000)

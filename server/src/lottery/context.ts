@@ -138,15 +138,15 @@ export function tagMatches(secret: Uint8Array, baseId: string, runNo: number, ta
 export function describeRule(r: LotteryPlan['prizes'][number]['rule'], plan: LotteryPlan): string {
   switch (r.type) {
     case 'exact':
-      return 'numero exacto'
+      return 'número exacto'
     case 'approximation':
-      return `aproximacion +/-${r.distance} al ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+      return `aproximación +/-${r.distance} al ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
     case 'ending':
-      return `terminacion de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+      return `terminación de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
     case 'beginning':
       return `comienzo de ${r.digits} cifra${r.digits > 1 ? 's' : ''} del ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
     case 'progression':
-      return `progresion de ${r.step} en ${r.step} desde el ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
+      return `progresión de ${r.step} en ${r.step} desde el ${plan.prizes.find((p) => p.code === r.of)?.name ?? r.of}`
   }
 }
 
