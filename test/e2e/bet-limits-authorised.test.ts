@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sealed } from '../helpers/device-marks.ts'
-import { sellVoucher } from '../helpers/cashdesk.ts'
-import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { everyChannelHall, type EveryChannelHall } from '../helpers/every-channel-hall.ts'
 import { api } from '../helpers/server.ts'
 import { TEST_SALE_RULES } from '../helpers/sale-rules.ts'
-import { openTill, type Till } from '../helpers/till.ts'
+import type { Till } from '../helpers/till.ts'
 
 /**
  * Issue 26, GEN-18 / BNG-40 (002 §1.2.1.1: the bets are those of the Plan de Apuestas "aprobado por la AJ"; 002 §6.1.5:
@@ -17,24 +16,16 @@ import { openTill, type Till } from '../helpers/till.ts'
  */
 describe('a Bolivian hall sells only under bet limits recorded with the AJ reference (GEN-18, BNG-40)', () => {
   let s: RulesServer
-  let hall: { hallId: string; masterSetId: string; seriesId: string }
+  let w: EveryChannelHall
+  let hall: EveryChannelHall['hall']
   let gameId = ''
   let counter: Till
-  let kiosk: { id: string; credential: string }
-  let terminal: { id: string; credential: string }
-  let central: { hallId: string; seriesId: string }
-  let member: { hallId: string; seriesId: string }
+  let member: EveryChannelHall['member']
   let simultaneousId = ''
-  const es = { 'accept-language': 'es' }
-  const cardsSold = async (id: string) => (await s.call('auditor', 'GET', `/api/games/${id}`)).body.cardsSold as number
-  const cashTaken = async () =>
-    Number(
-      (
-        await s.server.services.db.get<{ n: number }>(
-          "SELECT COALESCE(SUM(amount_cents), 0) AS n FROM cash_movements WHERE kind = 'counter_sale'",
-        )
-      )?.n ?? 0,
-    )
+  const cardsSold = (id: string) => w.cardsSold(id)
+  const cashTaken = () => w.cashTaken()
+  /** Every channel's purchase of two cards of the hall's game (and of the simultaneous game in the member hall). */
+  const channels = () => w.channels()
   const refusedForLimits = (r: { status: number; body: any }, what: string) => {
     expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBe(409)
     expect(r.body.error.code, what).toBe('BET_LIMITS_NOT_AUTHORISED')
@@ -42,145 +33,10 @@ describe('a Bolivian hall sells only under bet limits recorded with the AJ refer
     expect(r.body.error.message, what).toMatch(/El director de la sala debe registrar esos límites/)
   }
 
-  /** Every channel's purchase of `count` cards of the hall's game (and of the simultaneous game in the member hall). */
-  const channels = () => ({
-    counter: () =>
-      api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 2 }, counter.headers),
-    table: async () =>
-      api(
-        s.server.url,
-        'POST',
-        `/api/games/${gameId}/sales`,
-        { ageConfirmed: true, count: 2 },
-        (await s.till(hall.hallId)).headers,
-      ),
-    kiosk: async () => {
-      const voucher = await sellVoucher(s.server.url, hall.hallId, 1_000, {}, counter.headers)
-      const r = await api(
-        s.server.url,
-        'POST',
-        '/api/kiosk/purchases',
-        { voucherCode: voucher.code, ageConfirmed: true, cards: { gameId, count: 2 } },
-        { ...es, authorization: `Device ${kiosk.credential}` },
-      )
-      const check = await api(s.server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, counter.headers)
-      return { ...r, voucherStatus: check.body.status ?? check.body.voucher?.status }
-    },
-    terminal: () =>
-      api(
-        s.server.url,
-        'POST',
-        '/api/terminal/cards',
-        { count: 2 },
-        { ...es, authorization: `Device ${terminal.credential}` },
-      ),
-    simultaneous: async () =>
-      api(
-        s.server.url,
-        'POST',
-        `/api/games/${simultaneousId}/halls/${member.hallId}/sales`,
-        { ageConfirmed: true, count: 2 },
-        (await s.till(member.hallId)).headers,
-      ),
-  })
-
   beforeAll(async () => {
     s = await startRulesServer('2026-11-24T15:00:00.000Z')
-    hall = await hallWithSeries(s, {
-      profileId: 'BO-2025',
-      name: 'Sala Illimani',
-      seed: 'aj-limits',
-      noSaleRules: true,
-    })
-    const sessionId = await openSession(s, hall.hallId)
-    // Electronic bingo runs under the AJ's terms (BNG-101): recorded, so that only the limits are missing.
-    const terms = await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, {
-      reference: 'AJ-RND-2026-0117 (terminales de bingo)',
-      terms: {
-        markingMode: 'automatic',
-        maxCardCents: 600,
-        maxGameCents: 5000,
-        maxSessionCents: 10000,
-        minGameSeconds: 0,
-        prizeReturnBp: { min: 6000, max: 8500 },
-        terminalRangePercent: 25,
-        onDisconnect: 'play-on-credit',
-      },
-    })
-    expect(terms.status, JSON.stringify(terms.body)).toBe(200)
-    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [hall.seriesId] })
-    expect(g.status, JSON.stringify(g.body)).toBe(201)
-    gameId = g.body.gameId
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
-    counter = await openTill(s.server.url, s.server.services, {
-      hallId: hall.hallId,
-      username: 'cajera',
-      password: PASSWORD,
-      stationName: 'Caja 1',
-      floatCents: 100_000,
-    })
-    kiosk = await s.server.services.auth.enrolDevice({
-      ...sealed(),
-      kind: 'kiosk',
-      name: 'Kiosco 1',
-      hallId: hall.hallId,
-    })
-    terminal = await s.server.services.auth.enrolDevice({
-      ...sealed(),
-      kind: 'terminal',
-      name: 'Terminal 1',
-      hallId: hall.hallId,
-    })
-    const voucher = await sellVoucher(s.server.url, hall.hallId, 5_000, {}, counter.headers)
-    const opened = await api(
-      s.server.url,
-      'POST',
-      '/api/terminal/session',
-      { ageConfirmed: true, voucherCode: voucher.code },
-      { ...es, authorization: `Device ${terminal.credential}` },
-    )
-    expect(opened.status, JSON.stringify(opened.body)).toBe(201)
-
-    // A simultaneous game (BNG-100) of two more Bolivian halls without limits: the member hall sells from its range.
-    const c = await hallWithSeries(s, {
-      profileId: 'BO-2025',
-      name: 'Sala Central',
-      seed: 'aj-limits-sim',
-      noSaleRules: true,
-    })
-    central = { hallId: c.hallId, seriesId: c.seriesId }
-    const m = await hallWithSeries(s, {
-      profileId: 'BO-2025',
-      name: 'Sala El Alto',
-      seed: 'aj-limits-member',
-      noSaleRules: true,
-    })
-    const mSeries = await s.call('jefa', 'POST', `/api/halls/${m.hallId}/series`, {
-      code: 'M',
-      masterSetId: c.masterSetId,
-      faceValueCents: 500,
-    })
-    expect(mSeries.status, JSON.stringify(mSeries.body)).toBe(201)
-    member = { hallId: m.hallId, seriesId: mSeries.body.id }
-    const centralSession = await openSession(s, central.hallId)
-    const sg = await s.call('mesa1', 'POST', `/api/sessions/${centralSession}/games`, {
-      seriesIds: [central.seriesId],
-    })
-    expect(sg.status, JSON.stringify(sg.body)).toBe(201)
-    simultaneousId = sg.body.gameId
-    for (const [hallId, seriesId, from, to] of [
-      [central.hallId, central.seriesId, 1, 150],
-      [member.hallId, member.seriesId, 151, 300],
-    ] as const) {
-      const j = await s.call('mesa1', 'POST', `/api/games/${simultaneousId}/halls`, {
-        hallId,
-        seriesId,
-        fromCardNo: from,
-        toCardNo: to,
-      })
-      expect(j.status, JSON.stringify(j.body)).toBe(201)
-    }
-    expect((await s.call('mesa1', 'POST', `/api/games/${simultaneousId}/sales/open`)).status).toBe(200)
+    w = await everyChannelHall(s, { seed: 'aj-limits', missing: { noSaleRules: true } })
+    ;({ hall, gameId, counter, member, simultaneousId } = w)
   })
   afterAll(async () => s?.server.cleanup())
 
