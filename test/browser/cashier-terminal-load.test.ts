@@ -1,11 +1,11 @@
 import { mkdirSync, readdirSync } from 'node:fs'
-import { sealed } from '../helpers/device-marks.ts'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { paidHall, PASSWORD, type PaidHall } from '../helpers/paid-hall.ts'
+import { PASSWORD, type PaidHall } from '../helpers/paid-hall.ts'
+import { paidHallWithTerminal } from '../helpers/terminals.ts'
 import { openPrintFile } from '../../printer/src/printers.ts'
 import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
@@ -25,28 +25,7 @@ browserSuite('the cashier loads cash credit onto a bingo terminal (issue 27)', (
     ensureBuilt(['cashier'], ['kiosk/src/cashier', 'kiosk/cashier', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
     server = await startTestServer({ auth: 'on' })
-    hall = await paidHall(server.services)
-    await server.services.terminals.setTerms({
-      hallId: hall.hallId,
-      reference: 'AJ-RND-2026-0117 (terminales de bingo)',
-      terms: {
-        markingMode: 'automatic',
-        maxCardCents: 600,
-        maxGameCents: 2500,
-        maxSessionCents: 5000,
-        minGameSeconds: 0,
-        prizeReturnBp: { min: 6000, max: 8500 },
-        terminalRangePercent: 25,
-        onDisconnect: 'play-on-credit',
-      },
-      by: 'test',
-    })
-    terminal = await server.services.auth.enrolDevice({
-      ...sealed(),
-      kind: 'terminal',
-      name: 'Terminal 7',
-      hallId: hall.hallId,
-    })
+    ;({ hall, terminal } = await paidHallWithTerminal(server.services, 'Terminal 7'))
     browser = await launchChromium()
   })
   afterAll(async () => {

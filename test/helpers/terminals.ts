@@ -24,7 +24,7 @@ export const TERMINAL_TERMS = {
     terminalRangePercent: 25,
     onDisconnect: 'play-on-credit',
   },
-}
+} as const
 
 /** The request headers of an enrolled terminal, in Spanish. */
 export const asTerminal = (t: { credential: string }) => ({
@@ -39,6 +39,17 @@ export async function paidHallWithTerminals(services: Services): Promise<{ hall:
   for (const name of ['Terminal 1', 'Terminal 2'])
     terminals.push(await services.auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: hall.hallId }))
   return { hall, terminals }
+}
+
+/** A paid hall (paidHall) under TERMINAL_TERMS, recorded as set-up, with one terminal of the given name enrolled. */
+export async function paidHallWithTerminal(
+  services: Services,
+  name: string,
+): Promise<{ hall: PaidHall; terminal: Terminal }> {
+  const hall = await paidHall(services)
+  await services.terminals.setTerms({ hallId: hall.hallId, ...TERMINAL_TERMS, by: 'test' })
+  const terminal = await services.auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: hall.hallId })
+  return { hall, terminal }
 }
 
 export interface InterconnectedHalls {
