@@ -4,6 +4,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 import { PASSWORD } from '../helpers/bingo-rules.ts'
+import { TERMINAL_TERMS } from '../helpers/terminals.ts'
 
 /**
  * Issue 26, BNG-82 (004 Bingo II.1.b: on a missing, duplicated or defective ball, or any irregularity of the balls or
@@ -20,19 +21,6 @@ describe('a ball irregularity after a prize was paid mid-game voids and refunds 
   let server: Awaited<ReturnType<typeof startTestServer>>
   let hall: PaidHall
   const es = { 'accept-language': 'es' }
-  const terms = {
-    reference: 'AJ-RND-2026-0117 (terminales de bingo)',
-    terms: {
-      markingMode: 'automatic',
-      maxCardCents: 600,
-      maxGameCents: 2500,
-      maxSessionCents: 5000,
-      minGameSeconds: 0,
-      prizeReturnBp: { min: 6000, max: 8500 },
-      terminalRangePercent: 25,
-      onDisconnect: 'play-on-credit',
-    },
-  }
   let mesaToken = ''
 
   beforeAll(async () => {
@@ -46,7 +34,9 @@ describe('a ball irregularity after a prize was paid mid-game voids and refunds 
     })
     mesaToken = (await server.services.auth.login('mesa', PASSWORD)).token
     const director = { ...es, authorization: `Bearer ${hall.directorToken}` }
-    expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, director)).status).toBe(200)
+    expect(
+      (await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, TERMINAL_TERMS, director)).status,
+    ).toBe(200)
     // Only virtual cards play (BNG-21: ten of them), so the line is a terminal's and is credited when awarded.
     for (const name of ['Terminal 1', 'Terminal 2']) {
       const t = await server.services.auth.enrolDevice({ ...sealed(), kind: 'terminal', name, hallId: hall.hallId })
@@ -153,20 +143,9 @@ describe('a pot prize is not paid while its game plays; the void gives the pot b
     })
     mesaToken = (await server.services.auth.login('mesa', PASSWORD)).token
     const director = { ...es, authorization: `Bearer ${hall.directorToken}` }
-    const terms = {
-      reference: 'AJ-RND-2026-0117 (terminales de bingo)',
-      terms: {
-        markingMode: 'automatic',
-        maxCardCents: 600,
-        maxGameCents: 2500,
-        maxSessionCents: 5000,
-        minGameSeconds: 0,
-        prizeReturnBp: { min: 6000, max: 8500 },
-        terminalRangePercent: 25,
-        onDisconnect: 'play-on-credit',
-      },
-    }
-    expect((await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, terms, director)).status).toBe(200)
+    expect(
+      (await api(server.url, 'PUT', `/api/halls/${hall.hallId}/terminal-terms`, TERMINAL_TERMS, director)).status,
+    ).toBe(200)
     // A line pot any line wins (within all 90 balls), funded with 5 % of each card, under its AJ authorisation.
     const pot = await api(
       server.url,
