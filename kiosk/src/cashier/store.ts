@@ -25,10 +25,10 @@ import type { ReceiptParty } from './receipt.ts'
 import { TEXTS } from './texts.ts'
 import { formatMoney } from '../../../server/src/shared/money.ts'
 
+/** A refusal as the cashier sees it: the server's message in the screen's language (its English detail is for the log). */
 export interface ShownError {
   code: string
   message: string
-  detail?: string
 }
 export type Tab = 'pay' | 'sell' | 'day'
 
@@ -129,9 +129,7 @@ export function createCashierStore(
       return await fn()
     } catch (err) {
       error.value =
-        err instanceof ApiError
-          ? { code: err.code, message: err.message, detail: err.detail }
-          : { code: 'ERROR', message: String(err) }
+        err instanceof ApiError ? { code: err.code, message: err.message } : { code: 'ERROR', message: String(err) }
       return undefined
     } finally {
       busy.value = false
