@@ -12,6 +12,7 @@ import { PASSWORD, gameOnSale, hallWithSeries, openSession, type RulesServer } f
  *   with the ball extraction order and the winning card's series, to attach to the card.
  * - BNG-70: paid in cash out of the paying station's drawer, or by a cheque on the company's account with the
  *   player's consent: its number recorded, no cash moved. The Bolivian profile pays no cheques.
+ * - CFG-27: the cheque is the card's payment, for its line and bingo as for its bonus prizes (one door, payouts.pay).
  * - Issue 23: a bonus prize is paid only with its card at the cash desk (POST /api/tickets/pay), with the same rules as
  *   the line and the bingo (game ended, not blocked, the card's hall), and it is in the prize register.
  */
@@ -289,6 +290,43 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
           "SELECT COUNT(*) AS n FROM cash_movements WHERE kind = 'prize_payout' AND shift_id = ?",
           [till.shiftId],
         ))!.n,
+      ),
+    ).toBe(0)
+  })
+
+  it("CFG-27 / BNG-70: a card's bingo prize, not only a bonus prize, is paid by cheque where the profile allows it; no cash moves", async () => {
+    // A manual game whose first card wins the bingo; the table pays nothing: the card comes to the cash desk.
+    const g = await gameOnSale(s, sessionId, [seriesId], 20, 'manual')
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
+    const card = await db().get<{ id: string; numbers: string }>(
+      'SELECT id, numbers FROM cards WHERE game_id = ? AND serial = ?',
+      [g.gameId, g.serials[0]],
+    )
+    for (const ball of (JSON.parse(card!.numbers) as number[][]).flat().filter((n) => n > 0))
+      expect((await s.call('locutor', 'POST', `/api/games/${g.gameId}/balls`, { ball })).status).toBe(200)
+    expect(
+      (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body
+        .ok,
+    ).toBe(true)
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
+    const paid = await asCashier('POST', '/api/tickets/pay', {
+      code: s.server.services.cashdesk.payouts.cardCode(card!.id),
+      payeeName: 'Juan Pérez',
+      payeeDocument: '87654321X',
+      payment: { method: 'cheque', chequeNumber: '0004522', playerConsent: true },
+    })
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    expect(paid.body.payout.payment).toEqual({ method: 'cheque', chequeNumber: '0004522' })
+    const bingo = (paid.body.payout.prizes as Array<{ id: string; kind: string }>).find((p) => p.kind === 'bingo')
+    expect(bingo, JSON.stringify(paid.body.payout)).toBeDefined()
+    expect((await db().get<{ status: string }>('SELECT status FROM prizes WHERE id = ?', [bingo!.id]))!.status).toBe(
+      'paid',
+    )
+    expect(
+      Number(
+        (await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE ref_id = ?', [
+          paid.body.payout.payoutId,
+        ]))!.n,
       ),
     ).toBe(0)
   })
