@@ -542,5 +542,70 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const own = await pay({ payeeDocument: '1.234.567 LP' })
       expect(own.status, JSON.stringify(own.body)).toBe(200)
     })
+
+    it("CFG-23: a bonus prize (a progressive pot) of a card sold to an identified player is paid only to that player's document", async () => {
+      const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Tunari', seed: 'transfer-pot' })
+      const pot = await s.call('jefa', 'POST', '/api/pots', {
+        name: 'Pozo Tunari',
+        authorisationRef: 'AJ-RA-2025-0779',
+        kind: 'progressive',
+        contributionBp: 1000,
+        seedCents: 10_000,
+        condition: { prize: 'bingo', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
+        hallIds: [bo.hallId],
+      })
+      expect(pot.status, JSON.stringify(pot.body)).toBe(201)
+      const sessionId = await openSession(s, bo.hallId)
+      const g = (
+        await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+          seriesIds: [bo.seriesId],
+          drawSource: 'manual',
+        })
+      ).body.gameId as string
+      expect((await s.call('mesa1', 'POST', `/api/games/${g}/sales/open`)).status).toBe(200)
+      const sold = await tableSale(g, bo.hallId, { count: 10, playerDocument: 'CI 2345678' })
+      expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+      const cards = sold.body.cards as Array<{ serial: string; rows: number[][] }>
+      expect((await s.call('mesa1', 'POST', `/api/games/${g}/sales/close`, {})).status).toBe(200)
+      for (const b of cards[0].rows.flat().filter((n) => n > 0)) {
+        const st = (await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status
+        if (st === 'line_window' || st === 'bingo_window')
+          expect((await s.call('mesa1', 'POST', `/api/games/${g}/window/close`, {})).status).toBe(200)
+        if ((await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status === 'finished') break
+        expect((await s.call('locutor', 'POST', `/api/games/${g}/balls`, { ball: b })).status).toBe(200)
+      }
+      if ((await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status === 'bingo_window')
+        expect((await s.call('mesa1', 'POST', `/api/games/${g}/window/close`, {})).status).toBe(200)
+      expect((await s.call('mesa1', 'GET', `/api/games/${g}`)).body.status).toBe('finished')
+      const won = (await s.call('mesa1', 'GET', `/api/games/${g}/bonus-prizes`)).body.prizes as Array<{
+        id: string
+        cardId: string
+        status: string
+      }>
+      expect(won.length, 'the bingo won the pot').toBeGreaterThan(0)
+      // The line and the bingo are paid: what the card still carries is the pot's prize alone (the bonus path).
+      await s.server.services.bingo.payAllPrizes(g, 'cajera')
+      const code = s.server.services.cashdesk.payouts.cardCode(won[0].cardId)
+      const till = await cashierTill(bo.hallId)
+      const pay = (payeeDocument: string) =>
+        api(
+          s.server.url,
+          'POST',
+          '/api/tickets/pay',
+          { code, payeeName: 'Juan Pérez', payeeDocument, payeePhone: '71234567' },
+          till.headers,
+        )
+      const other = await pay('CI 7654321')
+      expect(other.status, JSON.stringify(other.body)).toBe(403)
+      expect(other.body.error).toMatchObject({ code: 'CARD_TRANSFER_FORBIDDEN', details: { rule: 'BNG-85' } })
+      expect(
+        (await s.server.services.db.get<{ status: string }>('SELECT status FROM bonus_prizes WHERE id = ?', [
+          won[0].id,
+        ]))!.status,
+      ).toBe('awarded')
+      const own = await pay('2345678 CB')
+      expect(own.status, JSON.stringify(own.body)).toBe(200)
+      expect(own.body.payout.prizes.map((p: { kind: string }) => p.kind)).toEqual(['progressive'])
+    })
   })
 })

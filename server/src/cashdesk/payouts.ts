@@ -468,7 +468,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * another player or game, and the hand-over itself happens at the tables, out of the system's sight. The one
    * point where the holder of a card is known is its payout, so there the rule is enforced: a card whose buyer was
    * identified at the sale (the document on the kiosk voucher, or recorded by the seller) pays its prize only to
-   * that document. A card sold to an unnamed player cannot be told apart from a transferred one and is paid as before.
+   * that document. A card sold to an unnamed player cannot be told apart from a transferred one and is paid as before;
+   * a hall that must hold the rule for every buyer sells only to identified players (its `identifiedSales` setting,
+   * GEN-25, shared/identified-sales.ts), and then every card has a buyer here. Bonus prizes go through this same
+   * check: they are paid only with their card, in this payout (issue 23).
    */
   async function assertNotTransferred(
     tx: Sql,
