@@ -123,6 +123,51 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
     }
   })
 
+  it('LNS-23 / LOT-22: a goods prize is refused as real estate by its declared class (400, in Spanish), and a motorcycle backed by commitment and certificate is planned', async () => {
+    const withGoods = (gameCode: string, prize: Record<string, unknown>) => {
+      const p = plan649({ gameCode })
+      return {
+        ...p,
+        categories: [
+          ...p.categories.slice(0, 3),
+          { code: 'C3', name: 'Premio en bienes', matches: 3, prize: { type: 'goods', unitValueCents: 100, ...prize } },
+        ],
+      }
+    }
+    const land = await call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      withGoods('LNSLOT', { description: 'Lote en Quillacollo', class: 'real-estate', invoiceRef: 'F-9' }),
+    )
+    expect(land.status, JSON.stringify(land.body)).toBe(400)
+    expect(land.body.error.message).toBe('Los datos enviados no son válidos.')
+    expect(land.body.error.details.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'categories[3].prize.class', rule: 'LOT-22' })]),
+    )
+    // A goods prize with no class declared is not planned either: the class decides, not the words.
+    const unclassed = await call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      withGoods('LNSNOC', { description: 'Terreno', invoiceRef: 'F-12' }),
+    )
+    expect(unclassed.status).toBe(400)
+    const moto = await call(
+      'jefa',
+      'POST',
+      '/api/lotto/draws',
+      withGoods('LNSMOT', {
+        description: 'Motocicleta 150 cc',
+        class: 'registrable',
+        commitmentRef: 'DC-2026-14',
+        supplierCertificateRef: 'CERT-881',
+      }),
+    )
+    expect(moto.status, JSON.stringify(moto.body)).toBe(201)
+    expect(moto.body.plan.categories[3].prize).toMatchObject({ class: 'registrable', commitmentRef: 'DC-2026-14' })
+  })
+
   it('LNS-12: under BO-2025 no lotto draw is planned without a licence record', async () => {
     const bare = await startTestServer({ lottoLicence: null })
     try {

@@ -24,11 +24,15 @@
 import { DomainError } from '../shared/errors.ts'
 import {
   assertNoProblems,
+  checkGoodsBacking,
   checkPlanDates,
+  checkPrizeSource,
   requireInt,
   requireText,
+  type GoodsClass,
   type PlanDates,
   type PlanProblem,
+  type PrizeSource,
 } from '../shared/lottery-common.ts'
 import type { DrawStaff } from '../draws/types.ts'
 
@@ -48,14 +52,13 @@ export type LotteryPrizeRule =
 export interface LotteryGoods {
   description: string
   /** `movable` (invoice), `registrable` (vehicle...: invoice, or commitment + supplier certificate), `real-estate` (refused). */
-  class: 'movable' | 'registrable' | 'real-estate'
+  class: GoodsClass
   invoiceRef?: string | null
   commitmentRef?: string | null
   supplierCertificateRef?: string | null
 }
 
-/** LOT-22 / PRM-11: where a prize comes from; `expired-promotion` (prizes of business promotions not claimed) is refused. */
-export type PrizeSource = 'operator' | 'sponsor' | 'expired-promotion'
+export type { PrizeSource } from '../shared/lottery-common.ts'
 
 export interface LotteryPrize {
   code: string
@@ -498,19 +501,7 @@ export function rafflePrizeWon(p: RafflePrize): { prize: WonPrize; goods: string
 
 /** LOT-22 / PRM-11: what a prize is and where it comes from. */
 function checkLotteryPrizeKind(prize: LotteryPrize, f: string, fractions: number, problems: PlanProblem[]): void {
-  if (prize.source !== undefined && !['operator', 'sponsor', 'expired-promotion'].includes(prize.source))
-    problems.push({
-      field: `${f}.source`,
-      rule: 'LOT-22',
-      message: 'source must be operator, sponsor or expired-promotion',
-    })
-  if (prize.source === 'expired-promotion')
-    problems.push({
-      field: `${f}.source`,
-      rule: 'LOT-22',
-      message:
-        'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (PRM-11)',
-    })
+  checkPrizeSource(prize.source, `${f}.source`, problems)
   const kind = prize.kind ?? 'cash'
   if (!['cash', 'goods', 'in-kind'].includes(kind)) {
     problems.push({ field: `${f}.kind`, rule: 'LOT-22', message: 'prize kind must be cash, goods or in-kind' })
@@ -530,27 +521,7 @@ function checkLotteryPrizeKind(prize: LotteryPrize, f: string, fractions: number
     return
   }
   requireText(g.description, `${f}.goods.description`, 'LOT-22', problems)
-  if (g.class === 'real-estate')
-    problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'real estate may not be offered as a prize' })
-  else if (g.class !== 'movable' && g.class !== 'registrable')
-    problems.push({ field: `${f}.goods.class`, rule: 'LOT-22', message: 'goods class must be movable or registrable' })
-  const text = (x: unknown) => typeof x === 'string' && x.trim().length > 0 && x.length <= 120
-  const invoiced = text(g.invoiceRef)
-  const committed = text(g.commitmentRef) && text(g.supplierCertificateRef)
-  if (g.class === 'movable' && !invoiced)
-    problems.push({
-      field: `${f}.goods.invoiceRef`,
-      rule: 'LOT-22',
-      message: 'goods and in-kind prizes are backed by an invoice',
-    })
-  if (g.class === 'registrable' && !invoiced && !committed) {
-    problems.push({
-      field: `${f}.goods.invoiceRef`,
-      rule: 'LOT-22',
-      message:
-        "a registrable good is backed by an invoice, or by a commitment document with the supplier's original certificate",
-    })
-  }
+  checkGoodsBacking(g, `${f}.goods`, problems)
   // A good cannot be split among the fractions of a ticket (LOT-25: prizes are indivisible), so a plan with goods
   // sells whole tickets only.
   if (Number.isInteger(fractions) && fractions > 1)

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { DomainError } from '../shared/errors.ts'
 import { addDays, calendarDay, charityDueBy, isClaimExpired } from '../shared/lottery-common.ts'
-import { matchProbability, normalizeLottoPlan, parseLottoPlan, validateLottoPlan, type LottoPlanInput } from './plan.ts'
+import {
+  matchProbability,
+  normalizeLottoPlan,
+  parseLottoPlan,
+  validateLottoPlan,
+  type LottoPlanInput,
+  type LottoPrize,
+} from './plan.ts'
 import { plan649 } from '../../../test/helpers/lottery-plans.ts'
 
 const problemsOf = (input: LottoPlanInput) => validateLottoPlan(normalizeLottoPlan(input))
@@ -75,20 +82,44 @@ describe('lotto plan validation (LOT-5, §7.7, CFG-41)', () => {
     expect(rulesOf(p)).toEqual(expect.arrayContaining(['categories[4].matches:LNS-18', 'categories[5].matches:LNS-16']))
   })
 
-  it('refuses real estate as a goods prize and requires its invoice (LOT-22, LNS-23)', () => {
-    const p = plan649()
-    p.categories = [
-      ...p.categories.slice(0, 3),
-      {
-        code: 'C3',
-        name: 'Casa propia',
-        matches: 3,
-        prize: { type: 'goods', description: 'Casa en Cochabamba', unitValueCents: 100, invoiceRef: '' },
-      },
-    ]
-    expect(rulesOf(p)).toEqual(
-      expect.arrayContaining(['categories[3].prize.description:LOT-22', 'categories[3].prize.invoiceRef:LOT-22']),
+  it('refuses real estate as a goods prize by its declared class, not by the words of its description, and requires its backing (LOT-22, LNS-23)', () => {
+    const withGoods = (prize: LottoPrize) => {
+      const p = plan649()
+      p.categories = [...p.categories.slice(0, 3), { code: 'C3', name: 'Premio en bienes', matches: 3, prize }]
+      return rulesOf(p)
+    }
+    const goods = { type: 'goods', unitValueCents: 100 } as const
+    // 002 §7.3.10: "no podrán ofertarse premios consistentes en bienes inmuebles", whatever the good is called.
+    expect(
+      withGoods({ ...goods, description: 'Lote en Quillacollo', class: 'real-estate', invoiceRef: 'F-9' }),
+    ).toContain('categories[3].prize.class:LOT-22')
+    expect(withGoods({ ...goods, description: 'Casa en Cochabamba', class: 'movable', invoiceRef: '' })).toContain(
+      'categories[3].prize.invoiceRef:LOT-22',
     )
+    // A movable good whose name has "casa" in it is a good like any other (the old word list refused it).
+    expect(
+      withGoods({ ...goods, description: 'Casa de muñecas', class: 'movable', invoiceRef: 'F-10' }).filter((r) =>
+        r.startsWith('categories[3]'),
+      ),
+    ).toEqual([])
+    // A registrable good (a motorcycle) may be backed by the commitment document and the supplier's certificate.
+    const moto = { ...goods, description: 'Motocicleta 150 cc', class: 'registrable' } as const
+    expect(withGoods(moto)).toContain('categories[3].prize.invoiceRef:LOT-22')
+    expect(
+      withGoods({ ...moto, commitmentRef: 'DC-2026-14', supplierCertificateRef: 'CERT-881' }).filter((r) =>
+        r.startsWith('categories[3]'),
+      ),
+    ).toEqual([])
+    // PRM-11: no prize from expired prizes of business promotions.
+    expect(
+      withGoods({
+        ...goods,
+        description: 'Televisor',
+        class: 'movable',
+        invoiceRef: 'F-11',
+        source: 'expired-promotion',
+      }),
+    ).toContain('categories[3].prize.source:LOT-22')
   })
 
   it('refuses a range outside the licence (LNS-12) and a manual draw without its device (LNS-8)', () => {

@@ -11,11 +11,15 @@ import type { DrawStaff } from '../draws/types.ts'
 import { DomainError } from '../shared/errors.ts'
 import {
   assertNoProblems,
+  checkGoodsBacking,
   checkPlanDates,
+  checkPrizeSource,
   requireInt,
   requireText,
+  type GoodsClass,
   type PlanDates,
   type PlanProblem,
+  type PrizeSource,
 } from '../shared/lottery-common.ts'
 
 /** Largest ball range supported (1..n); the packed settlement uses ceil(n / 32) 32-bit words per play. */
@@ -30,7 +34,18 @@ export const MAX_LOTTO_RANGE = 128
 export type LottoPrize =
   | { type: 'share'; bp: number }
   | { type: 'fixed'; amountCents: number }
-  | { type: 'goods'; description: string; unitValueCents: number; invoiceRef: string }
+  | {
+      type: 'goods'
+      description: string
+      unitValueCents: number
+      /** LNS-23 / LOT-22: movable (invoice), registrable (invoice, or commitment + supplier certificate); real estate refused. */
+      class: GoodsClass
+      invoiceRef?: string | null
+      commitmentRef?: string | null
+      supplierCertificateRef?: string | null
+      /** PRM-11 / LOT-22: expired prizes of business promotions may not be offered. */
+      source?: PrizeSource
+    }
 
 /** A prize category (LNS-4, LNS-18): a fantasy name and the number of matches that wins it. */
 export interface LottoCategory {
@@ -301,18 +316,13 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
         break
       case 'goods':
         requireText(prize.description, `${f}.prize.description`, 'LNS-23', problems)
-        requireText(prize.invoiceRef, `${f}.prize.invoiceRef`, 'LOT-22', problems, 120)
+        // LNS-23 (002 §7.3.10): the same backing, no real estate and no expired promotional prizes as LOT-22.
+        checkGoodsBacking(prize, `${f}.prize`, problems)
+        checkPrizeSource(prize.source, `${f}.prize.source`, problems)
         if (
           requireInt(prize.unitValueCents, `${f}.prize.unitValueCents`, 'LNS-23', 1, Number.MAX_SAFE_INTEGER, problems)
         )
           fixedOnce += prize.unitValueCents
-        if (/inmueble|real estate|casa|departamento|terreno/i.test(prize.description ?? '')) {
-          problems.push({
-            field: `${f}.prize.description`,
-            rule: 'LOT-22',
-            message: 'real estate may not be offered as a prize',
-          })
-        }
         break
       default:
         problems.push({ field: `${f}.prize`, rule: 'LNS-4', message: 'prize type must be share, fixed or goods' })

@@ -30,7 +30,11 @@ const lottoPrize = z.discriminatedUnion('type', [
       type: z.literal('goods'),
       description: z.string().max(500),
       unitValueCents: z.number().int(),
-      invoiceRef: z.string().max(120),
+      class: z.enum(['movable', 'registrable', 'real-estate']),
+      invoiceRef: z.string().max(120).nullable().optional(),
+      commitmentRef: z.string().max(120).nullable().optional(),
+      supplierCertificateRef: z.string().max(120).nullable().optional(),
+      source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional(),
     })
     .strict(),
 ])

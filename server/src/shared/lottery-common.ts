@@ -134,6 +134,69 @@ export function requireText(value: unknown, field: string, rule: string, problem
   else if (value.length > max) problems.push({ field, rule, message: `${field} is longer than ${max} characters` })
 }
 
+/**
+ * LOT-22 / LNS-23 (002 §7.1.5 and §7.3.10, the same words for numbered lotteries and selected-numbers lotto): a
+ * prize in goods is backed by its invoice; "bienes muebles sujetos a registro (vehículos, motocicletas, etc.)" may
+ * instead be backed by "un documento de compromiso ... más una certificación original del proveedor"; "no podrán
+ * ofertarse premios consistentes en bienes inmuebles". The plan declares which class the good is, and the class
+ * decides: real estate is refused as declared, never guessed from the words of its description.
+ */
+export type GoodsClass = 'movable' | 'registrable' | 'real-estate'
+
+/** LOT-22 / PRM-11: where a prize comes from; `expired-promotion` (prizes of business promotions not claimed) is refused. */
+export type PrizeSource = 'operator' | 'sponsor' | 'expired-promotion'
+
+/** The class and backing documents of a goods prize (LOT-22, LNS-23), with the problems under `f`. */
+export function checkGoodsBacking(
+  g: {
+    class?: unknown
+    invoiceRef?: unknown
+    commitmentRef?: unknown
+    supplierCertificateRef?: unknown
+  },
+  f: string,
+  problems: PlanProblem[],
+): void {
+  if (g.class === 'real-estate')
+    problems.push({ field: `${f}.class`, rule: 'LOT-22', message: 'real estate may not be offered as a prize' })
+  else if (g.class !== 'movable' && g.class !== 'registrable')
+    problems.push({ field: `${f}.class`, rule: 'LOT-22', message: 'goods class must be movable or registrable' })
+  const text = (x: unknown) => typeof x === 'string' && x.trim().length > 0 && x.length <= 120
+  const invoiced = text(g.invoiceRef)
+  const committed = text(g.commitmentRef) && text(g.supplierCertificateRef)
+  if (g.class === 'movable' && !invoiced)
+    problems.push({
+      field: `${f}.invoiceRef`,
+      rule: 'LOT-22',
+      message: 'goods and in-kind prizes are backed by an invoice',
+    })
+  if (g.class === 'registrable' && !invoiced && !committed) {
+    problems.push({
+      field: `${f}.invoiceRef`,
+      rule: 'LOT-22',
+      message:
+        "a registrable good is backed by an invoice, or by a commitment document with the supplier's original certificate",
+    })
+  }
+}
+
+/** LOT-22 / PRM-11: a prize's declared source; expired prizes of business promotions go to charity and health only. */
+export function checkPrizeSource(source: unknown, field: string, problems: PlanProblem[]): void {
+  if (
+    source !== undefined &&
+    source !== null &&
+    !['operator', 'sponsor', 'expired-promotion'].includes(source as string)
+  )
+    problems.push({ field, rule: 'LOT-22', message: 'source must be operator, sponsor or expired-promotion' })
+  if (source === 'expired-promotion')
+    problems.push({
+      field,
+      rule: 'LOT-22',
+      message:
+        'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (PRM-11)',
+    })
+}
+
 /** Pushes a problem unless `value` is an integer in [min, max]. Returns whether it was. */
 export function requireInt(
   value: unknown,
