@@ -291,6 +291,7 @@ describe('instant lottery end to end', () => {
       fromSerial: lost[0].serial,
       toSerial: lost[4].serial,
       discoveredAt: '2025-11-21T09:00:00Z',
+      regulatorReportedAt: '2025-11-21',
       by: 'gerente',
     })
     expect(lr.body.tickets).toBe(5)

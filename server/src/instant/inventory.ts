@@ -5,6 +5,7 @@
 import { DomainError } from '../shared/errors.ts'
 import { parseSerial } from './codes.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { nextBusinessDay } from '../shared/lottery-common.ts'
 import type { InstantContext } from './context.ts'
 import {
   countPacksOutOfWarehouse,
@@ -117,6 +118,9 @@ export function createInventoryUseCases(ctx: InstantContext) {
   /**
    * Reports a range lost or stolen (LST-1, LST-2, LST-5): from then on no ticket in it is sold, paid, refunded or
    * exchanged. Theft needs the police or prosecutor complaint reference. Whole packs in the range change status.
+   * As for a lottery's tickets (lottery/issue.ts reportLostStolen), the report states the day the AJ was informed:
+   * 002 §7.5.1.1 "en un plazo máximo de un (1) día hábil", §7.5.1.2 and §7.5.2 "al día hábil siguiente"; a later day
+   * is recorded as late (the AJ judges it, LST-6), never refused, since the range must be blocked whatever the delay.
    */
   async function reportLostOrStolen(input: {
     gameNo: number
@@ -126,6 +130,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
     fromPack?: number
     toPack?: number
     discoveredAt: string
+    /** Required (LST-1, LST-5): refused in the use case, with the rule, when missing. */
     regulatorReportedAt?: string
     policeReportRef?: string
     remedy?: string
@@ -136,8 +141,22 @@ export function createInventoryUseCases(ctx: InstantContext) {
       throw new DomainError(
         'VALIDATION_FAILED',
         'a theft report needs the police or prosecutor complaint reference (LST-5)',
-        { field: 'policeReportRef' },
+        { field: 'policeReportRef', rule: 'LST-5' },
       )
+    const day = (iso: string | undefined) => (iso && Number.isFinite(Date.parse(iso)) ? iso.slice(0, 10) : null)
+    const discovered = day(input.discoveredAt)
+    const informed = day(input.regulatorReportedAt)
+    if (!discovered || !informed || informed < discovered)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'a lost or stolen range is reported with the day it was found and the day the AJ was informed, not before it (LST-1, LST-5)',
+        {
+          field: discovered ? 'regulatorReportedAt' : 'discoveredAt',
+          rule: input.kind === 'stolen' ? 'LST-5' : 'LST-1',
+        },
+      )
+    const lateReport = informed > nextBusinessDay(discovered)
+    const regulatorReportedAt = input.regulatorReportedAt!
     return db.transaction(async (tx) => {
       const b = await batchByGame(tx, input.gameNo)
       let first: number
@@ -175,7 +194,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         lastIndex: last,
         stage,
         discoveredAt: input.discoveredAt,
-        regulatorReportedAt: input.regulatorReportedAt ?? null,
+        regulatorReportedAt,
         policeReportRef: input.policeReportRef ?? null,
         remedy: input.remedy ?? null,
         note: input.note ?? '',
@@ -198,13 +217,14 @@ export function createInventoryUseCases(ctx: InstantContext) {
           stage,
           ...range,
           discoveredAt: input.discoveredAt,
-          regulatorReportedAt: input.regulatorReportedAt ?? null,
+          regulatorReportedAt,
+          lateReport,
           policeReportRef: input.policeReportRef ?? null,
           remedy: input.remedy ?? null,
           by: input.by,
         },
       })
-      return { reportId: id, kind: input.kind, stage, ...range, journalSeq: rec.seq }
+      return { reportId: id, kind: input.kind, stage, ...range, lateReport, journalSeq: rec.seq }
     })
   }
 

@@ -5,6 +5,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import {
+  nextBusinessDay,
   AJ_LEGEND,
   checkDemoReferences,
   checkSoftwareDraw,
@@ -76,13 +77,8 @@ export interface BlockInput {
 /** The authenticated person or device, as journaled (http/context.ts actorOf). */
 export type Actor = { kind: string; id: string; role: string; name?: string }
 
-/** LST-1 / LST-2 / LST-5: the last day a report to the AJ is on time: the next business day (Monday to Friday). */
-export function nextBusinessDay(iso: string): string {
-  const d = new Date(Date.parse(iso.slice(0, 10) + 'T00:00:00Z'))
-  do d.setUTCDate(d.getUTCDate() + 1)
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6)
-  return d.toISOString().slice(0, 10)
-}
+/** LST-1 / LST-2 / LST-5: the last day a report to the AJ is on time (shared with the instant games' reports). */
+export { nextBusinessDay }
 
 /** LST-3: the public notice of lost and stolen tickets of a draw. */
 export type LostStolenNotice = Awaited<ReturnType<ReturnType<typeof createIssueUseCases>['lostStolenNotice']>>

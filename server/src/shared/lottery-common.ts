@@ -197,6 +197,14 @@ export function checkPrizeSource(source: unknown, field: string, problems: PlanP
     })
 }
 
+/** LST-1 / LST-2 / LST-5: the last day a report to the AJ is on time: the next business day (Monday to Friday). */
+export function nextBusinessDay(iso: string): string {
+  const d = new Date(Date.parse(iso.slice(0, 10) + 'T00:00:00Z'))
+  do d.setUTCDate(d.getUTCDate() + 1)
+  while (d.getUTCDay() === 0 || d.getUTCDay() === 6)
+  return d.toISOString().slice(0, 10)
+}
+
 /** Pushes a problem unless `value` is an integer in [min, max]. Returns whether it was. */
 export function requireInt(
   value: unknown,
