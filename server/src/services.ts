@@ -217,6 +217,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock: overrides.clock ?? systemClock,
     country: identityCountry,
     sealer,
+    internationalLists: getProfile(config.profileId)?.internationalLists ?? null,
   })
   const refusals = createRefusalLog({
     db,

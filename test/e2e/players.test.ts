@@ -118,4 +118,64 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
       await server.services.db.get("SELECT 1 AS x FROM journal WHERE type = 'player.exclusion-lifted'"),
     ).toBeTruthy()
   })
+
+  it("CFG-4 / GEN-23 (6): a person on an international list (Bolivia 2025: the UIF's) is prohibited with the list named, and refused at a sale", async () => {
+    const entry = {
+      document: '9988776 SC',
+      name: 'Pedro Rojas',
+      reason: 'UIF: persona en lista internacional',
+      listSource: 'UIF, lista consolidada ONU 1267, corte 2026-11-01',
+    }
+    // A list entry is a prohibition, never a self-exclusion.
+    const self = await call('oficial', 'POST', '/api/players/exclusions', { ...entry, kind: 'self_excluded' })
+    expect(self.status, JSON.stringify(self.body)).toBe(400)
+    expect(self.body.error.details).toMatchObject({ field: 'kind', rule: 'GEN-23' })
+    const r = await call('oficial', 'POST', '/api/players/exclusions', { ...entry, kind: 'prohibited' })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    const listed = (await call('jefa', 'GET', '/api/players/exclusions')).body.exclusions as Array<{
+      id: string
+      listSource: string | null
+    }>
+    expect(listed.find((e) => e.id === r.body.id)).toMatchObject({ listSource: entry.listSource })
+    const rec = await server.services.db.get<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'player.excluded' ORDER BY seq DESC LIMIT 1",
+    )
+    expect(JSON.parse(rec!.payload)).toMatchObject({ listSource: entry.listSource, authority: 'UIF', rule: 'GEN-23' })
+    const sale = await call('cajera', 'POST', '/api/vouchers', {
+      hallId: setup.hallId,
+      amountCents: 2_000_000,
+      cash: { smallCents: 0, otherCents: 2_000_000 },
+      stationId: 'caja-1',
+      cashierId: 'x',
+      buyerDocument: '9988776',
+    })
+    expect([sale.status, sale.body.error.code]).toEqual([403, 'PLAYER_EXCLUDED'])
+  })
+})
+
+describe('CFG-4: a profile that names no international lists takes no entry from one (Cantabria)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  afterAll(async () => server?.cleanup())
+
+  it("refuses an exclusion with a list source (422, in Spanish) and takes the hall's own prohibition", async () => {
+    server = await startTestServer({ auth: 'on', profileId: 'ES-CB-2010' })
+    await server.services.auth.createUser({
+      username: 'oficial',
+      displayName: 'Ana Choque',
+      role: 'aml_officer',
+      password: PASSWORD,
+    })
+    const token = (await server.services.auth.login('oficial', PASSWORD)).token
+    const post = (body: unknown) =>
+      api(server.url, 'POST', '/api/players/exclusions', body, {
+        authorization: `Bearer ${token}`,
+        'accept-language': 'es',
+      })
+    const entry = { document: '12345678Z', name: 'Luis Gómez', kind: 'prohibited', reason: 'prohibición de la sala' }
+    const listed = await post({ ...entry, listSource: 'UIF, lista ONU 1267' })
+    expect(listed.status, JSON.stringify(listed.body)).toBe(422)
+    expect(listed.body.error).toMatchObject({ code: 'RULE_DISABLED', details: { field: 'listSource', rule: 'CFG-4' } })
+    expect(listed.body.error.message).toMatch(/[a-záéíóúñ]/)
+    expect((await post(entry)).status).toBe(201)
+  })
 })

@@ -45,6 +45,8 @@ export function createPlayerAdmission(deps: {
   clock: Clock
   country?: IdentityCountry | null
   sealer: Pick<Sealer, 'seal' | 'open' | 'tag'>
+  /** CFG-4 / GEN-23 (6): the server's profile's authority for international lists (null: none). */
+  internationalLists?: { authority: string; rule: string } | null
 }) {
   const { db, clock } = deps
   const now = () => clock.now().toISOString()
@@ -62,10 +64,32 @@ export function createPlayerAdmission(deps: {
       reason: string
       hallId?: string | null
       until?: string | null
+      /** CFG-4 / GEN-23 (6): the international list the person is on, with its cut-off ("UIF, lista ONU 1267, 2026-11-01"). */
+      listSource?: string | null
     },
     by: string,
   ) {
     const id = `px_${randomBytes(8).toString('hex')}`
+    const listSource = input.listSource?.trim() || null
+    if (listSource) {
+      const lists = deps.internationalLists ?? null
+      if (!lists)
+        throw new DomainError(
+          'RULE_DISABLED',
+          "this profile's rules name no international lists: a person is excluded by the hall (GEN-23)",
+          { field: 'listSource', rule: 'CFG-4' },
+        )
+      // A person on an international list may not play (GEN-23 (6)): a prohibition, never a self-exclusion.
+      if (input.kind !== 'prohibited')
+        throw new DomainError(
+          'VALIDATION_FAILED',
+          'a person on an international list is prohibited, not self-excluded',
+          {
+            field: 'kind',
+            rule: 'GEN-23',
+          },
+        )
+    }
     const document = input.document.trim()
     const documentKey = keyOf(document)
     if (documentKey.length < 4)
@@ -83,6 +107,7 @@ export function createPlayerAdmission(deps: {
         reason: input.reason,
         hallId: input.hallId ?? null,
         untilAt: input.until ?? null,
+        listSource,
         createdBy: by,
         createdAt: now(),
       })
@@ -91,10 +116,18 @@ export function createPlayerAdmission(deps: {
         at: now(),
         type: 'player.excluded',
         scope: input.hallId ? `hall:${input.hallId}` : '',
-        payload: { exclusionId: id, kind: input.kind, until: input.until ?? null, by, rule: 'GEN-27' },
+        payload: {
+          exclusionId: id,
+          kind: input.kind,
+          until: input.until ?? null,
+          by,
+          ...(listSource
+            ? { listSource, authority: deps.internationalLists!.authority, rule: 'GEN-23' }
+            : { rule: 'GEN-27' }),
+        },
       })
     })
-    return { id, document, documentKey, kind: input.kind }
+    return { id, document, documentKey, kind: input.kind, listSource }
   }
 
   async function lift(id: string, by: string) {
@@ -148,6 +181,7 @@ export function createPlayerAdmission(deps: {
         reason: e.reason,
         hallId: e.hall_id,
         until: e.until_at,
+        listSource: e.list_source ?? null,
         createdBy: e.created_by,
         createdAt: e.created_at,
         liftedAt: e.lifted_at,

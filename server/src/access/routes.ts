@@ -132,6 +132,7 @@ export function registerAccessRoutes(app: App, services: Services) {
           reason: z.string().min(3).max(500),
           hallId: id.nullable().optional(),
           until: z.string().datetime({ offset: true }).nullable().optional(),
+          listSource: z.string().max(200).nullable().optional(),
         })
         .strict(),
     )

@@ -448,6 +448,8 @@ export interface ExclusionRow {
   reason: string
   hall_id: string | null
   until_at: string | null
+  /** CFG-4: the international list the person was entered from (migration 0380); null: the hall's own entry. */
+  list_source?: string | null
   created_by: string
   created_at: string
   lifted_at: string | null
@@ -464,13 +466,26 @@ export async function insertExclusion(
     reason: string
     hallId: string | null
     untilAt: string | null
+    listSource: string | null
     createdBy: string
     createdAt: string
   },
 ): Promise<void> {
   await tx.run(
-    'INSERT INTO player_exclusions (id, document, document_key, name, kind, reason, hall_id, until_at, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [e.id, e.document, e.documentKey, e.name, e.kind, e.reason, e.hallId, e.untilAt, e.createdBy, e.createdAt],
+    'INSERT INTO player_exclusions (id, document, document_key, name, kind, reason, hall_id, until_at, list_source, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      e.id,
+      e.document,
+      e.documentKey,
+      e.name,
+      e.kind,
+      e.reason,
+      e.hallId,
+      e.untilAt,
+      e.listSource,
+      e.createdBy,
+      e.createdAt,
+    ],
   )
 }
 

@@ -248,6 +248,14 @@ export interface Profile {
   prizeChequeAllowed: boolean
   /** CFG-5. */
   minimumAge: number
+  /**
+   * CFG-4 / GEN-23 (6): the authority whose international lists name people who may not play, entered on the
+   * exclusion list with the list they come from (access/players.ts). Bolivia 2025 (002 §1.2.2.2, 6: "Las personas que
+   * se encuentren en listas internacionales, conforme normativa emitida por la Unidad de Investigaciones Financieras
+   * – UIF"): the UIF, which says which lists. Bolivia 2013 (000 §1.2.2.2 has no such item) and Cantabria: none.
+   * The lists are not fetched: no text names a feed, and the UIF's lists reach the operator as its resolutions.
+   */
+  internationalLists: { authority: string; rule: string } | null
   /** CFG-5: the identity documents the halls take, by country: how a document is keyed to one person (shared/identity.ts). */
   identityCountry: IdentityCountry
   /**
@@ -442,6 +450,7 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   prizesPaidBeforeNextGame: false,
   prizeChequeAllowed: false,
   minimumAge: 18,
+  internationalLists: { authority: 'UIF', rule: '002 §1.2.2.2 (6)' },
   identityCountry: 'BO',
   identityDocuments: { kinds: ['ci', 'passport'], rule: '002 §6.1 (pasaporte o cédula de identidad)' },
   potPayeePhoneRequired: true,
@@ -510,6 +519,7 @@ export const BOLIVIA_2013: Profile = Object.freeze({
   softwareDrawAllowed: false,
   cardTransferAllowed: true,
   betLimitsAuthority: null,
+  internationalLists: null,
   instantGeneratorCertificationRequired: false,
   electronicBingo: {
     allowed: false,
@@ -560,6 +570,7 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   prizesPaidBeforeNextGame: true,
   prizeChequeAllowed: true,
   minimumAge: 18,
+  internationalLists: null,
   identityCountry: 'ES',
   identityDocuments: { kinds: ['dni', 'nie', 'passport'], rule: 'decreto 6/2010 no los enumera: DNI, NIE o pasaporte' },
   potPayeePhoneRequired: false,
