@@ -294,8 +294,8 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
     ).toBe(0)
   })
 
-  it("CFG-27 / BNG-70: a card's bingo prize, not only a bonus prize, is paid by cheque where the profile allows it; no cash moves", async () => {
-    // A manual game whose first card wins the bingo; the table pays nothing: the card comes to the cash desk.
+  /** A manual game whose first card wins the bingo, its window closed; nothing paid yet. */
+  async function unpaidBingo(): Promise<{ gameId: string; card: { id: string; numbers: string } }> {
     const g = await gameOnSale(s, sessionId, [seriesId], 20, 'manual')
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/sales/close`, {})).status).toBe(200)
     const card = await db().get<{ id: string; numbers: string }>(
@@ -309,6 +309,12 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
         .ok,
     ).toBe(true)
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
+    return { gameId: g.gameId, card: card! }
+  }
+
+  it("CFG-27 / BNG-70: a card's bingo prize, not only a bonus prize, is paid by cheque where the profile allows it, at the cash desk and at the table; no cash moves", async () => {
+    // At the cash desk.
+    const { card } = await unpaidBingo()
     const paid = await asCashier('POST', '/api/tickets/pay', {
       code: s.server.services.cashdesk.payouts.cardCode(card!.id),
       payeeName: 'Juan Pérez',
@@ -326,6 +332,31 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
       Number(
         (await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE ref_id = ?', [
           paid.body.payout.payoutId,
+        ]))!.n,
+      ),
+    ).toBe(0)
+    // At the table, where Cantabria pays before the next game (BNG-71): the same payout, by cheque.
+    const next = await unpaidBingo()
+    const prize = (
+      (await s.call('mesa1', 'GET', `/api/games/${next.gameId}/prizes`)).body.prizes as Array<{
+        id: string
+        card_id: string
+        kind: string
+      }>
+    ).find((p) => p.card_id === next.card.id && p.kind === 'bingo')
+    expect(prize).toBeDefined()
+    const atTable = await asCashier('POST', `/api/prizes/${prize!.id}/pay`, {
+      code: s.server.services.cashdesk.payouts.cardCode(next.card.id),
+      payeeName: 'Juan Pérez',
+      payeeDocument: '87654321X',
+      payment: { method: 'cheque', chequeNumber: '0004523', playerConsent: true },
+    })
+    expect(atTable.status, JSON.stringify(atTable.body)).toBe(200)
+    expect(atTable.body.payout.payment).toEqual({ method: 'cheque', chequeNumber: '0004523' })
+    expect(
+      Number(
+        (await db().get<{ n: number }>('SELECT COUNT(*) AS n FROM cash_movements WHERE ref_id = ?', [
+          atTable.body.payout.payoutId,
         ]))!.n,
       ),
     ).toBe(0)

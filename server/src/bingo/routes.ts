@@ -560,6 +560,20 @@ export function registerBingoRoutes(app: App, services: Services) {
           payeeName: z.string().max(120).optional(),
           payeeDocument: z.string().max(40).optional(),
           payeePhone: z.string().max(30).optional(),
+          // CFG-27 / BNG-70: where the profile allows it, the table pays by cheque too (Cantabria pays at the table
+          // before the next game, BNG-71); payouts.pay decides, as at the cash desk.
+          payment: z
+            .discriminatedUnion('method', [
+              z.object({ method: z.literal('cash') }).strict(),
+              z
+                .object({
+                  method: z.literal('cheque'),
+                  chequeNumber: z.string().trim().min(1).max(40),
+                  playerConsent: z.boolean(),
+                })
+                .strict(),
+            ])
+            .optional(),
         })
         .strict(),
     )
@@ -572,6 +586,7 @@ export function registerBingoRoutes(app: App, services: Services) {
         payeeName: b.payeeName,
         payeeDocument: b.payeeDocument,
         payeePhone: b.payeePhone,
+        payment: b.payment,
       }),
     )
   })

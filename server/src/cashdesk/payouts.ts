@@ -780,6 +780,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       payeeName?: string | null
       payeeDocument?: string | null
       payeePhone?: string | null
+      payment?: PayoutPayment
     },
   ) {
     const prize = await prizeCardRow(db, input.prizeId)
