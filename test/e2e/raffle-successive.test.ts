@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import type { RafflePlanInput } from '../../server/src/lottery/rules.ts'
 import { api, startTestServer } from '../helpers/server.ts'
-import { rafflePlan } from '../helpers/lottery-plans.ts'
+import { plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 
 /**
@@ -338,5 +338,30 @@ describe('PRM-9: a promotional draw of successive draws (tracto sucesivo), each 
     expect((await desk('/api/tickets/validate', codes.get(w1)!)).body).toMatchObject({ outcome: 'WIN', drawId: ids[1] })
     expect((await desk('/api/tickets/pay', codes.get(w1)!)).status).toBe(200)
     expect((await desk('/api/tickets/pay', codes.get(w1)!)).body.error.code).toBe('ALREADY_PAID')
+  })
+
+  it('PRM-11 / LNS-23: a lotto goods prize is planned only with who provides it, never from expired business-promotion prizes', async () => {
+    t = Date.parse('2025-02-20T12:00:00-04:00')
+    await login()
+    const withGoods = (source?: string) => {
+      const p = plan649({ gameCode: 'LOTOMOTO' })
+      const goods = { type: 'goods', description: 'Motocicleta 125 cc', unitValueCents: 900_000, invoiceRef: 'F-77' }
+      p.categories = [
+        ...p.categories.slice(0, 3),
+        { ...p.categories[3], prize: (source ? { ...goods, source } : goods) as never },
+      ]
+      return p
+    }
+    for (const source of [undefined, 'expired-promotion']) {
+      const r = await call('jefa', 'POST', '/api/lotto/draws', withGoods(source))
+      expect(r.status, String(source)).toBe(400)
+      expect(r.body.error.details.problems, String(source)).toContainEqual(
+        expect.objectContaining({ field: 'categories[3].prize.source', rule: 'PRM-11' }),
+      )
+    }
+    const ok = await call('jefa', 'POST', '/api/lotto/draws', withGoods('sponsor'))
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    const view = (await call('jefa', 'GET', `/api/lotto/draws/${ok.body.drawId ?? ok.body.id}`)).body
+    expect(view.plan.categories[3].prize).toMatchObject({ type: 'goods', source: 'sponsor' })
   })
 })

@@ -91,6 +91,32 @@ describe('lotto plan validation (LOT-5, §7.7, CFG-41)', () => {
     )
   })
 
+  it('PRM-11 / LNS-23: a goods prize states who provides it, and an expired business-promotion prize is refused', () => {
+    const goods = (source?: 'operator' | 'sponsor' | 'expired-promotion') => {
+      const p = plan649()
+      p.categories = [
+        ...p.categories.slice(0, 3),
+        {
+          code: 'C3',
+          name: 'Moto',
+          matches: 3,
+          prize: {
+            type: 'goods',
+            description: 'Motocicleta 125 cc',
+            unitValueCents: 900_000,
+            invoiceRef: 'F-77',
+            source,
+          },
+        },
+      ]
+      return rulesOf(p)
+    }
+    expect(goods()).toContain('categories[3].prize.source:PRM-11')
+    expect(goods('expired-promotion')).toContain('categories[3].prize.source:PRM-11')
+    expect(goods('sponsor')).not.toContain('categories[3].prize.source:PRM-11')
+    expect(goods('operator')).toEqual([])
+  })
+
   it('refuses a range outside the licence (LNS-12) and a manual draw without its device (LNS-8)', () => {
     expect(rulesOf(plan649({ licensedRange: { min: 20, max: 45 } }))).toContain('range:LNS-12')
     expect(rulesOf(plan649({ drawMethod: 'manual' }))).toContain('drawDevice:LNS-8')

@@ -30,7 +30,21 @@ export const MAX_LOTTO_RANGE = 128
 export type LottoPrize =
   | { type: 'share'; bp: number }
   | { type: 'fixed'; amountCents: number }
-  | { type: 'goods'; description: string; unitValueCents: number; invoiceRef: string }
+  | {
+      type: 'goods'
+      description: string
+      unitValueCents: number
+      invoiceRef: string
+      /**
+       * LNS-23 / PRM-11 (002 §7.3.10): where the goods come from (the operator's own purchase, or a sponsor who
+       * provides them); prizes transferred from expired prizes of business promotions (`expired-promotion`) are
+       * reserved for charity and health and refused. Required: the prohibition can only be checked if it is stated.
+       */
+      source?: LottoPrizeSource
+    }
+
+/** LNS-23 / PRM-11: who provides a goods prize (as a lottery's or raffle's prize `source`). */
+export type LottoPrizeSource = 'operator' | 'sponsor' | 'expired-promotion'
 
 /** A prize category (LNS-4, LNS-18): a fantasy name and the number of matches that wins it. */
 export interface LottoCategory {
@@ -302,6 +316,17 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
       case 'goods':
         requireText(prize.description, `${f}.prize.description`, 'LNS-23', problems)
         requireText(prize.invoiceRef, `${f}.prize.invoiceRef`, 'LOT-22', problems, 120)
+        // 002 §7.3.10 "no se podrán ofertar premios provenientes de la transferencia de premios caducados producto
+        // del desarrollo de las promociones empresariales".
+        if (prize.source !== 'operator' && prize.source !== 'sponsor')
+          problems.push({
+            field: `${f}.prize.source`,
+            rule: 'PRM-11',
+            message:
+              prize.source === 'expired-promotion'
+                ? 'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (LNS-23)'
+                : 'a goods prize states where it comes from: operator or sponsor (LNS-23)',
+          })
         if (
           requireInt(prize.unitValueCents, `${f}.prize.unitValueCents`, 'LNS-23', 1, Number.MAX_SAFE_INTEGER, problems)
         )

@@ -31,6 +31,7 @@ const lottoPrize = z.discriminatedUnion('type', [
       description: z.string().max(500),
       unitValueCents: z.number().int(),
       invoiceRef: z.string().max(120),
+      source: z.enum(['operator', 'sponsor', 'expired-promotion']).optional(),
     })
     .strict(),
 ])

@@ -173,7 +173,13 @@ describe('settlement', () => {
               ? { type: 'share' as const, bp: 1 + rng.nextInt(5000) }
               : kind === 1
                 ? { type: 'fixed' as const, amountCents: 1 + rng.nextInt(10_000) }
-                : { type: 'goods' as const, description: 'Moto', unitValueCents: 5_000_000, invoiceRef: 'F-1' }
+                : {
+                    type: 'goods' as const,
+                    description: 'Moto',
+                    unitValueCents: 5_000_000,
+                    invoiceRef: 'F-1',
+                    source: 'operator' as const,
+                  }
           categories.push({ code: `C${m}`, name: `Categoría ${m}`, matches: m, prize })
         }
         const shareCats = categories.filter((c) => c.prize.type === 'share')
