@@ -340,6 +340,39 @@ describe('PRM-9: a promotional draw of successive draws (tracto sucesivo), each 
     expect((await desk('/api/tickets/pay', codes.get(w1)!)).body.error.code).toBe('ALREADY_PAID')
   })
 
+  it('PRM-9 / LOT-21: a later draw withdrawn with the AJ reference gives no prize, and the draws after it go on', async () => {
+    t = Date.parse('2025-06-01T12:00:00+02:00')
+    await login()
+    const created = await call('jefa', 'POST', '/api/lottery/draws', successivePlan({ gameCode: 'PROMOCAN' }))
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const ids = created.body.successiveDraws.map((d: { drawId: string }) => d.drawId) as string[]
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${ids[0]}/tickets`,
+      { ageConfirmed: true, numbers: [20, 21, 22] },
+      till.headers,
+    )
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    const codes = new Map<number, string>(sold.body.tickets.map((x: any) => [Number(x.number), x.code]))
+    t = Date.parse('2025-06-10T21:00:00+02:00')
+    await login()
+    const first = await holdDraw(ids[0])
+    const cancelled = await call('jefa', 'POST', `/api/lottery/draws/${ids[1]}/cancel`, {
+      kind: 'withdrawal',
+      authorisationRef: 'COM-CB-2025-0091/B',
+      reason: 'Premio del segundo sorteo no entregado por el patrocinador',
+    })
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
+    t = Date.parse('2025-06-24T21:30:00+02:00')
+    await login()
+    const third = await holdDraw(ids[2])
+    expect(third.closed.ticketsInPlay).toBe(2)
+    const losers = [20, 21, 22].filter((n) => n !== first.winning.R1 && n !== third.winning.R3)
+    expect(losers).toHaveLength(1)
+    expect((await desk('/api/tickets/validate', codes.get(losers[0])!)).body.outcome).toBe('NO_WIN')
+  })
+
   it('PRM-11 / LNS-23: a lotto goods prize is planned only with who provides it, never from expired business-promotion prizes', async () => {
     t = Date.parse('2025-02-20T12:00:00-04:00')
     await login()

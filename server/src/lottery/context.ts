@@ -247,6 +247,8 @@ export function createLotteryContext(deps: LotteryDeps) {
     for (const d of await successiveDraws(tx, first)) {
       const p = ctx.planOf(d) as RafflePlan
       if (p.round!.index >= plan.round!.index) continue
+      // A draw withdrawn with the AJ's authorisation (LOT-21) gave no prize: the later ones go on without it.
+      if (d.status === 'cancelled') continue
       if (d.status !== 'settled')
         throw new DomainError(
           'DRAW_OUT_OF_ORDER',
