@@ -1079,6 +1079,20 @@ export interface LotteryExtracto {
   legend: string
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
+  /** PRM-9: this draw's place in a successive plan, and whether earlier winners stayed in play. */
+  successive?: SuccessiveFacts | null
+}
+
+/** PRM-9: a draw of a successive plan (tracto sucesivo), as its extracto and acta state it. */
+export interface SuccessiveFacts {
+  index: number
+  of: number
+  winnersStayIn: boolean | null
+}
+
+/** "Sorteo 2 de 3; ..." for the extracto and the acta (PRM-9). */
+function successiveText(s: SuccessiveFacts): string {
+  return `Sorteo ${s.index} de ${s.of}; ${s.winnersStayIn ? 'los boletos premiados siguen en juego' : 'los boletos premiados en sorteos anteriores no participan'}`
 }
 
 /** The lottery or raffle extracto (official results, LOT-17) as an A4 PDF, on the frame both lines share. */
@@ -1123,6 +1137,7 @@ export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint
         ['Fecha y lugar', `${stamp(e.drawAt, e.timeZone)}, ${e.drawPlace}`],
         ['Medio de extracción', extractionMeans(e.drawMethod, e.drawDevice, e.proof)],
         ['Billetes en juego', String(e.ticketsInPlay)],
+        ...(e.successive ? [['Tracto sucesivo (PRM-9)', successiveText(e.successive)] as [string, string]] : []),
         ['Series / fracciones', `${e.series} / ${e.fractions}`],
         ['Participación (SHA-256)', e.participationSha256 ?? '—'],
       ],
@@ -1168,6 +1183,9 @@ export interface LotteryActa {
     organiser?: string
     issue?: string
     drawDevice?: string | null
+    /** PRM-9: a draw of a successive plan. */
+    round?: { index: number; of: number } | null
+    winnersStayIn?: boolean | null
   }
   /** LOT-21: the authorised withdrawal or renunciation of the draw, if any, and what is to be refunded. */
   cancellation?: {
@@ -1253,6 +1271,14 @@ export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> 
         body(w) {
           w.pairs([
             ['Sorteo', `${stamp(p.drawAt, a.timeZone)}, ${p.drawPlace}`],
+            ...(p.round
+              ? [
+                  [
+                    'Tracto sucesivo (PRM-9)',
+                    successiveText({ ...p.round, winnersStayIn: p.winnersStayIn ?? null }),
+                  ] as [string, string],
+                ]
+              : []),
             ['Autorización', p.authorisationRef ?? '—'],
             ['Medio de extracción', extractionMeans(p.drawMethod, p.drawDevice ?? null)],
             ['Compromiso de semilla', a.commitment],

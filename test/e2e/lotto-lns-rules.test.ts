@@ -162,6 +162,7 @@ describe('lotto and lottery rules of issue 18: licence range, extraction device,
         class: 'registrable',
         commitmentRef: 'DC-2026-14',
         supplierCertificateRef: 'CERT-881',
+        source: 'operator',
       }),
     )
     expect(moto.status, JSON.stringify(moto.body)).toBe(201)

@@ -201,6 +201,10 @@ export const messages: Record<
     es: 'La partida fue anulada: este cartón solo da derecho a reembolso.',
     en: 'The game was voided: this card is only refundable.',
   },
+  DRAW_OUT_OF_ORDER: {
+    es: 'Los sorteos sucesivos se celebran en orden: primero debe liquidarse el sorteo anterior.',
+    en: 'Successive draws are held in order: the earlier draw must be settled first.',
+  },
   TICKET_BLOCKED: {
     es: 'Este boleto fue denunciado como extraviado o robado.',
     en: 'This ticket was reported lost or stolen.',

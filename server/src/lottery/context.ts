@@ -17,7 +17,14 @@ import type { Draw } from '../draws/store.ts'
 import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { formatNumber, numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
-import { lotteryDrawById, rangesOfDraw, soldTickets, type LotteryDraw, type TicketRange } from './store.ts'
+import {
+  lotteryDrawById,
+  raffleDrawsNumbered,
+  rangesOfDraw,
+  soldTickets,
+  type LotteryDraw,
+  type TicketRange,
+} from './store.ts'
 import { currentDesignVersion } from './store/reissue.ts'
 
 export interface LotteryDeps {
@@ -190,6 +197,7 @@ export function createLotteryContext(deps: LotteryDeps) {
      * draw's list: its D is fixed (bolillo-draw-v2 step 2); the ticket is only blocked from payment (LST-4).
      */
     async ticketsInPlay(tx: Sql, row: Draw, plan: Plan): Promise<string[]> {
+      if (isRaffle(plan) && plan.round && plan.round.index > 1) return laterDrawInPlay(tx, plan)
       // LST-1 (a): numbers lost under an earlier design and reprinted under the new one are back in play.
       const design = isRaffle(plan) ? 1 : await currentDesignVersion(tx, row.id)
       const out = (await ranges(tx, row.id)).filter((r) => !r.afterClose && blocksDesign(r, design))
@@ -209,6 +217,49 @@ export function createLotteryContext(deps: LotteryDeps) {
       // Zero-padded serials of equal width: numeric order is byte order.
       return list
     },
+  }
+
+  /**
+   * PRM-9: the draws of a successive plan, first to last, from any of them (the first sells the tickets that take
+   * part in every draw).
+   */
+  async function successiveDraws(tx: Sql, row: LotteryDraw): Promise<LotteryDraw[]> {
+    const plan = ctx.planOf(row)
+    if (!isRaffle(plan) || !plan.round) return [row]
+    const first = plan.round.firstDrawId ? await loadDraw(tx, plan.round.firstDrawId) : row
+    const firstNo = first.drawNo
+    return (await raffleDrawsNumbered(tx, first.gameCode, firstNo, firstNo + plan.round.of - 1)).filter(
+      (d) => d.id === first.id || (ctx.planOf(d) as RafflePlan).round?.firstDrawId === first.id,
+    )
+  }
+
+  /**
+   * PRM-9: the tickets in play of a later draw of a successive plan: those in play at the first draw's close (its
+   * sales close before the first draw; 004 G.II holds "un sorteo de forma sucesiva", the same draw on several
+   * dates), less, where the bases say a winner leaves (winnersStayIn false), the tickets drawn in an earlier draw.
+   * The draws are held in order: each earlier one is settled first, so its winners are known.
+   */
+  async function laterDrawInPlay(tx: Sql, plan: RafflePlan): Promise<string[]> {
+    const first = await loadDraw(tx, plan.round!.firstDrawId!)
+    const firstPlan = ctx.planOf(first)
+    const inPlay = await ctx.ticketsInPlay(tx, first, firstPlan)
+    const out = new Set<string>()
+    for (const d of await successiveDraws(tx, first)) {
+      const p = ctx.planOf(d) as RafflePlan
+      if (p.round!.index >= plan.round!.index) continue
+      // A draw withdrawn with the AJ's authorisation (LOT-21) gave no prize: the later ones go on without it.
+      if (d.status === 'cancelled') continue
+      if (d.status !== 'settled')
+        throw new DomainError(
+          'DRAW_OUT_OF_ORDER',
+          `draw ${p.round!.index} of ${p.round!.of} (${d.id}) is ${d.status}: the successive draws are held in order (PRM-9)`,
+          { drawId: d.id, rule: 'PRM-9' },
+        )
+      if (plan.winnersStayIn) continue
+      const winning = (JSON.parse(d.result!) as { winning: Record<string, number> }).winning
+      for (const n of Object.values(winning)) out.add(formatNumber(n, plan.numbering))
+    }
+    return inPlay.filter((s) => !out.has(s))
   }
 
   /** The lottery's and raffle's rules of the shared draw lifecycle (draws/lifecycle.ts). */
@@ -280,11 +331,23 @@ export function createLotteryContext(deps: LotteryDeps) {
         note: sold
           ? 'draw among M tickets in play: value v is the v-th ticket of the sorted list; the first drawn wins the first prize'
           : 'draw among M issued numbers: the first value wins the first exact prize, and so on',
+        // PRM-9: a draw of a successive plan has its own seed, commitment, beacon and list (the first draw's tickets,
+        // less earlier winners where the bases take them out), so each draw's proof stands alone.
+        ...(isRaffle(plan) && plan.round
+          ? {
+              successive: {
+                index: plan.round.index,
+                of: plan.round.of,
+                firstDrawId: plan.round.firstDrawId ?? row.id,
+                winnersStayIn: plan.winnersStayIn ?? null,
+              },
+            }
+          : {}),
       }
     },
   })
 
-  return { ...ctx, life }
+  return { ...ctx, life, successiveDraws }
 }
 
 /** The stored result of a settled lottery or raffle draw. */

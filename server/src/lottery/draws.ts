@@ -52,6 +52,13 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     const plan = planOf(row)
     if (!isRaffle(plan))
       throw new DomainError('VALIDATION_FAILED', 'numbered lottery tickets are printed and distributed, not sold here')
+    // PRM-9: the tickets of a successive plan are sold for its first draw and take part in every draw.
+    if (plan.round && plan.round.index > 1)
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `draw ${plan.round.index} of ${plan.round.of} sells no tickets: those of the first draw (${plan.round.firstDrawId}) take part in every draw (PRM-9)`,
+        { rule: 'PRM-9', firstDrawId: plan.round.firstDrawId },
+      )
     checkDemoReferences(plan, deps.softwareDraw)
     const at = now()
     const t = Date.parse(at)
@@ -108,6 +115,12 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
         currency: plan.currency,
         soldAt: at,
         prizes: plan.prizes.map((p) => `${p.name}: ${p.description}`),
+        // PRM-9: a successive plan's ticket names every draw's date and the prizes drawn on it.
+        ...(plan.round && plan.draws
+          ? {
+              draws: plan.draws.map((d) => ({ drawAt: d.drawAt, prizes: d.prizeNames ?? d.prizeCodes })),
+            }
+          : {}),
       })),
       amountCents: plan.ticketPriceCents * numbers.length,
       currency: plan.currency,

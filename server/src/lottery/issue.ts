@@ -33,10 +33,12 @@ import {
   numberCount,
   parseLotteryPlan,
   parseRafflePlan,
+  successiveDrawPlans,
   winningTicketCount,
   type LotteryPlan,
   type LotteryPlanInput,
   type RafflePlanInput,
+  type RafflePlan as RafflePlanType,
 } from './rules.ts'
 import type { LotteryResult } from './context.ts'
 import {
@@ -52,6 +54,7 @@ import {
   lastPrintRunNo,
   lotteryDrawIds,
   printRunsOf,
+  raffleDrawsNumbered,
   registerCounts,
   reprintFractions,
   returnFractions,
@@ -249,7 +252,25 @@ export function createIssueUseCases(ctx: LotteryContext) {
   /** Plans a raffle, tombola or promotional draw (PRM-1 to PRM-10). */
   async function createRaffle(input: RafflePlanInput) {
     const plan = parseRafflePlan(input)
-    return create('raffle', plan)
+    if (!plan.successive) return create('raffle', plan)
+    // PRM-9: each draw of a successive plan is a draw of its own (seed, commitment, close, proof, extracto, acta,
+    // settlement and payouts), numbered one after another; the first sells the tickets of all of them.
+    const plans = successiveDrawPlans(plan)
+    const last = plan.drawNumber + plans.length - 1
+    const taken = await raffleDrawsNumbered(db, plan.gameCode, plan.drawNumber, last)
+    if (taken.length > 0)
+      throw new DomainError('VALIDATION_FAILED', 'invalid raffle plan', {
+        problems: [
+          {
+            field: 'drawNumber',
+            rule: 'PRM-9',
+            message: `the ${plans.length} draws take numbers ${plan.drawNumber} to ${last} of ${plan.gameCode}; ${taken.map((d) => d.drawNo).join(', ')} already exist`,
+          },
+        ],
+      })
+    const first = await create('raffle', plans[0])
+    for (const p of plans.slice(1)) await create('raffle', { ...p, round: { ...p.round!, firstDrawId: first.drawId } })
+    return getDraw(first.drawId)
   }
 
   /** The lifecycle's view of a draw (shared with lotto), with what only a ticket line shows. */
@@ -267,6 +288,17 @@ export function createIssueUseCases(ctx: LotteryContext) {
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
       winningTickets: isRaffle(plan) ? plan.prizes.length : winningTicketCount(plan),
+      // PRM-9: every draw of a successive plan, in order, with where each stands.
+      ...(isRaffle(plan) && plan.round
+        ? {
+            successiveDraws: (await ctx.successiveDraws(db, row)).map((d) => ({
+              drawId: d.id,
+              index: (planOf(d) as RafflePlanType).round!.index,
+              drawAt: d.drawAt,
+              status: d.status,
+            })),
+          }
+        : {}),
     }
   }
 

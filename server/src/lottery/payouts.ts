@@ -19,9 +19,17 @@ import {
   ticketPriceOf,
   type LotteryContext,
 } from './context.ts'
-import { lotteryPrizesFor, rafflePrizeWon, type WonPrize } from './rules.ts'
+import { lotteryPrizesFor, rafflePrizeWon, type RafflePlan, type WonPrize } from './rules.ts'
 import type { LotteryResult } from './settlement.ts'
-import { deliveredPrizeCodes, fractionOf, isNumberSold, issueSecretOf, lotteryDrawById, payoutTotals } from './store.ts'
+import {
+  deliveredPrizeCodes,
+  fractionOf,
+  isNumberSold,
+  issueSecretOf,
+  lotteryDrawById,
+  payoutTotals,
+  type LotteryDraw,
+} from './store.ts'
 import { runDesignVersion } from './store/reissue.ts'
 
 export interface LotteryValidation {
@@ -42,6 +50,8 @@ export interface LotteryValidation {
    * (empty for lotteries and raffles, whose prizes are fixed by the order of the draw).
    */
   choices?: Array<{ code: string; name: string; description: string }>
+  /** PRM-9: the draw the ticket was sold for (the first of a successive plan), when `drawId` is a later one. */
+  ticketDrawId?: string
 }
 
 export function createPayoutUseCases(ctx: LotteryContext) {
@@ -152,6 +162,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       if (reg.status === 'returned')
         return { ...r0, outcome: ValidationOutcome.Void, reason: 'returned unsold by the seller: not payable (LOT-12)' }
     }
+    if (isRaffle(plan) && plan.round) return successiveClaim(tx, row, id, number, r0)
     let prizes: WonPrize[] = []
     let goods: string[] = []
     let choices: LotteryValidation['choices']
@@ -222,6 +233,69 @@ export function createPayoutUseCases(ctx: LotteryContext) {
   }
 
   /**
+   * PRM-9: where a ticket of a successive plan stands: each draw is its own claim (settled, won, paid or expired on
+   * its own), so a prize is payable once its own draw is settled, whatever the later draws. The answer is the first
+   * draw with a prize to pay; else the first still to be drawn; else what the draws say (expired, paid, no prize).
+   * A free promotional ticket has no price to refund from a cancelled draw.
+   */
+  async function successiveClaim(
+    tx: Sql,
+    first: LotteryDraw,
+    id: string,
+    number: number,
+    r0: Omit<LotteryValidation, 'outcome' | 'reason'>,
+  ): Promise<LotteryValidation> {
+    const states: Array<{
+      drawId: string
+      label: string
+      state: string
+      paidAt?: string
+      prizes: WonPrize[]
+      goods: string[]
+    }> = []
+    for (const d of await ctx.successiveDraws(tx, first)) {
+      const p = planOf(d) as RafflePlan
+      let prizes: WonPrize[] = []
+      const claim = await life.claimOf(tx, d, id, async () => {
+        const result = JSON.parse(d.result!) as LotteryResult
+        prizes = p.prizes.filter((x) => result.winning[x.code] === number).map((x) => rafflePrizeWon(x).prize)
+        return { won: prizes.length > 0 }
+      })
+      const goods = p.prizes
+        .filter((x) => prizes.some((w) => w.code === x.code))
+        .map((x) => rafflePrizeWon(x).goods)
+        .filter((g): g is string => g !== null)
+      states.push({ drawId: d.id, label: `draw ${p.round!.index} of ${p.round!.of}`, ...claim, prizes, goods })
+    }
+    const answer = (s: (typeof states)[number], outcome: ValidationOutcome, reason: string): LotteryValidation => ({
+      ...r0,
+      drawId: s.drawId,
+      ticketDrawId: first.id,
+      prizes: s.prizes,
+      goods: s.goods,
+      amountCents: s.prizes.reduce((t, p) => t + p.amountCents, 0),
+      outcome,
+      reason,
+    })
+    const win = states.find((s) => s.state === 'win')
+    if (win)
+      return answer(win, ValidationOutcome.Win, `${win.prizes.map((p) => p.name).join(', ')} (${win.label}, PRM-9)`)
+    const pending = states.find((s) => s.state === 'pending')
+    const paid = states.filter((s) => s.state === 'paid')
+    const paidNote = paid.length ? `; paid: ${paid.map((s) => `${s.label} at ${s.paidAt ?? '?'}`).join(', ')}` : ''
+    if (pending)
+      return {
+        ...answer(pending, ValidationOutcome.Pending, `${pending.label} is still to be drawn${paidNote} (PRM-9)`),
+        prizes: [],
+        goods: [],
+      }
+    const expired = states.find((s) => s.state === 'expired')
+    if (expired) return answer(expired, ValidationOutcome.Expired, `the claim period has ended (LOT-23)${paidNote}`)
+    if (paid.length) return answer(paid[paid.length - 1], ValidationOutcome.AlreadyPaid, paidNote.slice(2))
+    return answer(states[states.length - 1], ValidationOutcome.NoWin, 'no prize in any draw (PRM-9)')
+  }
+
+  /**
    * Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5),
    * through the lifecycle's payout; a tómbola's winner names the object taken (PRM-2).
    */
@@ -245,7 +319,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         // fraction made distributed), nor again once its payout was deleted (its seal is still there).
         if (v.kind === 'raffle')
           await assertRowsSealedWhere(tx, 'lottery_sales', 't.draw_id = ? AND t.number = ?', [
-            v.drawId,
+            v.ticketDrawId ?? v.drawId,
             Number(v.number),
           ])
         else

@@ -279,6 +279,12 @@ const rafflePlan = z
     authorisationRef: z.string().max(120).nullable().optional(),
     communicationRef: z.string().max(120).nullable().optional(),
     successive: z.boolean().optional(),
+    draws: z
+      .array(z.object({ drawAt: iso, prizeCodes: z.array(z.string().max(8)).max(100) }).strict())
+      .max(52)
+      .nullable()
+      .optional(),
+    winnersStayIn: z.boolean().nullable().optional(),
     drawAmong: z.enum(['sold', 'issued']).optional(),
     salesStartAt: iso,
     salesCloseAt: iso,

@@ -27,6 +27,7 @@ import {
   checkGoodsBacking,
   checkPlanDates,
   checkPrizeSource,
+  isIsoTime,
   requireInt,
   requireText,
   type GoodsClass,
@@ -152,8 +153,21 @@ export interface RafflePlan extends PlanDates {
   authorisationRef: string | null
   /** PRM-8: the prior communication filed for a promotional draw. */
   communicationRef: string | null
-  /** PRM-9: one draw on one date, or successive draws. */
+  /** PRM-9: one draw on one date, or successive draws ({@link RafflePlan.draws}). */
   successive: boolean
+  /**
+   * PRM-9 (004 G.II "De tracto sucesivo. Consiste en la celebración de un sorteo de forma sucesiva en varias
+   * fechas"): the dates of the successive draws, in order, each with the codes of the prizes drawn on it (every
+   * prize in one draw). The first is `drawAt`. Null for a single draw.
+   */
+  draws?: SuccessiveDraw[] | null
+  /**
+   * PRM-9: whether a ticket that won in one draw stays in play for the later ones. 004 says nothing of it; the
+   * promoter's bases, filed with the prior communication (PRM-8), decide, so the plan must state it.
+   */
+  winnersStayIn?: boolean | null
+  /** Set by the server on each draw of a successive plan: which of them this draw is, and the first (which sells). */
+  round?: SuccessiveRound | null
   /**
    * PRM-1 / PRM-2: the draw is among the tickets sold (default; every prize goes to a buyer), or among every
    * issued number, a prize whose number was not sold being declared void ("desierto") and kept by the organiser.
@@ -164,6 +178,22 @@ export interface RafflePlan extends PlanDates {
   drawMethod: 'rng' | 'manual'
   drawDevice: string | null
   staff: DrawStaff
+}
+
+/** PRM-9: one draw of a successive plan: its date and the prizes drawn on it. */
+export interface SuccessiveDraw {
+  drawAt: string
+  prizeCodes: string[]
+  /** Set by the server: "name: description" of each prize, for the ticket (each draw's plan keeps only its own). */
+  prizeNames?: string[]
+}
+
+/** PRM-9: where a draw stands in its successive plan; the tickets are those sold for the first draw. */
+export interface SuccessiveRound {
+  index: number
+  of: number
+  /** The first draw of the plan, whose tickets take part in every draw; null on the first itself. */
+  firstDrawId: string | null
 }
 
 export interface RafflePrize {
@@ -185,7 +215,7 @@ export interface RafflePrize {
 
 export type RafflePlanInput = Omit<
   RafflePlan,
-  'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'
+  'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong' | 'round'
 > &
   Partial<Pick<RafflePlan, 'authorisationRef' | 'communicationRef' | 'drawDevice' | 'successive' | 'drawAmong'>>
 
@@ -545,7 +575,106 @@ export function normalizeRafflePlan(input: RafflePlanInput): RafflePlan {
     communicationRef: input.communicationRef ?? null,
     drawDevice: input.drawDevice ?? null,
     successive: input.successive ?? false,
+    draws: input.draws ?? null,
+    winnersStayIn: input.winnersStayIn ?? null,
+    round: null,
     drawAmong: input.drawAmong ?? 'sold',
+  }
+}
+
+/**
+ * PRM-9: a successive plan's draws, each a plan of its own: its date, its prizes (in the order they are drawn),
+ * and its place in the plan. Sales, the claim deadline and everything else are the plan's.
+ */
+export function successiveDrawPlans(p: RafflePlan): RafflePlan[] {
+  if (!p.successive || !p.draws) return [p]
+  const n = p.draws.length
+  const named = (code: string) => p.prizes.find((x) => x.code === code)!
+  const draws = p.draws.map((d) => ({
+    ...d,
+    prizeNames: d.prizeCodes.map((c) => `${named(c).name}: ${named(c).description}`),
+  }))
+  return p.draws.map((d, i) => ({
+    ...p,
+    draws,
+    drawNumber: p.drawNumber + i,
+    drawAt: d.drawAt,
+    prizes: d.prizeCodes.map(named),
+    round: { index: i + 1, of: n, firstDrawId: null },
+  }))
+}
+
+/** PRM-9: every problem of a successive plan's draws (none for a single draw). */
+function checkSuccessiveDraws(p: RafflePlan, problems: PlanProblem[]): void {
+  if (!p.successive) {
+    if (p.draws != null && p.draws.length > 0)
+      problems.push({ field: 'draws', rule: 'PRM-9', message: 'a single draw (successive false) lists no draws' })
+    return
+  }
+  // 004 G.II classes only the combinación aleatoria as "de tracto único" or "de tracto sucesivo"; a rifa is "un
+  // sorteo" and a tómbola "el sorteo simultáneo de varios objetos" (004 F.I): neither is drawn on several dates.
+  if (p.kind !== 'promotional')
+    problems.push({
+      field: 'successive',
+      rule: 'PRM-9',
+      message:
+        'only a promotional draw (combinación aleatoria) is held on several dates; a raffle or tombola is one draw',
+    })
+  if (typeof p.winnersStayIn !== 'boolean')
+    problems.push({
+      field: 'winnersStayIn',
+      rule: 'PRM-9',
+      message: 'the bases must say whether a ticket that has won stays in play for the later draws',
+    })
+  else if (!p.winnersStayIn && p.drawAmong === 'issued')
+    problems.push({
+      field: 'winnersStayIn',
+      rule: 'PRM-9',
+      message: 'a draw among every issued number keeps every number in each draw: winnersStayIn must be true',
+    })
+  if (!Array.isArray(p.draws) || p.draws.length < 2) {
+    problems.push({ field: 'draws', rule: 'PRM-9', message: 'successive draws need at least two dated draws' })
+    return
+  }
+  const codes = new Map<string, number>()
+  let prev = Number.NEGATIVE_INFINITY
+  p.draws.forEach((d, i) => {
+    const f = `draws[${i}]`
+    const at = isIsoTime(d?.drawAt) ? Date.parse(d.drawAt) : NaN
+    if (!Number.isFinite(at))
+      problems.push({ field: `${f}.drawAt`, rule: 'PRM-9', message: 'each draw needs an ISO 8601 time with an offset' })
+    else if (at <= prev)
+      problems.push({
+        field: `${f}.drawAt`,
+        rule: 'PRM-9',
+        message: 'the draws must be in date order, one after another',
+      })
+    if (Number.isFinite(at)) prev = at
+    if (!Array.isArray(d?.prizeCodes) || d.prizeCodes.length === 0)
+      problems.push({ field: `${f}.prizeCodes`, rule: 'PRM-9', message: 'each draw gives at least one prize' })
+    for (const code of Array.isArray(d?.prizeCodes) ? d.prizeCodes : []) {
+      if (!p.prizes.some((x) => x.code === code))
+        problems.push({ field: `${f}.prizeCodes`, rule: 'PRM-9', message: `no prize ${code} in the plan` })
+      else if (codes.has(code))
+        problems.push({
+          field: `${f}.prizeCodes`,
+          rule: 'PRM-9',
+          message: `prize ${code} is tied to more than one draw`,
+        })
+      codes.set(code, i)
+    }
+  })
+  for (const x of p.prizes)
+    if (!codes.has(x.code))
+      problems.push({ field: 'draws', rule: 'PRM-9', message: `prize ${x.code} is tied to no draw` })
+  if (p.draws[0]?.drawAt !== p.drawAt)
+    problems.push({ field: 'draws[0].drawAt', rule: 'PRM-9', message: "the first draw is the plan's drawAt" })
+  // Every draw's prizes are claimed within the claim period after it (LOT-23): the deadline counts from the last.
+  const last = p.draws[p.draws.length - 1]?.drawAt
+  if (typeof last === 'string' && Number.isFinite(Date.parse(last))) {
+    const dates: PlanProblem[] = []
+    checkPlanDates({ ...p, drawAt: last }, dates)
+    for (const d of dates) if (d.field === 'claimDeadline') problems.push({ ...d, rule: 'PRM-9' })
   }
 }
 
@@ -647,7 +776,10 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
         message:
           'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes',
       })
-    const deadline = p.kind === 'promotional' ? p.drawAt : p.salesStartAt
+    // PRM-10: before the draw the prize is drawn in (PRM-9: its own draw of a successive plan).
+    const ownDraw =
+      p.successive && Array.isArray(p.draws) ? p.draws.find((d) => d?.prizeCodes?.includes(prize.code)) : null
+    const deadline = p.kind === 'promotional' ? (ownDraw?.drawAt ?? p.drawAt) : p.salesStartAt
     if (typeof prize.depositedAt !== 'string' || !Number.isFinite(Date.parse(prize.depositedAt))) {
       problems.push({
         field: `${f}.depositedAt`,
@@ -676,6 +808,7 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
   }
   if (p.kind !== 'promotional' && !isPrm4Exempt(p))
     requireText(p.authorisationRef, 'authorisationRef', 'PRM-4', problems, 120)
+  checkSuccessiveDraws(p, problems)
   return problems
 }
 

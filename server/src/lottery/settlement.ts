@@ -120,6 +120,11 @@ export function createSettlementUseCases(
       // LOT-17: the extracto, the game rules and the Reglamento Específico are the basis for paying (as lotto's).
       regulationUrl: isRaffle(plan) ? null : plan.regulationUrl,
       timeZone: ctx.zoneOf(plan),
+      // PRM-9: each draw of a successive plan is published on its own, saying which it is.
+      successive:
+        isRaffle(plan) && plan.round
+          ? { index: plan.round.index, of: plan.round.of, winnersStayIn: plan.winnersStayIn ?? null }
+          : null,
     }
   }
 

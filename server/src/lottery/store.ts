@@ -84,6 +84,18 @@ export async function lotteryDrawIds(tx: Sql, product?: 'lottery' | 'raffle'): P
   return rows.map((r) => r.id)
 }
 
+/**
+ * PRM-9: the raffle draws of a game numbered `from` to `to`, by number (a successive plan's draws are numbered one
+ * after another under one game code).
+ */
+export async function raffleDrawsNumbered(tx: Sql, gameCode: string, from: number, to: number): Promise<LotteryDraw[]> {
+  const rows = await tx.all<DrawRow>(
+    "SELECT * FROM lottery_draws WHERE product = 'raffle' AND game_code = ? AND draw_no >= ? AND draw_no <= ? ORDER BY draw_no",
+    [gameCode, from, to],
+  )
+  return rows.map((r) => toDraw(r) as LotteryDraw)
+}
+
 // ------------------------------------------------------------------------------------------ ranges out of play
 
 /** The draw's ranges of the given kinds, by creation. */

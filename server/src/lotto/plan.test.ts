@@ -88,7 +88,7 @@ describe('lotto plan validation (LOT-5, §7.7, CFG-41)', () => {
       p.categories = [...p.categories.slice(0, 3), { code: 'C3', name: 'Premio en bienes', matches: 3, prize }]
       return rulesOf(p)
     }
-    const goods = { type: 'goods', unitValueCents: 100 } as const
+    const goods = { type: 'goods', unitValueCents: 100, source: 'operator' } as const
     // 002 §7.3.10: "no podrán ofertarse premios consistentes en bienes inmuebles", whatever the good is called.
     expect(
       withGoods({ ...goods, description: 'Lote en Quillacollo', class: 'real-estate', invoiceRef: 'F-9' }),
@@ -120,6 +120,33 @@ describe('lotto plan validation (LOT-5, §7.7, CFG-41)', () => {
         source: 'expired-promotion',
       }),
     ).toContain('categories[3].prize.source:LOT-22')
+  })
+
+  it('PRM-11 / LNS-23: a goods prize states who provides it, and an expired business-promotion prize is refused', () => {
+    const goods = (source?: 'operator' | 'sponsor' | 'expired-promotion') => {
+      const p = plan649()
+      p.categories = [
+        ...p.categories.slice(0, 3),
+        {
+          code: 'C3',
+          name: 'Moto',
+          matches: 3,
+          prize: {
+            type: 'goods',
+            description: 'Motocicleta 125 cc',
+            unitValueCents: 900_000,
+            class: 'registrable',
+            invoiceRef: 'F-77',
+            source,
+          },
+        },
+      ]
+      return rulesOf(p)
+    }
+    expect(goods()).toContain('categories[3].prize.source:PRM-11')
+    expect(goods('expired-promotion')).toContain('categories[3].prize.source:PRM-11')
+    expect(goods('sponsor')).not.toContain('categories[3].prize.source:PRM-11')
+    expect(goods('operator')).toEqual([])
   })
 
   it('refuses a range outside the licence (LNS-12) and a manual draw without its device (LNS-8)', () => {

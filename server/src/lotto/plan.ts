@@ -43,7 +43,11 @@ export type LottoPrize =
       invoiceRef?: string | null
       commitmentRef?: string | null
       supplierCertificateRef?: string | null
-      /** PRM-11 / LOT-22: expired prizes of business promotions may not be offered. */
+      /**
+       * LNS-23 / PRM-11 (002 §7.3.10): who provides the goods (the operator's own purchase, or a sponsor); prizes
+       * transferred from expired prizes of business promotions are reserved for charity and health and refused.
+       * Required for lotto: the prohibition can only be checked if it is stated.
+       */
       source?: PrizeSource
     }
 
@@ -319,6 +323,15 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
         // LNS-23 (002 §7.3.10): the same backing, no real estate and no expired promotional prizes as LOT-22.
         checkGoodsBacking(prize, `${f}.prize`, problems)
         checkPrizeSource(prize.source, `${f}.prize.source`, problems)
+        if (prize.source !== 'operator' && prize.source !== 'sponsor')
+          problems.push({
+            field: `${f}.prize.source`,
+            rule: 'PRM-11',
+            message:
+              prize.source === 'expired-promotion'
+                ? 'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (LNS-23)'
+                : 'a goods prize states where it comes from: operator or sponsor (LNS-23)',
+          })
         if (
           requireInt(prize.unitValueCents, `${f}.prize.unitValueCents`, 'LNS-23', 1, Number.MAX_SAFE_INTEGER, problems)
         )

@@ -179,6 +179,7 @@ describe('settlement', () => {
                     unitValueCents: 5_000_000,
                     class: 'registrable' as const,
                     invoiceRef: 'F-1',
+                    source: 'operator' as const,
                   }
           categories.push({ code: `C${m}`, name: `Categoría ${m}`, matches: m, prize })
         }

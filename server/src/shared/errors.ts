@@ -188,6 +188,8 @@ export const ErrorCode = {
   ImageNotPng: 'IMAGE_NOT_PNG',
   /** CFG-39: an uploaded image over the size the ticket sheet needs. */
   ImageTooLarge: 'IMAGE_TOO_LARGE',
+  /** PRM-9: a later draw of a successive plan closed or drawn before the earlier ones are settled. */
+  DrawOutOfOrder: 'DRAW_OUT_OF_ORDER',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
