@@ -471,6 +471,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             hallId: game.hall_id,
             count: cardCount,
             playerKey,
+            channel: 'kiosk',
             hall: hallRow,
             gameRow: game,
           })
@@ -797,7 +798,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * `hallId`: a simultaneous game's hall range (BNG-100).
    */
   async function counterCards(
-    input: Counter & { gameId: string; count: number; hallId?: string; playerDocument?: string | null },
+    input: Counter & {
+      gameId: string
+      count: number
+      hallId?: string
+      playerDocument?: string | null
+      /** CFG-7: the counter's till or the caller's table, from who sells (http/station.ts tillChannel). */
+      saleChannel?: 'counter' | 'table'
+    },
   ) {
     const buyerDocument = buyerOf(input, input.playerDocument)
     await admitCounter(input, [input.playerDocument, input.buyerDocument])
@@ -813,7 +821,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
       // The player whose cards are counted is the one the seller names (or the buyer recorded), by their key.
       const player = input.playerDocument?.trim() || buyerDocument
       const playerKey = player ? `doc:${vouchers.storedKeyOf(player)}` : null
-      await bingo.admitPurchaseWithin(tx, { gameId: input.gameId, hallId: sellingHall, count: input.count, playerKey })
+      await bingo.admitPurchaseWithin(tx, {
+        gameId: input.gameId,
+        hallId: sellingHall,
+        count: input.count,
+        playerKey,
+        channel: input.saleChannel ?? 'counter',
+      })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
         : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel })
@@ -921,7 +935,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
       })
       const voucher = await voucherById(tx, input.voucherId)
       const playerKey = voucher ? await kioskPlayerKey(tx, voucher) : `terminal:${input.terminalId}`
-      await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: sellingHall, count: input.count, playerKey })
+      await bingo.admitPurchaseWithin(tx, {
+        gameId: game.id,
+        hallId: sellingHall,
+        count: input.count,
+        playerKey,
+        channel: 'terminal',
+      })
       const channel = `terminal:${input.terminalId}`
       // In a simultaneous game the hall's one cursor hands out its range correlatively to counters and terminals
       // alike: every card of that range is issued at its sale, so paper and virtual cards cannot clash there.

@@ -498,18 +498,57 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
     const max = n('maxCardsPerPurchase')
     const perPlayer = n('maxCardsPerPlayer')
     const held = n('heldBefore')
+    const left = n('left')
+    // CFG-7: whose limit it is: the hall's, the game's, or the game's in this channel.
+    const channelEs: Record<string, string> = {
+      counter: 'en caja',
+      table: 'en la mesa',
+      kiosk: 'en el quiosco',
+      terminal: 'en los terminales',
+    }
+    const channelEn: Record<string, string> = {
+      counter: 'at the counter',
+      table: 'at the table',
+      kiosk: 'at the kiosk',
+      terminal: 'at the terminals',
+    }
+    const ch = typeof d.channel === 'string' ? d.channel : ''
+    const whoseEs =
+      d.scope === 'channel'
+        ? `de esta partida ${channelEs[ch] ?? ''}`
+        : d.scope === 'game'
+          ? 'de esta partida'
+          : 'de la sala'
+    const whoseEn =
+      d.scope === 'channel'
+        ? `of this game ${channelEn[ch] ?? ''}`
+        : d.scope === 'game'
+          ? 'of this game'
+          : 'of the hall'
+    const leftEs =
+      left === null
+        ? ''
+        : left === 0
+          ? ' No le quedan cartones por comprar en esta partida.'
+          : ` Puede comprar hasta ${plural(left, 'cartón', 'cartones')} más.`
+    const leftEn =
+      left === null
+        ? ''
+        : left === 0
+          ? ' No cards are left to buy in this game.'
+          : ` Up to ${plural(left, 'card', 'cards')} more can be bought.`
     if (d.limit === 'min-per-purchase' && min !== null)
       return lang === 'es'
-        ? `La compra mínima de la sala es de ${plural(min, 'cartón', 'cartones')}: compre al menos ${min}.`
-        : `The hall's minimum purchase is ${plural(min, 'card', 'cards')}: buy at least ${min}.`
+        ? `La compra mínima ${whoseEs} es de ${plural(min, 'cartón', 'cartones')}: compre al menos ${min}.`
+        : `The minimum purchase ${whoseEn} is ${plural(min, 'card', 'cards')}: buy at least ${min}.`
     if (d.limit === 'max-per-purchase' && max !== null)
       return lang === 'es'
-        ? `Se pueden comprar como máximo ${plural(max, 'cartón', 'cartones')} por compra: compre ${max} o menos y, si quiere más, haga otra compra.`
-        : `At most ${plural(max, 'card', 'cards')} can be bought in one purchase: buy ${max} or fewer, and make another purchase for more.`
+        ? `Se pueden comprar como máximo ${plural(max, 'cartón', 'cartones')} por compra${d.scope === 'hall' ? '' : ` ${whoseEs}`}: compre ${max} o menos y, si quiere más, haga otra compra.${held !== null ? leftEs : ''}`
+        : `At most ${plural(max, 'card', 'cards')} can be bought in one purchase${d.scope === 'hall' ? '' : ` ${whoseEn}`}: buy ${max} or fewer, and make another purchase for more.${held !== null ? leftEn : ''}`
     if (d.limit === 'max-per-player' && perPlayer !== null)
       return lang === 'es'
-        ? `Cada jugador puede tener como máximo ${plural(perPlayer, 'cartón', 'cartones')} en la partida${held !== null ? ` y ya tiene ${held}` : ''}.`
-        : `Each player may hold at most ${plural(perPlayer, 'card', 'cards')} in the game${held !== null ? ` and already holds ${held}` : ''}.`
+        ? `Cada jugador puede tener como máximo ${plural(perPlayer, 'cartón', 'cartones')} en la partida${d.scope === 'hall' ? '' : ` (límite ${whoseEs})`}${held !== null ? ` y ya tiene ${held}` : ''}.${leftEs}`
+        : `Each player may hold at most ${plural(perPlayer, 'card', 'cards')} in the game${d.scope === 'hall' ? '' : ` (limit ${whoseEn})`}${held !== null ? ` and already holds ${held}` : ''}.${leftEn}`
   }
   return undefined
 }

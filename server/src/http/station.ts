@@ -52,3 +52,13 @@ export function kioskStation(c: AppContext, claimed: string): string {
   if (who.device) return who.device.id
   return claimed
 }
+
+/**
+ * CFG-7: the channel a card sale at a till is made through, from who is logged in (never the body): the table's
+ * staff (jefe de mesa, jefe de sala, locutor, director) sell at the caller's table; a cashier (or a station's own
+ * credential) at the counter.
+ */
+export function tillChannel(c: AppContext): 'counter' | 'table' {
+  const role = String(principalOf(c).role)
+  return ['director', 'hall_manager', 'floor_manager', 'table_cashier', 'caller'].includes(role) ? 'table' : 'counter'
+}
