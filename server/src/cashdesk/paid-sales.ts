@@ -53,7 +53,8 @@ import {
   voucherParent,
 } from './store.ts'
 import type { PlayerAdmission } from '../access/players.ts'
-import type { AmlScreen, CashCount } from './cash-intake.ts'
+import type { AmlScreen } from './cash-intake.ts'
+import type { CashTendered } from '../shared/cash-count.ts'
 import { assertActsInHallOf } from '../access/acting-hall.ts'
 import { assertDeviceMarked, assertMarksOf } from '../access/device-marks.ts'
 import { deviceMarksById } from '../access/store.ts'
@@ -674,7 +675,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       shiftId?: string | null
       at: string
       currency: string
-      cash: CashCount | null
+      cash: CashTendered | null
       buyerDocument: string | null
       /** GEN-23: the seller confirmed the player is of age (the staff's tick on the cashier or table screen). */
       ageConfirmed: boolean | undefined
@@ -729,6 +730,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         at: sale.at,
       })
     }
+    // CFG-2: a count by denomination split by the hall's profile; the intake and the journal record that split.
+    const counted = await vouchers.intakes.split(tx, sale.hallId, sale.cash)
     const aml = await vouchers.intakes.record(tx, {
       hallId: sale.hallId,
       stationId: sale.stationId,
@@ -737,7 +740,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       refId: sale.saleId,
       amountCents,
       currency: sale.currency,
-      cash: sale.cash,
+      cash: counted,
       buyerDocument: sale.buyerDocument,
       at: sale.at,
     })
@@ -753,9 +756,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
         amountCents,
         currency: sale.currency,
         items: sale.items.map((i) => `${i.product}:${i.refId}`),
-        smallCents: sale.cash?.smallCents ?? null,
-        otherCents: sale.cash?.otherCents ?? null,
-        counted: sale.cash !== null,
+        smallCents: counted?.smallCents ?? null,
+        otherCents: counted?.otherCents ?? null,
+        counted: counted !== null,
         ageConfirmed: true,
         rule: 'GEN-17',
       },
@@ -785,7 +788,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     stationId: string
     soldBy: string
     shiftId?: string | null
-    cash?: CashCount | null
+    cash?: CashTendered | null
     buyerDocument?: string | null
     /** GEN-23: the seller's confirmation that the player is of age (required; refused in takeCash without it). */
     ageConfirmed?: boolean

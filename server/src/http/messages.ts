@@ -251,6 +251,10 @@ export const messages: Record<
     es: 'Por este importe hay que registrar cuánto se pagó en billetes de Bs 10, Bs 20 y monedas, y cuánto en otros billetes.',
     en: 'For this amount, record how much was paid in Bs 10 and Bs 20 notes and coins, and how much in other notes.',
   },
+  DENOMINATION_UNKNOWN: {
+    es: 'El recuento de efectivo incluye un billete o moneda que no existe en la moneda de la sala. Cuente solo billetes y monedas en circulación.',
+    en: "The cash count includes a note or coin that does not exist in the hall's currency. Count only notes and coins in circulation.",
+  },
   BUYER_ID_REQUIRED: {
     es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.',
     en: "For this amount in small notes the buyer's identity document must be recorded.",
@@ -491,6 +495,21 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
       return lang === 'es'
         ? `La partida suspendida aún no puede darse por no resuelta ni devolverse: la sala espera al menos ${plural(Math.round(Number(d.minSeconds) / 60), 'minuto', 'minutos')}. Espere ${es}.`
         : `The suspended game cannot be refunded as unresolved yet: the hall waits at least ${plural(Math.round(Number(d.minSeconds) / 60), 'minute', 'minutes')}. Wait ${en}.`
+  }
+  if (code === 'DENOMINATION_UNKNOWN' && typeof d.denomination === 'string') {
+    // CFG-2: the value refused and the notes and coins the hall's currency has, in its own writing.
+    const cur = typeof d.currency === 'string' ? d.currency : ''
+    const sym = cur === 'BOB' ? 'Bs' : cur === 'EUR' ? '€' : cur
+    const fmt = (c: number) => {
+      const whole = c % 100 === 0 ? String(c / 100) : (c / 100).toFixed(2).replace('.', lang === 'es' ? ',' : '.')
+      return cur === 'EUR' ? `${whole} €` : `${sym} ${whole}`
+    }
+    const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as number[]).map(fmt).join(', ') : '')
+    const value = Number(d.denomination)
+    const shown = Number.isSafeInteger(value) && value > 0 ? fmt(value) : d.denomination
+    return lang === 'es'
+      ? `${shown} no es un billete ni una moneda de la sala. Billetes: ${list('notesCents')}. Monedas: ${list('coinsCents')}.`
+      : `${shown} is not a note or coin of the hall. Notes: ${list('notesCents')}. Coins: ${list('coinsCents')}.`
   }
   if (code === 'BET_OUT_OF_LIMITS') {
     const n = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : null)
