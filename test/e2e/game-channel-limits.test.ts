@@ -55,6 +55,9 @@ describe("a game's own bet limits, per channel, in every sale path (CFG-7)", () 
     // Two cards a purchase in every channel; the game allows one (its sale in every channel is refused).
     expect((await setLimits(w.gameId, { authorisationRef: 'AJ-RA-PLAN-2026-7', ...one })).status).toBe(200)
     expect((await setLimits(w.simultaneousId, { authorisationRef: 'AJ-RA-PLAN-2026-7', ...one })).status).toBe(200)
+    // Posted with the game (BNG-40: "respecto de cada juego"), for every screen that reads it.
+    const posted = await api(s.server.url, 'GET', `/api/games/${w.gameId}`)
+    expect(posted.body.gameBets).toEqual({ authorisationRef: 'AJ-RA-PLAN-2026-7', ...one, channels: {} })
     const before = {
       cards: await w.cardsSold(w.gameId),
       sim: await w.cardsSold(w.simultaneousId),
