@@ -3,6 +3,7 @@
  * come from http.ts, the station's login and till from station-api.ts, both shared with the cashier's client
  * (cashdesk-api.ts); credentials are kept in credentials.ts.
  */
+import type { CashSent } from './cash-count.ts'
 import type { GameState } from '../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../server/src/bingo/minutes.ts'
 import type { CardRefund, RefundService } from '../server/src/cashdesk/refunds.ts'
@@ -138,7 +139,7 @@ export function createApi(
       gameId: string,
       count: number,
       channel = 'caller',
-      cash?: { smallCents: number; otherCents: number },
+      cash?: CashSent,
       buyerDocument?: string,
       /** GEN-23: the seller's tick that the player is of age (the server refuses the sale without it). */
       ageConfirmed = false,

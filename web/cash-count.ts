@@ -42,3 +42,33 @@ export function cashBreakdown(
   }
   return { amountCents: small + other, smallCents: small, otherCents: other }
 }
+
+/** The coins of each currency, largest first (the server checks every one against the hall's profile, CFG-2). */
+export const COINS: Record<string, number[]> = {
+  BOB: [500, 200, 100, 50, 20, 10],
+  EUR: [200, 100, 50, 20, 10, 5, 2, 1],
+}
+
+/** A cash count as a request carries it: by denomination (CFG-2), or already split (older clients). */
+export type CashSent = { pieces: Record<string, number> } | { smallCents: number; otherCents: number }
+
+/**
+ * CFG-2: the count as the server takes it, how many of each note and coin; the server decides which are small by
+ * the hall's profile. The coins' total is given as coins, largest first; what no coin makes (Bs 0,05) is sent as it
+ * is, and the server refuses it with the currency's notes and coins.
+ */
+export function cashPieces(count: CashCount, currency: string): { pieces: Record<string, number> } {
+  const pieces: Record<string, number> = {}
+  for (const note of NOTES[currency] ?? []) {
+    const n = Math.max(0, Math.floor(count.notes[note.cents] ?? 0))
+    if (n > 0) pieces[String(note.cents)] = n
+  }
+  let rest = Math.max(0, Math.round(count.coinsCents))
+  for (const coin of COINS[currency] ?? []) {
+    const n = Math.floor(rest / coin)
+    if (n > 0) pieces[String(coin)] = (pieces[String(coin)] ?? 0) + n
+    rest -= n * coin
+  }
+  if (rest > 0) pieces[String(rest)] = (pieces[String(rest)] ?? 0) + 1
+  return { pieces }
+}

@@ -4,6 +4,7 @@
  * the caller's table (station-api.ts). An enrolled device sends its credential (`Authorization: Device
  * <id>.<secret>`), given once as `?device=` and kept in the browser (credentials.ts).
  */
+import type { CashSent } from './cash-count.ts'
 import type { KioskFullOffer as KioskOffer, KioskPurchase } from '../server/src/cashdesk/paid-sales.ts'
 import type { LotteryValidation } from '../server/src/lottery/service.ts'
 import type { LottoReceiptView as LottoReceipt, LottoValidation } from '../server/src/lotto/service.ts'
@@ -164,7 +165,7 @@ export function createCashdeskApi(
     sellVoucher: (input: {
       hallId: string
       amountCents: number
-      cash: { smallCents: number; otherCents: number }
+      cash: CashSent
       stationId: string
       cashierId: string
       buyerDocument?: string
@@ -176,7 +177,7 @@ export function createCashdeskApi(
     loadTerminal: (input: {
       terminalId: string
       amountCents: number
-      cash: { smallCents: number; otherCents: number }
+      cash: CashSent
       ageConfirmed?: boolean
       buyerDocument?: string
     }) => request<TerminalLoad>('POST', '/api/terminal-sessions/load', input),

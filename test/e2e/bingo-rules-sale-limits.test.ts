@@ -188,7 +188,9 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const over = await tableSale(gameId, hall.hallId, { count: 4, playerDocument: '4567890-LP' }, 'en')
       expect(over.status).toBe(422)
       expect(over.body.error.code).toBe('BET_OUT_OF_LIMITS')
-      expect(over.body.error.message).toBe('Each player may hold at most 8 cards in the game and already holds 5.')
+      expect(over.body.error.message).toBe(
+        'Each player may hold at most 8 cards in the game and already holds 5. Up to 3 cards more can be bought.',
+      )
       expect(over.body.error.details).toMatchObject({
         limit: 'max-per-player',
         heldBefore: 5,

@@ -6,14 +6,14 @@ import { api } from './server.ts'
 import { openTill } from './till.ts'
 
 /**
- * A Bolivian hall missing one of the records a sale needs (its AJ-approved bet limits, GEN-18, or its operating
- * licence, GEN-1), with a game on sale in every channel: the counter's till, the caller's table, an enrolled kiosk, a
+ * A Bolivian hall missing one of the records a sale needs (its AJ-approved bet limits, GEN-18, or its operating licence,
+ * GEN-1; or none, a hall that sells: the tests of a game's own limits, CFG-7), with a game on sale in every channel: the counter's till, the caller's table, an enrolled kiosk, a
  * hall terminal with an open session, and the member hall of a simultaneous game (BNG-100) of two more halls missing
  * the same record. The tests of each rule drive every channel through it (one door: every sale admits the same way).
  */
 export async function everyChannelHall(
   s: RulesServer,
-  options: { seed: string; missing: { noSaleRules: true } | { noLicence: true } },
+  options: { seed: string; missing?: { noSaleRules: true } | { noLicence: true } },
 ) {
   const es = { 'accept-language': 'es' }
   const hall = await hallWithSeries(s, {

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import { formatMoney } from '../../../server/src/shared/money.ts'
-import { cashBreakdown, NOTES } from '../../../web/cash-count.ts'
+import { cashBreakdown, cashPieces, NOTES } from '../../../web/cash-count.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
@@ -171,7 +171,13 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
     e.preventDefault()
     if (!ready) return
     void store
-      .sell(n, { smallCents: counted.smallCents, otherCents: counted.otherCents }, buyer.trim() || undefined, adult)
+      // CFG-2: the notes and coins counted; the server splits them by the hall's profile.
+      .sell(
+        n,
+        cashPieces({ notes, coinsCents: Number.isNaN(coinsCents) ? 0 : coinsCents }, game.currency),
+        buyer.trim() || undefined,
+        adult,
+      )
       .then((ok) => {
         if (ok) {
           setNotes({})

@@ -2,6 +2,7 @@
  * The caller console's state: the live game from the hall feed, the hall and session from the API, and what the
  * caller is typing (claim serial, manual ball, confirmations). Actions call the API and report errors in one place.
  */
+import type { CashSent } from '../../../web/cash-count.ts'
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
@@ -423,12 +424,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       act('openSales', async () => {
         await api.openSales(gameId())
       }),
-    sell: (
-      count: number,
-      cash?: { smallCents: number; otherCents: number },
-      buyerDocument?: string,
-      ageConfirmed = false,
-    ) =>
+    sell: (count: number, cash?: CashSent, buyerDocument?: string, ageConfirmed = false) =>
       act('sell', async () => {
         await api.sell(gameId(), count, 'caller', cash, buyerDocument, ageConfirmed)
       }).then(async (ok) => {

@@ -20,7 +20,7 @@ import {
   type VoucherView,
 } from '../../../web/cashdesk-api.ts'
 import { invalidFromError, invalidView, readTyped, type PaidView, type ScanView } from './answer.ts'
-import { cashBreakdown, parseAmount } from './cash.ts'
+import { cashBreakdown, cashPieces, parseAmount } from './cash.ts'
 import type { ReceiptParty } from './receipt.ts'
 import { TEXTS } from './texts.ts'
 import { formatMoney } from '../../../server/src/shared/money.ts'
@@ -357,11 +357,13 @@ export function createCashierStore(
 
   async function sell(): Promise<void> {
     const b = breakdown.value
+    // CFG-2: the notes and coins counted; the server splits them by the hall's profile.
+    const cash = cashPieces({ notes: notes.value, coinsCents: parseCoins(coins.value) }, currency.value)
     const r = await run(() =>
       api.sellVoucher({
         hallId: options.hallId,
         amountCents: b.amountCents,
-        cash: { smallCents: b.smallCents, otherCents: b.otherCents },
+        cash,
         ...who(),
         buyerDocument: buyerDocument.value.trim() || undefined,
       }),
@@ -384,11 +386,13 @@ export function createCashierStore(
   /** Issue 27: the counted cash onto the chosen terminal's session (one started if none is open), after the confirm. */
   async function loadTerminal(): Promise<void> {
     const b = breakdown.value
+    // CFG-2: the notes and coins counted; the server splits them by the hall's profile.
+    const cash = cashPieces({ notes: notes.value, coinsCents: parseCoins(coins.value) }, currency.value)
     const r = await run(() =>
       api.loadTerminal({
         terminalId: terminalId.value,
         amountCents: b.amountCents,
-        cash: { smallCents: b.smallCents, otherCents: b.otherCents },
+        cash,
         ageConfirmed: loadAgeConfirmed.value || undefined,
         buyerDocument: buyerDocument.value.trim() || undefined,
       }),

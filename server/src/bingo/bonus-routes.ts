@@ -8,7 +8,7 @@ import { body, forReader, needs, principalOf, type App, type AppContext } from '
 import { printBonusReceipt } from './bonus-print.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { counterCashFields, counterTill } from '../http/station.ts'
+import { counterCashFields, counterTill, tillChannel } from '../http/station.ts'
 import { checkFastBingoParams, layoutForModality, Modality } from './modalities.ts'
 import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
@@ -176,6 +176,7 @@ export function registerBonusRoutes(app: App, services: Services): void {
     const station = await counterTill(c, services, b.stationId)
     return c.json(
       await services.paidSales.counterCards({
+        saleChannel: tillChannel(c),
         gameId: param(c, 'gameId'),
         hallId: param(c, 'hallId'),
         count: b.count,

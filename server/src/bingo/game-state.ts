@@ -16,6 +16,7 @@ import { hallById } from './store/halls.ts'
 import { annulmentOfGame, latestIncidentOfGame } from './store/incidents.ts'
 import { issuedSerials, soldRuns } from './store/sales.ts'
 import { seriesCode } from './store/series.ts'
+import { gameSaleLimits } from './store/sale-limits.ts'
 import type { GameState, PublicWinner, SoldCard } from './types.ts'
 import { postedBets } from './halls.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
@@ -89,6 +90,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     })),
     soldRanges,
     bets: postedBets(getProfile(hall.profileId)!, JSON.parse(hall.settings || '{}') as HallRuleSettings),
+    gameBets: await gameSaleLimits(db, gameId),
     winners,
     rejectedClaims: claims
       .filter((c) => c.status === 'rejected')

@@ -18,7 +18,14 @@
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
-import { assertBetLimitsAuthorised, assertOperatingLicence, assertWithinBetLimits } from './sale-rules.ts'
+import {
+  assertBetLimitsAuthorised,
+  assertOperatingLicence,
+  assertWithinBetLimits,
+  gameLimitsFor,
+  type SaleChannel,
+} from './sale-rules.ts'
+import { gameSaleLimits } from './store/sale-limits.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
 import { collectOnReturn } from './card-custody-service.ts'
 import {
@@ -56,6 +63,11 @@ export interface PurchaseInput {
   count: number
   playerKey: string | null
   /**
+   * CFG-7: the channel the sale is made through, from who or what sells (the seller's role at a till, the enrolled
+   * kiosk or terminal), never from the request's body: the game's limits for that channel apply.
+   */
+  channel: SaleChannel
+  /**
    * The hall's row as the caller read it in this same transaction (issue 23 point 5: a kiosk sale reads its hall
    * once); read here when absent or of another hall.
    */
@@ -86,6 +98,18 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   assertBetLimitsAuthorised(profile, saleRules?.authorisationRef ?? null)
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
+  // CFG-7 (002 §1.2.1.1 "respecto de cada juego"): the game's own limits, or its channel's, within the hall's.
+  const own = await gameSaleLimits(sql, game.id)
+  const limits = gameLimitsFor(own, input.channel)
+  if (own && limits) {
+    assertWithinBetLimits(profile, {
+      count: input.count,
+      heldBefore,
+      faceValueCents: game.faceValueCents,
+      limits,
+      scope: own.channels[input.channel] ? { of: 'channel', channel: input.channel } : { of: 'game' },
+    })
+  }
   // BNG-93 (002 §6.1.4.2.3 "El número máximo de jugadores será el total de posiciones sentadas"): a new player of
   // this game takes a seat; there are no more players than seats (no standing play). A buyer nobody names cannot be
   // told from another, so each unnamed purchase takes a seat of its own (recordPurchase).

@@ -17,7 +17,7 @@ import {
 import { fieldReasons, pickLang } from '../http/messages.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isAllowed, type Role } from '../access/permissions.ts'
-import { counterCashFields, counterTill } from '../http/station.ts'
+import { counterCashFields, counterTill, tillChannel } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from '../http/till.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
@@ -170,6 +170,31 @@ export function registerBingoRoutes(app: App, services: Services) {
   app.put('/api/halls/:hallId/sale-rules', needs('hall.rules'), async (c) => {
     const rules = await body(c, saleRules)
     return c.json(await bingo.setSaleRules({ hallId: param(c, 'hallId'), rules, by: actorOf(c) }))
+  })
+  // CFG-7: a game's own minimum and maximum bets within the hall's, per channel where the plan sets them (null: none).
+  app.put('/api/games/:gameId/sale-limits', needs('hall.rules'), async (c) => {
+    const limits = z
+      .object({ minCardsPerPurchase: cards, maxCardsPerPurchase: cards, maxCardsPerPlayer: cards })
+      .strict()
+    const b = await body(
+      c,
+      z
+        .object({
+          limits: limits
+            .extend({
+              authorisationRef: z.string().max(120).nullable().default(null),
+              channels: z
+                .object({ counter: limits, table: limits, kiosk: limits, terminal: limits })
+                .partial()
+                .strict()
+                .default({}),
+            })
+            .strict()
+            .nullable(),
+        })
+        .strict(),
+    )
+    return c.json(await bingo.setGameSaleLimits({ gameId: param(c, 'gameId'), limits: b.limits, by: actorOf(c) }))
   })
   // CFG-20 / BNG-42 / BNG-50 / BNG-80: the hall's calling rhythm, "any more?" window and suspension times.
   app.put('/api/halls/:hallId/calling-times', needs('hall.rules'), async (c) => {
@@ -403,6 +428,7 @@ export function registerBingoRoutes(app: App, services: Services) {
     const station = await counterTill(c, services, b.stationId)
     return c.json(
       await services.paidSales.counterCards({
+        saleChannel: tillChannel(c),
         gameId: param(c, 'gameId'),
         count: b.count,
         playerDocument: b.playerDocument,

@@ -122,35 +122,55 @@ export function assertBetLimitsAuthorised(profile: Profile, authorisationRef: st
  */
 export function assertWithinBetLimits(
   profile: Profile,
-  input: { count: number; heldBefore: number | null; faceValueCents: number },
+  input: {
+    count: number
+    heldBefore: number | null
+    faceValueCents: number
+    /** CFG-7: the game's own limits (or its channel's) instead of the hall's; `scope` names which, for the message. */
+    limits?: BetLimits
+    scope?: { of: 'hall' } | { of: 'game' } | { of: 'channel'; channel: SaleChannel }
+  },
 ): void {
-  const l = profile.betLimits
+  const l = input.limits ?? profile.betLimits
+  const scope = input.scope ?? { of: 'hall' }
   const detail = {
     count: input.count,
     minCardsPerPurchase: l.minCardsPerPurchase,
     maxCardsPerPurchase: l.maxCardsPerPurchase,
     maxCardsPerPlayer: l.maxCardsPerPlayer,
     faceValueCents: input.faceValueCents,
+    scope: scope.of,
+    ...(scope.of === 'channel' ? { channel: scope.channel } : {}),
+    // What is left to buy in this game: within one purchase, and for an identified player, all purchases together.
+    left: Math.max(
+      0,
+      Math.min(l.maxCardsPerPurchase, input.heldBefore === null ? Infinity : l.maxCardsPerPlayer - input.heldBefore),
+    ),
   }
   if (input.count < l.minCardsPerPurchase) {
     throw new DomainError(
       'BET_OUT_OF_LIMITS',
-      `${input.count} cards are below the hall's minimum bet of ${l.minCardsPerPurchase} cards (GEN-18)`,
-      { ...detail, limit: 'min-per-purchase', rule: 'GEN-18' },
+      `${input.count} cards are below the ${scope.of}'s minimum bet of ${l.minCardsPerPurchase} cards (GEN-18)`,
+      { ...detail, limit: 'min-per-purchase', rule: scope.of === 'hall' ? 'GEN-18' : 'CFG-7' },
     )
   }
   if (input.count > l.maxCardsPerPurchase) {
     throw new DomainError(
       'BET_OUT_OF_LIMITS',
-      `${input.count} cards are above the hall's maximum bet of ${l.maxCardsPerPurchase} cards in one purchase (GEN-18)`,
-      { ...detail, limit: 'max-per-purchase', rule: 'GEN-18' },
+      `${input.count} cards are above the ${scope.of}'s maximum bet of ${l.maxCardsPerPurchase} cards in one purchase (GEN-18)`,
+      { ...detail, limit: 'max-per-purchase', rule: scope.of === 'hall' ? 'GEN-18' : 'CFG-7' },
     )
   }
   if (input.heldBefore !== null && input.heldBefore + input.count > l.maxCardsPerPlayer) {
     throw new DomainError(
       'BET_OUT_OF_LIMITS',
       `the player holds ${input.heldBefore} cards of this game; ${input.count} more pass the maximum of ${l.maxCardsPerPlayer} per player (CFG-16)`,
-      { ...detail, heldBefore: input.heldBefore, limit: 'max-per-player', rule: 'CFG-16' },
+      {
+        ...detail,
+        heldBefore: input.heldBefore,
+        limit: 'max-per-player',
+        rule: scope.of === 'hall' ? 'CFG-16' : 'CFG-7',
+      },
     )
   }
 }
@@ -162,4 +182,82 @@ export interface PostedBets {
   maxCardsPerPlayer: number
   faceValuesCents: number[] | null
   authorisationRef: string | null
+}
+
+/**
+ * CFG-7 (002 §1.2.1.1): the limits "deberán estar expuestos en letreros en las salas de juego, respecto de cada
+ * juego", so each game may have its own, within the hall's (a game's limits only narrow what the hall's Plan de
+ * Apuestas approved). The text sets one limit per game whatever the channel, except "en línea", restricted
+ * "a través del sistema SIJEL" (no Bolillo channel is one); a limit per channel is therefore the plan's choice,
+ * recorded under the same reference: the counter's till, the caller's table, the kiosk, a hall terminal.
+ */
+export const SALE_CHANNELS = ['counter', 'table', 'kiosk', 'terminal'] as const
+export type SaleChannel = (typeof SALE_CHANNELS)[number]
+
+export interface BetLimits {
+  minCardsPerPurchase: number
+  maxCardsPerPurchase: number
+  maxCardsPerPlayer: number
+}
+
+/** A game's own limits (CFG-7), and per channel where the plan sets them; each within the hall's. */
+export interface GameSaleLimits extends BetLimits {
+  /** The authority's reference (the Plan de Apuestas' resolution for this game); required where the profile names one. */
+  authorisationRef: string | null
+  channels: Partial<Record<SaleChannel, BetLimits>>
+}
+
+/** Checks a game's limits against the hall's (`hall`: the limits the hall plays with); VALIDATION_FAILED otherwise. */
+export function checkGameSaleLimits(profile: Profile, hall: BetLimits, limits: GameSaleLimits): GameSaleLimits {
+  const problems: string[] = []
+  const ref = limits.authorisationRef?.trim() || null
+  if (profile.betLimitsAuthority && !ref)
+    problems.push(`the reference of ${profile.betLimitsAuthority.name} approving the game's limits is required`)
+  if (ref && (ref.length < 3 || ref.length > 120)) problems.push('the authorisation reference has 3 to 120 characters')
+  const within = (name: string, l: BetLimits, outer: BetLimits, outerName: string) => {
+    for (const k of ['minCardsPerPurchase', 'maxCardsPerPurchase', 'maxCardsPerPlayer'] as const) {
+      if (!Number.isInteger(l[k]) || l[k] < 1 || l[k] > MAX_CARDS) problems.push(`${name}.${k} must be 1..${MAX_CARDS}`)
+    }
+    if (l.minCardsPerPurchase > l.maxCardsPerPurchase) problems.push(`${name}: the minimum is above the maximum`)
+    if (l.maxCardsPerPurchase > l.maxCardsPerPlayer)
+      problems.push(`${name}: the maximum per purchase is above the maximum per player`)
+    if (l.minCardsPerPurchase < outer.minCardsPerPurchase)
+      problems.push(`${name}: the minimum is below the ${outerName}'s ${outer.minCardsPerPurchase}`)
+    if (l.maxCardsPerPurchase > outer.maxCardsPerPurchase)
+      problems.push(`${name}: the maximum per purchase is above the ${outerName}'s ${outer.maxCardsPerPurchase}`)
+    if (l.maxCardsPerPlayer > outer.maxCardsPerPlayer)
+      problems.push(`${name}: the maximum per player is above the ${outerName}'s ${outer.maxCardsPerPlayer}`)
+  }
+  within('game', limits, hall, 'hall')
+  const channels: Partial<Record<SaleChannel, BetLimits>> = {}
+  for (const [name, l] of Object.entries(limits.channels ?? {})) {
+    if (!(SALE_CHANNELS as readonly string[]).includes(name) || !l) {
+      problems.push(`unknown channel ${name}`)
+      continue
+    }
+    within(name, l, limits, 'game')
+    channels[name as SaleChannel] = {
+      minCardsPerPurchase: l.minCardsPerPurchase,
+      maxCardsPerPurchase: l.maxCardsPerPurchase,
+      maxCardsPerPlayer: l.maxCardsPerPlayer,
+    }
+  }
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `invalid game limits: ${problems.join('; ')}`, {
+      problems,
+      rule: 'CFG-7',
+    })
+  return {
+    authorisationRef: ref,
+    minCardsPerPurchase: limits.minCardsPerPurchase,
+    maxCardsPerPurchase: limits.maxCardsPerPurchase,
+    maxCardsPerPlayer: limits.maxCardsPerPlayer,
+    channels,
+  }
+}
+
+/** The limits one purchase is held to: the channel's where the game sets them, else the game's; null: the hall's only. */
+export function gameLimitsFor(limits: GameSaleLimits | null, channel: SaleChannel): BetLimits | null {
+  if (!limits) return null
+  return limits.channels[channel] ?? limits
 }

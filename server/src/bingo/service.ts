@@ -16,6 +16,7 @@ import * as claims from './claims.ts'
 import * as incidents from './incidents.ts'
 import * as reads from './game-state.ts'
 import * as beacon from './draw-beacon.ts'
+import * as gameLimits from './game-limits.ts'
 import * as purchases from './purchases.ts'
 import { lastJournalSeq } from './store/games.ts'
 import { playerOfCard } from './store/sales.ts'
@@ -94,6 +95,10 @@ export function createBingoService(deps: BingoDeps) {
     setCallingTimes: (input: Parameters<typeof halls.setCallingTimes>[1]) => halls.setCallingTimes(ctx, input),
     postReducedMinimum: (input: Parameters<typeof halls.postReducedMinimum>[1]) => halls.postReducedMinimum(ctx, input),
     setAutoClaim: (input: Parameters<typeof halls.setAutoClaim>[1]) => halls.setAutoClaim(ctx, input),
+    // CFG-7: a game's own limits, per channel where the plan sets them (game-limits.ts).
+    setGameSaleLimits: (input: Parameters<typeof gameLimits.setGameSaleLimits>[1]) =>
+      gameLimits.setGameSaleLimits(ctx, input),
+    saleLimitsOfGame: (gameId: string) => gameLimits.saleLimitsOfGame(ctx.db, gameId),
     admitPurchaseWithin: (sql: Sql, input: purchases.PurchaseInput) => purchases.admitPurchase(ctx, sql, input),
     /** A hall's row read in the caller's transaction (a kiosk sale hands it to admitPurchaseWithin). */
     hallWithin: (sql: Sql, hallId: string) => hallById(sql, hallId),

@@ -169,7 +169,7 @@ export interface PublicWinner {
 /** What every screen may see of a game. Secrets (seed, draw order) are only shown once the game has ended. */
 /** The issue #8 fields (GameExtras) are always filled by the server; optional so older screens and fixtures still type-check. */
 import type { SoldRange } from './announcement.ts'
-import type { PostedBets } from './sale-rules.ts'
+import type { GameSaleLimits, PostedBets } from './sale-rules.ts'
 
 export interface GameState extends Partial<GameExtras> {
   gameId: string
@@ -200,6 +200,8 @@ export interface GameState extends Partial<GameExtras> {
    * reference of its sale rules (null: the profile's defaults, no authorisation on record), for the hall's panels.
    */
   bets?: PostedBets
+  /** CFG-7: the game's own posted limits (and per channel), within the hall's; null: the hall's apply. */
+  gameBets?: GameSaleLimits | null
   winners: PublicWinner[]
   rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
   isLastGame: boolean

@@ -19,6 +19,7 @@ import { assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { hallById, insertAmlReport, insertCashIntake, smallCashOfBuyer } from './store.ts'
 import { assertAcceptedDocument } from '../shared/identity.ts'
 import { getProfile } from '../shared/profile.ts'
+import { isPieces, splitCash, type CashTendered } from '../shared/cash-count.ts'
 
 const DAY_MS = 86_400_000
 
@@ -37,8 +38,11 @@ export interface CashIntake {
   refId: string
   amountCents: number
   currency: string
-  /** null: not counted (allowed up to the limit only). */
-  cash: CashCount | null
+  /**
+   * null: not counted (allowed up to the limit only). CFG-2: counted by denomination (`pieces`), split by the hall's
+   * profile; or already split (older clients).
+   */
+  cash: CashTendered | null
   /** As typed by the cashier (kept for display); matched by its key. */
   buyerDocument: string | null
   at: string
@@ -62,8 +66,11 @@ export function createCashIntakes(deps: {
   const limitCents = () => shareOf(config.amlThresholdCents, config.amlSmallShareBp)
 
   /** The checks that need no database: the count adds up, is given over the limit, and names the buyer past it. */
-  function check(input: { amountCents: number; cash: CashCount | null; buyerDocument: string | null }): void {
-    const { amountCents, cash } = input
+  function check(input: { amountCents: number; cash: CashTendered | null; buyerDocument: string | null }): void {
+    // CFG-2: a count by denomination is split, and checked, in the transaction that knows the hall (record).
+    if (input.cash && isPieces(input.cash)) return
+    const { amountCents } = input
+    const cash = input.cash
     const limit = limitCents()
     if (cash) {
       for (const [field, v] of [
@@ -99,8 +106,21 @@ export function createCashIntakes(deps: {
     }
   }
 
+  /**
+   * CFG-2: a count by denomination split into small notes and coins and the rest by the hall's profile (an unknown
+   * note or coin refused, DENOMINATION_UNKNOWN); a split count as it came; null, not counted.
+   */
+  async function split(tx: Sql, hallId: string, cash: CashTendered | null): Promise<CashCount | null> {
+    if (!cash || !isPieces(cash)) return cash
+    const hall = await hallById(tx, hallId)
+    const profile = hall ? getProfile(hall.profile_id) : undefined
+    if (!profile) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
+    return splitCash(profile, cash)
+  }
+
   /** Records the intake and opens a GEN-17 record when the operation, or the buyer's day, goes over the limit. */
-  async function record(tx: Sql, input: CashIntake): Promise<AmlScreen> {
+  async function record(tx: Sql, tendered: CashIntake): Promise<AmlScreen> {
+    const input = { ...tendered, cash: await split(tx, tendered.hallId, tendered.cash) }
     check(input)
     // CFG-5: every buyer's document taken with cash (a voucher, a counter sale of any product) is one of the kinds
     // of identity document the hall's profile accepts.
@@ -191,7 +211,7 @@ export function createCashIntakes(deps: {
     return { flagged: true, reportId, limitCents: limit, counted }
   }
 
-  return { check, record, limitCents }
+  return { check, record, split, limitCents }
 }
 
 export type CashIntakes = ReturnType<typeof createCashIntakes>

@@ -53,7 +53,8 @@ import {
   voucherParent,
 } from './store.ts'
 import type { PlayerAdmission } from '../access/players.ts'
-import type { AmlScreen, CashCount } from './cash-intake.ts'
+import type { AmlScreen } from './cash-intake.ts'
+import type { CashTendered } from '../shared/cash-count.ts'
 import { assertActsInHallOf } from '../access/acting-hall.ts'
 import { assertDeviceMarked, assertMarksOf } from '../access/device-marks.ts'
 import { deviceMarksById } from '../access/store.ts'
@@ -471,6 +472,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             hallId: game.hall_id,
             count: cardCount,
             playerKey,
+            channel: 'kiosk',
             hall: hallRow,
             gameRow: game,
           })
@@ -673,7 +675,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       shiftId?: string | null
       at: string
       currency: string
-      cash: CashCount | null
+      cash: CashTendered | null
       buyerDocument: string | null
       /** GEN-23: the seller confirmed the player is of age (the staff's tick on the cashier or table screen). */
       ageConfirmed: boolean | undefined
@@ -728,6 +730,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         at: sale.at,
       })
     }
+    // CFG-2: a count by denomination split by the hall's profile; the intake and the journal record that split.
+    const counted = await vouchers.intakes.split(tx, sale.hallId, sale.cash)
     const aml = await vouchers.intakes.record(tx, {
       hallId: sale.hallId,
       stationId: sale.stationId,
@@ -736,7 +740,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       refId: sale.saleId,
       amountCents,
       currency: sale.currency,
-      cash: sale.cash,
+      cash: counted,
       buyerDocument: sale.buyerDocument,
       at: sale.at,
     })
@@ -752,9 +756,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
         amountCents,
         currency: sale.currency,
         items: sale.items.map((i) => `${i.product}:${i.refId}`),
-        smallCents: sale.cash?.smallCents ?? null,
-        otherCents: sale.cash?.otherCents ?? null,
-        counted: sale.cash !== null,
+        smallCents: counted?.smallCents ?? null,
+        otherCents: counted?.otherCents ?? null,
+        counted: counted !== null,
         ageConfirmed: true,
         rule: 'GEN-17',
       },
@@ -784,7 +788,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     stationId: string
     soldBy: string
     shiftId?: string | null
-    cash?: CashCount | null
+    cash?: CashTendered | null
     buyerDocument?: string | null
     /** GEN-23: the seller's confirmation that the player is of age (required; refused in takeCash without it). */
     ageConfirmed?: boolean
@@ -797,7 +801,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * `hallId`: a simultaneous game's hall range (BNG-100).
    */
   async function counterCards(
-    input: Counter & { gameId: string; count: number; hallId?: string; playerDocument?: string | null },
+    input: Counter & {
+      gameId: string
+      count: number
+      hallId?: string
+      playerDocument?: string | null
+      /** CFG-7: the counter's till or the caller's table, from who sells (http/station.ts tillChannel). */
+      saleChannel?: 'counter' | 'table'
+    },
   ) {
     const buyerDocument = buyerOf(input, input.playerDocument)
     await admitCounter(input, [input.playerDocument, input.buyerDocument])
@@ -813,7 +824,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
       // The player whose cards are counted is the one the seller names (or the buyer recorded), by their key.
       const player = input.playerDocument?.trim() || buyerDocument
       const playerKey = player ? `doc:${vouchers.storedKeyOf(player)}` : null
-      await bingo.admitPurchaseWithin(tx, { gameId: input.gameId, hallId: sellingHall, count: input.count, playerKey })
+      await bingo.admitPurchaseWithin(tx, {
+        gameId: input.gameId,
+        hallId: sellingHall,
+        count: input.count,
+        playerKey,
+        channel: input.saleChannel ?? 'counter',
+      })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
         : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel })
@@ -921,7 +938,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
       })
       const voucher = await voucherById(tx, input.voucherId)
       const playerKey = voucher ? await kioskPlayerKey(tx, voucher) : `terminal:${input.terminalId}`
-      await bingo.admitPurchaseWithin(tx, { gameId: game.id, hallId: sellingHall, count: input.count, playerKey })
+      await bingo.admitPurchaseWithin(tx, {
+        gameId: game.id,
+        hallId: sellingHall,
+        count: input.count,
+        playerKey,
+        channel: 'terminal',
+      })
       const channel = `terminal:${input.terminalId}`
       // In a simultaneous game the hall's one cursor hands out its range correlatively to counters and terminals
       // alike: every card of that range is issued at its sale, so paper and virtual cards cannot clash there.

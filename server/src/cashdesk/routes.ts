@@ -22,7 +22,7 @@ import {
 } from '../http/context.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
-import { kioskStation } from '../http/station.ts'
+import { cashCount, kioskStation } from '../http/station.ts'
 import type { Services } from '../services.ts'
 import { registerShiftRoutes } from './shift-routes.ts'
 import { tillOf } from '../http/till.ts'
@@ -114,7 +114,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
         .object({
           hallId: id,
           amountCents: cents.min(1),
-          cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
+          cash: cashCount,
           stationId: station.optional(),
           cashierId: person.optional(),
           buyerDocument: z.string().max(40).optional(),

@@ -14,6 +14,7 @@
  * person's identity key, CFG-3 aggregation window), exceeds BOLILLO_AML_SMALL_SHARE_PERCENT of the UIF threshold, a
  * suspicious-operation record is opened for the responsible officer (FR), who files the ROS or documents why not.
  */
+import type { CashTendered } from '../shared/cash-count.ts'
 import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
@@ -432,7 +433,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function checkCashIn(input: {
     hallId: string
     amountCents: number
-    cash: { smallCents: number; otherCents: number }
+    cash: CashTendered
     stationId: string
     buyerDocument?: string | null
   }): Promise<void> {
@@ -462,7 +463,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     input: {
       hallId: string
       amountCents: number
-      cash: { smallCents: number; otherCents: number }
+      cash: CashTendered
       stationId: string
       cashierId: string
       shiftId?: string | null
@@ -470,9 +471,11 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       at: string
     },
   ) {
-    const { amountCents, cash, at } = input
+    const { amountCents, at } = input
     const buyerDocument = input.buyerDocument?.trim() || null
     const hall = await hallFor(tx, input.hallId)
+    // CFG-2: a count by denomination split by the hall's profile, before the voucher records it.
+    const cash = (await intakes.split(tx, hall.id, input.cash))!
     // Issue 23 point 3: a voucher is sold in the hall of the station whose drawer takes the cash, by someone of it.
     await assertActsInHall(tx, hall.id, { stationId: input.stationId, resource: 'voucher sale' })
     const v = await issue(tx, {
@@ -540,7 +543,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function sell(input: {
     hallId: string
     amountCents: number
-    cash: { smallCents: number; otherCents: number }
+    cash: CashTendered
     stationId: string
     cashierId: string
     shiftId?: string | null

@@ -121,6 +121,7 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   AML_REVIEW_PENDING: 409,
   BUYER_ID_REQUIRED: 422,
   CASH_COUNT_REQUIRED: 422,
+  DENOMINATION_UNKNOWN: 422,
   // Issue 18 (bingo rules)
   SERIES_LAPSED: 409,
   PRIZE_SHARES_INVALID: 422,

@@ -255,6 +255,10 @@ export const messages: Record<
     es: 'Por este importe hay que registrar cuánto se pagó en billetes de Bs 10, Bs 20 y monedas, y cuánto en otros billetes.',
     en: 'For this amount, record how much was paid in Bs 10 and Bs 20 notes and coins, and how much in other notes.',
   },
+  DENOMINATION_UNKNOWN: {
+    es: 'El recuento de efectivo incluye un billete o moneda que no existe en la moneda de la sala. Cuente solo billetes y monedas en circulación.',
+    en: "The cash count includes a note or coin that does not exist in the hall's currency. Count only notes and coins in circulation.",
+  },
   BUYER_ID_REQUIRED: {
     es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.',
     en: "For this amount in small notes the buyer's identity document must be recorded.",
@@ -496,24 +500,78 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
         ? `La partida suspendida aún no puede darse por no resuelta ni devolverse: la sala espera al menos ${plural(Math.round(Number(d.minSeconds) / 60), 'minuto', 'minutos')}. Espere ${es}.`
         : `The suspended game cannot be refunded as unresolved yet: the hall waits at least ${plural(Math.round(Number(d.minSeconds) / 60), 'minute', 'minutes')}. Wait ${en}.`
   }
+  if (code === 'DENOMINATION_UNKNOWN' && typeof d.denomination === 'string') {
+    // CFG-2: the value refused and the notes and coins the hall's currency has, in its own writing.
+    const cur = typeof d.currency === 'string' ? d.currency : ''
+    const sym = cur === 'BOB' ? 'Bs' : cur === 'EUR' ? '€' : cur
+    const fmt = (c: number) => {
+      const whole = c % 100 === 0 ? String(c / 100) : (c / 100).toFixed(2).replace('.', lang === 'es' ? ',' : '.')
+      return cur === 'EUR' ? `${whole} €` : `${sym} ${whole}`
+    }
+    const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as number[]).map(fmt).join(', ') : '')
+    const value = Number(d.denomination)
+    const shown = Number.isSafeInteger(value) && value > 0 ? fmt(value) : d.denomination
+    return lang === 'es'
+      ? `${shown} no es un billete ni una moneda de la sala. Billetes: ${list('notesCents')}. Monedas: ${list('coinsCents')}.`
+      : `${shown} is not a note or coin of the hall. Notes: ${list('notesCents')}. Coins: ${list('coinsCents')}.`
+  }
   if (code === 'BET_OUT_OF_LIMITS') {
     const n = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : null)
     const min = n('minCardsPerPurchase')
     const max = n('maxCardsPerPurchase')
     const perPlayer = n('maxCardsPerPlayer')
     const held = n('heldBefore')
+    const left = n('left')
+    // CFG-7: whose limit it is: the hall's, the game's, or the game's in this channel.
+    const channelEs: Record<string, string> = {
+      counter: 'en caja',
+      table: 'en la mesa',
+      kiosk: 'en el quiosco',
+      terminal: 'en los terminales',
+    }
+    const channelEn: Record<string, string> = {
+      counter: 'at the counter',
+      table: 'at the table',
+      kiosk: 'at the kiosk',
+      terminal: 'at the terminals',
+    }
+    const ch = typeof d.channel === 'string' ? d.channel : ''
+    const whoseEs =
+      d.scope === 'channel'
+        ? `de esta partida ${channelEs[ch] ?? ''}`
+        : d.scope === 'game'
+          ? 'de esta partida'
+          : 'de la sala'
+    const whoseEn =
+      d.scope === 'channel'
+        ? `of this game ${channelEn[ch] ?? ''}`
+        : d.scope === 'game'
+          ? 'of this game'
+          : 'of the hall'
+    const leftEs =
+      left === null
+        ? ''
+        : left === 0
+          ? ' No le quedan cartones por comprar en esta partida.'
+          : ` Puede comprar hasta ${plural(left, 'cartón', 'cartones')} más.`
+    const leftEn =
+      left === null
+        ? ''
+        : left === 0
+          ? ' No cards are left to buy in this game.'
+          : ` Up to ${plural(left, 'card', 'cards')} more can be bought.`
     if (d.limit === 'min-per-purchase' && min !== null)
       return lang === 'es'
-        ? `La compra mínima de la sala es de ${plural(min, 'cartón', 'cartones')}: compre al menos ${min}.`
-        : `The hall's minimum purchase is ${plural(min, 'card', 'cards')}: buy at least ${min}.`
+        ? `La compra mínima ${whoseEs} es de ${plural(min, 'cartón', 'cartones')}: compre al menos ${min}.`
+        : `The minimum purchase ${whoseEn} is ${plural(min, 'card', 'cards')}: buy at least ${min}.`
     if (d.limit === 'max-per-purchase' && max !== null)
       return lang === 'es'
-        ? `Se pueden comprar como máximo ${plural(max, 'cartón', 'cartones')} por compra: compre ${max} o menos y, si quiere más, haga otra compra.`
-        : `At most ${plural(max, 'card', 'cards')} can be bought in one purchase: buy ${max} or fewer, and make another purchase for more.`
+        ? `Se pueden comprar como máximo ${plural(max, 'cartón', 'cartones')} por compra${d.scope === 'hall' ? '' : ` ${whoseEs}`}: compre ${max} o menos y, si quiere más, haga otra compra.${held !== null ? leftEs : ''}`
+        : `At most ${plural(max, 'card', 'cards')} can be bought in one purchase${d.scope === 'hall' ? '' : ` ${whoseEn}`}: buy ${max} or fewer, and make another purchase for more.${held !== null ? leftEn : ''}`
     if (d.limit === 'max-per-player' && perPlayer !== null)
       return lang === 'es'
-        ? `Cada jugador puede tener como máximo ${plural(perPlayer, 'cartón', 'cartones')} en la partida${held !== null ? ` y ya tiene ${held}` : ''}.`
-        : `Each player may hold at most ${plural(perPlayer, 'card', 'cards')} in the game${held !== null ? ` and already holds ${held}` : ''}.`
+        ? `Cada jugador puede tener como máximo ${plural(perPlayer, 'cartón', 'cartones')} en la partida${d.scope === 'hall' ? '' : ` (límite ${whoseEs})`}${held !== null ? ` y ya tiene ${held}` : ''}.${leftEs}`
+        : `Each player may hold at most ${plural(perPlayer, 'card', 'cards')} in the game${d.scope === 'hall' ? '' : ` (limit ${whoseEn})`}${held !== null ? ` and already holds ${held}` : ''}.${leftEn}`
   }
   return undefined
 }

@@ -14,8 +14,24 @@ const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
  * GEN-17 (issue 24 point 6): what every counter sale's body may carry about its cash: the count (small notes and
  * coins, the rest; required over the limit, cash-intake.ts) and the buyer's identity document.
  */
+/**
+ * CFG-2: the cash count of an intake: by denomination (`pieces`: how many of each note and coin, by its value in
+ * minor units; split into small and other by the hall's profile, cash-intake.ts), or already split by older clients.
+ */
+export const cashCount = z.union([
+  z
+    .object({
+      pieces: z
+        .record(z.string().max(12), z.number().int().min(0).max(100_000))
+        .refine((p) => Object.keys(p).length <= 40, {
+          message: 'at most 40 denominations',
+        }),
+    })
+    .strict(),
+  z.object({ smallCents: cents, otherCents: cents }).strict(),
+])
 export const counterCashFields = {
-  cash: z.object({ smallCents: cents, otherCents: cents }).strict().optional(),
+  cash: cashCount.optional(),
   buyerDocument: z.string().min(4).max(40).optional(),
   /** GEN-23: the seller's tick that the player is of age; the sale refuses without it (AGE_NOT_CONFIRMED). */
   ageConfirmed: z.boolean().optional(),
@@ -51,4 +67,14 @@ export function kioskStation(c: AppContext, claimed: string): string {
   if (who.kind === 'device') return who.id
   if (who.device) return who.device.id
   return claimed
+}
+
+/**
+ * CFG-7: the channel a card sale at a till is made through, from who is logged in (never the body): the table's
+ * staff (jefe de mesa, jefe de sala, locutor, director) sell at the caller's table; a cashier (or a station's own
+ * credential) at the counter.
+ */
+export function tillChannel(c: AppContext): 'counter' | 'table' {
+  const role = String(principalOf(c).role)
+  return ['director', 'hall_manager', 'floor_manager', 'table_cashier', 'caller'].includes(role) ? 'table' : 'counter'
 }

@@ -109,6 +109,8 @@ export const ErrorCode = {
   BuyerIdRequired: 'BUYER_ID_REQUIRED',
   /** GEN-17 (issue 24 point 6): a cash sale over the small-notes limit records how it was paid. */
   CashCountRequired: 'CASH_COUNT_REQUIRED',
+  // CFG-2: a cash count names a note or coin the hall's currency does not have.
+  DenominationUnknown: 'DENOMINATION_UNKNOWN',
   // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
   WrongHall: 'WRONG_HALL',
   PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',

@@ -187,6 +187,17 @@ export interface Profile {
    */
   betLimitsAuthority: { name: string; rule: string } | null
   /**
+   * CFG-2 / GEN-17: the currency's notes and coins (minor units) a cash count is made of (a count naming any other
+   * is refused, DENOMINATION_UNKNOWN), and which of them are the "small denominations" whose intake the AML rule
+   * watches, with the paragraph that names them (`source`).
+   */
+  cash: {
+    notesCents: readonly number[]
+    coinsCents: readonly number[]
+    smallCents: readonly number[]
+    source: string
+  }
+  /**
    * GEN-1: whose Operating Licence a hall must hold before it sells, and the rule that says so. Where set, a hall
    * sells no card until the reference of that licence is recorded (its licence terms, PUT /api/halls/:id/licence, or
    * `licence` when the hall is created). null: the profile asks for no such record (Cantabria: GEN-3 is apart).
@@ -407,6 +418,14 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   id: 'BO-2025',
   name: 'Bolivia — RR 01-00003-25 (2025)',
   currency: 'BOB',
+  // CFG-2: the boliviano's notes (Bs 10 to Bs 200) and coins (10, 20, 50 centavos; Bs 1, 2, 5). 002 §1.2.1.V names
+  // the small ones: "billetes de corte menor (Bs10 y/o Bs20 y/o monedas fraccionadas)"; every coin is fractional money.
+  cash: Object.freeze({
+    notesCents: Object.freeze([1_000, 2_000, 5_000, 10_000, 20_000]),
+    coinsCents: Object.freeze([10, 20, 50, 100, 200, 500]),
+    smallCents: Object.freeze([1_000, 2_000, 10, 20, 50, 100, 200, 500]),
+    source: '002 §1.2.1.V: billetes de corte menor (Bs10 y/o Bs20 y/o monedas fraccionadas)',
+  }),
   locale: 'es',
   layout: LAYOUT_90,
   shares: null,
@@ -534,6 +553,14 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   id: 'ES-CB-2010',
   name: 'Cantabria — Decreto 6/2010',
   currency: 'EUR',
+  // CFG-2: the euro's notes and coins. Decreto 6/2010 has no small-denomination rule (GEN-17 is Bolivia's, 002
+  // §1.2.1.V): none counts as small here; the amount over the server's threshold is still counted and recorded.
+  cash: Object.freeze({
+    notesCents: Object.freeze([500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000]),
+    coinsCents: Object.freeze([1, 2, 5, 10, 20, 50, 100, 200]),
+    smallCents: Object.freeze([]),
+    source: 'Decreto 6/2010: sin regla de billetes de corte menor (GEN-17 es de 002 §1.2.1.V)',
+  }),
   locale: 'es',
   layout: LAYOUT_90,
   shares: CANTABRIA_SHARES,

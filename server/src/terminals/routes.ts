@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { body, nameOf, needs, param, principalOf, type App, type AppContext } from '../http/context.ts'
 import { DomainError } from '../shared/errors.ts'
 import { tillOf } from '../http/till.ts'
+import { cashCount } from '../http/station.ts'
 import type { Services } from '../services.ts'
 
 const id = z
@@ -85,7 +86,7 @@ export function registerTerminalRoutes(app: App, services: Services): void {
         .object({
           terminalId: id,
           amountCents: cents.min(1),
-          cash: z.object({ smallCents: cents, otherCents: cents }).strict(),
+          cash: cashCount,
           ageConfirmed: z.boolean().optional(),
           buyerDocument: z.string().max(40).optional(),
         })
