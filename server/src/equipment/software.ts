@@ -9,7 +9,8 @@
  * it serves); where the hall's profile lists the component (`certifiedSoftware`), a game that needs it is announced
  * only under an active record of the running build's hash, else SOFTWARE_NOT_CERTIFIED. Every game records the
  * software it was announced with (game_software), shown in its state, and every ball's journal record names the
- * draw engine's version and build hash (bingo/draw.ts).
+ * draw engine's version and build hash (bingo/draw.ts), as does the record of every lotto, lottery or raffle draw
+ * made by software (draws/lifecycle.ts).
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -43,6 +44,7 @@ export const COMPONENT_MODULES: Record<SoftwareComponent, readonly string[]> = {
     'shared/draw-proof.ts',
     'shared/draw-proof-v2.ts',
     'shared/beacon.ts',
+    'shared/lottery-draw-v2.ts',
   ],
   'pot-award': ['bingo/pots.ts', 'bingo/pots-service.ts'],
   'derived-bingo': ['bingo/modalities.ts', 'bingo/store/derived.ts'],
