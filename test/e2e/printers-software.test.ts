@@ -373,15 +373,26 @@ describe('the certified software of draws, pots and derived bingo (RNG-3, RNG-24
     const plain = await (await freshHall('Sala Tarija')).announce({ drawSource: 'manual' })
     expect(plain.status, JSON.stringify(plain.body)).toBe(201)
     const { announce, hallId } = await freshHall('Sala Cobija')
-    const pot = await s.call('jefa', 'POST', '/api/pots', {
+    const potBody = {
       name: 'Pozo de línea',
       kind: 'progressive',
       contributionBp: 300,
       condition: { prize: 'line', scale: [{ withinBalls: 90, shareBp: 10_000 }] },
       hallIds: [hallId],
       authorisationRef: 'AJ/DE/RA/0601/2026',
-    })
+    }
+    // No pot is put in play without the certificate, in Spanish.
+    const noPot = await s.call('jefa', 'POST', '/api/pots', potBody)
+    expect([noPot.status, noPot.body.error?.code], JSON.stringify(noPot.body)).toEqual([422, 'SOFTWARE_NOT_CERTIFIED'])
+    expect(noPot.body.error.details).toMatchObject({ component: 'pot-award', rule: 'RNG-3' })
+    // Certified, the pot is created; the certificate withdrawn afterwards, the hall's next game is not announced.
+    const cert = await certify('pot-award', 'BO-2025', running['pot-award'].buildSha256, 'AJ-CC-POZO-6')
+    expect(cert.status, JSON.stringify(cert.body)).toBe(201)
+    const pot = await s.call('jefa', 'POST', '/api/pots', potBody)
     expect(pot.status, JSON.stringify(pot.body)).toBe(201)
+    expect(
+      (await s.call('jefa', 'POST', `/api/software/${cert.body.id}/withdraw`, { reason: 'revocado' })).status,
+    ).toBe(200)
     const refused = await announce({ drawSource: 'manual' })
     expect([refused.status, refused.body.error?.code], JSON.stringify(refused.body)).toEqual([
       422,

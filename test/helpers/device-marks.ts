@@ -1,3 +1,5 @@
+import type { Database } from '../../server/src/db/database.ts'
+import { createSoftwareRegistry } from '../../server/src/equipment/software.ts'
 /**
  * Issue 26 (GEN-7, GEN-4): every device a test enrols carries a seal code and a type-approval number of its own, as
  * both shipped profiles require of the devices that sell or pay; a test of the refusal enrols one without them.
@@ -102,4 +104,25 @@ export async function registerTestPrinterAndSoftware(services: {
         'pruebas',
       )
     }
+}
+
+/**
+ * Issue 26 (RNG-3): for a test that builds the bingo and bonus services on a database of its own (no server): the
+ * running software builds certified for every shipped jurisdiction, as startTestServer records them.
+ */
+export async function certifyTestSoftware(db: Database, clock: { now(): Date }): Promise<void> {
+  const registry = createSoftwareRegistry({ db, clock })
+  for (const jurisdiction of ['BO-2025', 'BO-2013', 'ES-CB-2010'])
+    for (const b of (await registry.list()).running)
+      await registry.record(
+        {
+          component: b.component,
+          jurisdiction,
+          version: b.version,
+          buildSha256: b.buildSha256,
+          certificateRef: TEST_SOFTWARE_CERTIFICATE,
+          laboratory: 'Laboratorio de pruebas',
+        },
+        'pruebas',
+      )
 }
