@@ -36,6 +36,7 @@ import { assertProductionStart } from './shared/production.ts'
 import { createDemoScopeCheck, demoDeviceIds } from './shared/demo-scope.ts'
 import { createLogger, type Logger } from './log.ts'
 import { createEquipment } from './equipment/service.ts'
+import { softwareBuild } from './equipment/software.ts'
 import { createInstantService } from './instant/service.ts'
 import { loadOrCreateInstantPepper } from './shared/instant-pepper.ts'
 import { createBonusService } from './bingo/bonus-service.ts'
@@ -182,6 +183,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     sealer,
     beacon,
     autoBeacon: true,
+    // Issue 26 (RNG-32 point 4): every ball's journal record names the draw engine's version and build hash.
+    drawEngine: softwareBuild('draw-engine'),
   })
   const blowers = await equipment.startBlowers(bingo)
   const keys = overrides.keys ?? loadOrCreateKeysIn(keyDir)
@@ -483,6 +486,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     equipment,
     devices: equipment.devices,
     ballSets: equipment.ballSets,
+    software: equipment.software,
     blowers,
     onEvent(l: (e: BingoEvent) => void) {
       listeners.add(l)

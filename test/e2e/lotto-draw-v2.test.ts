@@ -1,3 +1,4 @@
+import { softwareBuild } from '../../server/src/equipment/software.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -305,6 +306,11 @@ describe('lotto bolillo-draw-v2 with a beacon relay', () => {
       version: 'bolillo-draw-v2',
       balls: drawn.body.balls,
       actor: { kind: 'person', id: directorId },
+      // Issue 26 (RNG-32 point 4): the draw log names the draw engine's version and build hash.
+      software: {
+        version: softwareBuild('draw-engine').version,
+        buildSha256: softwareBuild('draw-engine').buildSha256,
+      },
     })
     expect((await call('GET', '/api/journal/verify')).body.ok).toBe(true)
   })

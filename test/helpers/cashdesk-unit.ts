@@ -9,7 +9,7 @@ import { createServices, type Services } from '../../server/src/services.ts'
 import { openTestDatabase } from './database.ts'
 import { testConfig } from './server.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
-import { registerTestRng, sealed } from './device-marks.ts'
+import { registerTestPrinterAndSoftware, registerTestRng, sealed } from './device-marks.ts'
 
 export interface DeskSetup {
   services: Services
@@ -31,6 +31,7 @@ export async function deskOverDatabase(start = '2026-11-21T14:00:00Z'): Promise<
     clock: { now: () => new Date(now) },
   })
   await registerTestRng(services)
+  await registerTestPrinterAndSoftware(services)
   const hall = await services.bingo.createHall({
     name: 'Sala Illimani',
     profileId: 'BO-2025',

@@ -7,7 +7,7 @@ import { TICKET_DEFAULTS, type Config } from '../../server/src/config.ts'
 import { createServer, type RunningServer } from '../../server/src/server.ts'
 import type { ServiceOverrides } from '../../server/src/services.ts'
 import { freshPostgresUrl, testPostgresUrl } from './database.ts'
-import { registerTestRng } from './device-marks.ts'
+import { registerTestPrinterAndSoftware, registerTestRng } from './device-marks.ts'
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // A restart test passes the first server's dataDir (and port) back in: no fresh directory then.
@@ -69,6 +69,8 @@ export async function startTestServer(
   const server = await createServer(config, { passwordHashing: TEST_PASSWORD_HASHING, ...services })
   // Issue 26 (GEN-6): both shipped profiles draw by software only with a registered, certified RNG device.
   await registerTestRng(server.services)
+  // Issue 26 (GEN-4, BNG-9; RNG-3, RNG-29, RNG-32): a registered ticket printer and the running software's certificates.
+  await registerTestPrinterAndSoftware(server.services)
   return {
     ...server,
     dataDir: config.dataDir,

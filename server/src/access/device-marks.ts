@@ -8,7 +8,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
-import { getProfile, missingDeviceMarks } from '../shared/profile.ts'
+import { getProfile, missingDeviceMarks, missingPrinterMarks } from '../shared/profile.ts'
 import { deviceMarksById, type DeviceMarksRow } from './store.ts'
 
 /**
@@ -40,7 +40,40 @@ export function assertMarksOf(d: DeviceMarksRow | undefined): void {
         rule: missing.includes('seal-code') ? 'GEN-7' : 'GEN-4',
       },
     )
+  // Issue 26 (GEN-4, GEN-7, BNG-9): the printer a kiosk, station or terminal issues its tickets, cards and vouchers on
+  // is part of the device that sells or pays: one whose printer the registry does not show with what the profile
+  // requires (printerMarks) takes and pays no money either. A display prints nothing.
+  if (!PRINTING_KINDS.includes(d.kind)) return
+  const printerMissing = missingPrinterMarks(
+    profile,
+    d.printer_id
+      ? {
+          sealCode: d.printer_seal_code,
+          typeApprovalNo: d.printer_type_approval_no,
+          issuingAuthorisation: d.printer_issuing_authorisation,
+          status: d.printer_status ?? '',
+        }
+      : undefined,
+  )
+  if (printerMissing.length)
+    throw new DomainError(
+      'PRINTER_MARKS_MISSING',
+      `device ${d.name} (${d.id}) may not sell or pay: its printer ${d.printer_id ?? '(none registered)'} lacks ${printerMissing.join(', ')} (GEN-4, GEN-7, BNG-9)`,
+      {
+        deviceId: d.id,
+        deviceName: d.name,
+        printerId: d.printer_id,
+        missing: printerMissing,
+        rule: printerMissing.includes('issuing-authorisation')
+          ? 'BNG-9'
+          : printerMissing.includes('seal-code')
+            ? 'GEN-7'
+            : 'GEN-4',
+      },
+    )
 }
+
+const PRINTING_KINDS: readonly string[] = ['kiosk', 'cashier_station', 'terminal']
 
 /** GEN-7 / REGULATIONS.md §8: the seal code of the enrolled device that validates or pays, for its journal record. */
 export async function sealCodeOfDevice(sql: Sql, deviceId: string | null | undefined): Promise<string | null> {

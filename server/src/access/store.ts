@@ -303,13 +303,33 @@ export interface DeviceMarksRow {
   seal_code: string | null
   type_approval_no: string | null
   hall_profile_id: string | null
+  /** Issue 26 (GEN-4, BNG-9): the printer it prints on (equipment registry); null: none registered. */
+  printer_id: string | null
+  printer_seal_code: string | null
+  printer_type_approval_no: string | null
+  printer_issuing_authorisation: string | null
+  printer_status: string | null
 }
 
-/** Issue 26: an enrolled device's marks and its hall's profile, for the check where it sells or pays. */
+/**
+ * Issue 26: an enrolled device's marks and its hall's profile, for the check where it sells or pays, with the printer
+ * it prints on: the registered printer that serves it by name, or else the shared printer of its hall, or else the
+ * operator's (no hall). A retired printer is no printer; a suspended one is found, and refused by the check.
+ */
 export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksRow | undefined> {
   return db.get<DeviceMarksRow>(
-    `SELECT d.id, d.kind, d.name, d.hall_id, d.seal_code, d.type_approval_no, h.profile_id AS hall_profile_id
-       FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id WHERE d.id = ?`,
+    `SELECT d.id, d.kind, d.name, d.hall_id, d.seal_code, d.type_approval_no, h.profile_id AS hall_profile_id,
+            p.id AS printer_id, p.seal_code AS printer_seal_code, p.type_approval_no AS printer_type_approval_no,
+            p.issuing_authorisation AS printer_issuing_authorisation, p.status AS printer_status
+       FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id
+       LEFT JOIN devices p ON p.id = (
+         SELECT x.id FROM devices x
+          WHERE x.kind = 'printer' AND x.status <> 'retired'
+            AND (x.serves_device_id = d.id
+                 OR (x.serves_device_id IS NULL AND (x.hall_id = d.hall_id OR x.hall_id IS NULL)))
+          ORDER BY CASE WHEN x.serves_device_id = d.id THEN 0 WHEN x.hall_id IS NOT NULL THEN 1 ELSE 2 END, x.id
+          LIMIT 1)
+      WHERE d.id = ?`,
     [deviceId],
   )
 }

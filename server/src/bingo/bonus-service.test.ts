@@ -1,4 +1,5 @@
 import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { certifyTestSoftware } from '../../../test/helpers/device-marks.ts'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,6 +31,7 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
   dbs.push(db)
   const clock = { now: () => new Date('2026-11-21T20:00:00Z') }
   const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
+  await certifyTestSoftware(db, clock)
   const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
   const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
   const hall = await bingo.createHall({

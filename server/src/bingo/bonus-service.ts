@@ -16,6 +16,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { ClaimKind } from './game.ts'
 import { completingBall, type PotKind } from './pots.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
+import { certificateFor } from '../equipment/software.ts'
 import { hallProfile } from './betting-plan.ts'
 import type { BingoEvent, BingoHooks, Clock, EntropySource, Game, SoldCard } from './types.ts'
 import type { BonusWinnerView, GameExtras } from './game-extras.ts'
@@ -518,13 +519,21 @@ export function createBonusService(deps: BonusDeps) {
   /** The new pot with its column names, as the API has always answered it, and its balance. */
   async function createPot(input: CreatePotInput): Promise<PotRow & { amountCents: number }> {
     const id = newId('pot')
-    const pot = await tx((sql) => createPotTx(sql, id, input, now()))
+    const pot = await tx(async (sql) => {
+      // Issue 26 (RNG-3): a pot is put in play only in halls where its award software holds a certificate of the
+      // running build (as a game in a hall with a pot is announced only then: equipment/software.ts).
+      for (const hallId of input.hallIds) await certificateFor(sql, 'pot-award', await profileOf(sql, hallId))
+      return createPotTx(sql, id, input, now())
+    })
     return { ...potAnswer(pot), amountCents: (await potBalance(db, id)).mainCents }
   }
 
   /** An interconnected pot gains a hall (RNG-16); returns the pot as it is after the commit. */
   async function addPotHall(potId: string, hallId: string): Promise<Awaited<ReturnType<typeof getPot>>> {
-    await tx((sql) => addPotHallTx(sql, potId, hallId, now()))
+    await tx(async (sql) => {
+      await certificateFor(sql, 'pot-award', await profileOf(sql, hallId))
+      await addPotHallTx(sql, potId, hallId, now())
+    })
     return getPot(potId)
   }
 

@@ -147,7 +147,18 @@ async function recordBall(
     type: 'ball.called',
     scope: gameScope(game),
     // GEN-31: the camera on the ball exit, so the ball's footage is found from its record.
-    payload: { gameId: game.id, seq, ball, source, deviceId, ...camera(ballCameraOf(hall)) },
+    // RNG-32 point 4: the draw log names the software version and its build hash.
+    payload: {
+      gameId: game.id,
+      seq,
+      ball,
+      source,
+      deviceId,
+      ...camera(ballCameraOf(hall)),
+      ...(ctx.deps.drawEngine
+        ? { software: { version: ctx.deps.drawEngine.version, buildSha256: ctx.deps.drawEngine.buildSha256 } }
+        : {}),
+    },
   })
   emit(tx, {
     type: 'game:changed',

@@ -58,6 +58,11 @@ export interface GameExtras {
   /** Hall that sold each winning card (simultaneous games). */
   winnerHalls: Array<{ cardId: string; serial: string; hallId: string }>
   bonusWinners: BonusWinnerView[]
+  /**
+   * Issue 26 (RNG-32 point 4): the software the game was announced with (equipment/software.ts): each component's
+   * version and build hash, and the certificate it runs under (null where the hall's profile asks none).
+   */
+  software: Array<{ component: string; version: string; buildSha256: string; certificateRef: string | null }>
 }
 
 export const NO_EXTRAS: GameExtras = Object.freeze({
@@ -70,4 +75,5 @@ export const NO_EXTRAS: GameExtras = Object.freeze({
   halls: null,
   winnerHalls: [],
   bonusWinners: [],
+  software: [],
 }) as GameExtras

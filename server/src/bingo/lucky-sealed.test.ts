@@ -1,4 +1,5 @@
 import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { certifyTestSoftware } from '../../../test/helpers/device-marks.ts'
 import { spawnSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -55,6 +56,7 @@ async function setup(v2: boolean) {
   const clock = { now: () => new Date('2026-11-21T20:00:00.400Z') }
   const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
   const sealer = createSealer(sealingKeyFromBytes(randomBytes(32)))
+  await certifyTestSoftware(db, clock)
   const bonus = createBonusService({ db, clock, entropy, sealer })
   const round = drawRoundFor(Math.floor(clock.now().getTime() / 1000))
   const withRound = (g: Game): Game => ({ ...g, beaconRound: round })

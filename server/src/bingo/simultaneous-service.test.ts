@@ -1,4 +1,5 @@
 import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { certifyTestSoftware } from '../../../test/helpers/device-marks.ts'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -21,6 +22,7 @@ describe('simultaneous game across halls (BNG-100, RNG-30)', () => {
     dbs.push(db)
     const clock = { now: () => new Date('2026-11-21T20:00:00Z') }
     const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
+    await certifyTestSoftware(db, clock)
     const bonus = createBonusService({ db, clock, entropy, sealer: createSealer(sealingKeyFromBytes(randomBytes(32))) })
     const bingo = createBingoService({ db, clock, entropy, hooks: [bonus.hooks] })
     const set = await bingo.createMasterSet({ count: 3000, seed: 'simultaneous' })

@@ -32,6 +32,11 @@ export interface BingoDeps {
   beacon?: BeaconSource
   /** Fetch the beacon round as soon as it is published after a close of sales, so the hall sees it before the first ball. */
   autoBeacon?: boolean
+  /**
+   * Issue 26 (RNG-32 point 4): the draw engine's version and build hash (equipment/software.ts), named in every ball's
+   * journal record. services.ts passes the running build's.
+   */
+  drawEngine?: { version: string; buildSha256: string }
 }
 
 /**

@@ -51,6 +51,7 @@ import type { Database, Sql } from '../db/database.ts'
 import type { BeaconValue, BeaconSource } from '../shared/beacon-source.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
 import { extractionDevice, registeredRng } from '../equipment/devices.ts'
+import { softwareBuild } from '../equipment/software.ts'
 import { roundTime } from '../shared/beacon.ts'
 import { DRAW_PROOF_VERSION, salesDigest, type DrawProof } from '../shared/draw-proof.ts'
 import {
@@ -583,6 +584,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
       const values = order.slice(0, list.count).map(list.toDrawn)
       const at = now()
       const seedHex = seed.toString('hex')
+      const engine = softwareBuild('draw-engine')
       await markDrawn(tx, drawId, {
         valuesJson: JSON.stringify(values),
         at,
@@ -602,6 +604,8 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
           seed: seedHex,
           actor,
           ...(rng ? { rngDevice: rng } : {}),
+          // Issue 26 (RNG-32 point 4): the draw log names the draw engine's version and build hash.
+          software: { version: engine.version, buildSha256: engine.buildSha256 },
         },
       })
     })

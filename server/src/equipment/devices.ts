@@ -17,6 +17,7 @@ import {
   deviceById,
   deviceBySealCode,
   deviceOfGame,
+  enrolledDeviceHall,
   insertDevice,
   insertGameDevice,
   isDeviceRegistered,
@@ -53,6 +54,10 @@ export interface Device {
   typeApprovalNo: string | null
   /** A ball reader built into a blower names the blower here. */
   parentId: string | null
+  /** Issue 26 (GEN-4, BNG-9): a printer's enrolled device (kiosk, station, terminal); null: its hall's shared one. */
+  servesDeviceId: string | null
+  /** BNG-9: the Consejería's prior authorisation of the in-hall issuing system (printers). */
+  issuingAuthorisation: string | null
   status: DeviceStatus
   firmware: string | null
   lastSeenAt: string | null
@@ -74,6 +79,8 @@ function toDevice(r: DeviceRow): Device {
     certificateExpiresAt: r.certificate_expires_at,
     typeApprovalNo: r.type_approval_no ?? null,
     parentId: r.parent_id,
+    servesDeviceId: r.serves_device_id ?? null,
+    issuingAuthorisation: r.issuing_authorisation ?? null,
     status: r.status,
     firmware: r.firmware,
     lastSeenAt: r.last_seen_at,
@@ -202,6 +209,26 @@ const text = (v: string | null | undefined, max = 120) => {
   return t === '' ? null : t
 }
 
+/**
+ * Issue 26 (GEN-4, BNG-9): only a printer serves a device, and that device is an enrolled kiosk, cashier station or
+ * terminal of the printer's own hall (a printer of no hall serves any).
+ */
+async function checkServes(tx: Sql, kind: string, hallId: string | null, servesDeviceId: string | null): Promise<void> {
+  if (!servesDeviceId) return
+  if (kind !== DeviceKind.Printer)
+    throw new DomainError('VALIDATION_FAILED', 'only a printer serves an enrolled device', { field: 'servesDeviceId' })
+  const served = await enrolledDeviceHall(tx, servesDeviceId)
+  if (!served || !['kiosk', 'cashier_station', 'terminal'].includes(served.kind))
+    throw new DomainError('NOT_FOUND', `no enrolled kiosk, station or terminal ${servesDeviceId}`, {
+      field: 'servesDeviceId',
+    })
+  if (hallId && served.hall_id !== hallId)
+    throw new DomainError('WRONG_HALL', `device ${servesDeviceId} is not of hall ${hallId}`, {
+      field: 'servesDeviceId',
+      resource: 'device',
+    })
+}
+
 export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   const { db, clock } = deps
   const now = () => clock.now().toISOString()
@@ -267,6 +294,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       if (input.hallId && !(await isHallRegistered(tx, input.hallId)))
         throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`)
       if (input.parentId) await load(tx, input.parentId)
+      await checkServes(tx, input.kind, input.hallId ?? null, input.servesDeviceId ?? null)
       const sealCode = text(input.sealCode, 40)
       if (sealCode && (await isSealCodeTaken(tx, sealCode)))
         throw new DomainError('CONFLICT', `seal code ${sealCode} is already on another device (GEN-7)`)
@@ -284,6 +312,8 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
         certificate_expires_at: text(input.certificateExpiresAt, 40),
         type_approval_no: text(input.typeApprovalNo, 60),
         parent_id: input.parentId ?? null,
+        serves_device_id: input.servesDeviceId ?? null,
+        issuing_authorisation: text(input.issuingAuthorisation, 120),
         firmware: text(input.firmware, 40),
         created_at: at,
         updated_at: at,
@@ -309,13 +339,23 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
       for (const key of DEVICE_PATCH_FIELDS) {
         if (!(key in patch)) continue
         const value =
-          key === 'hallId' || key === 'parentId'
+          key === 'hallId' || key === 'parentId' || key === 'servesDeviceId'
             ? (patch[key] ?? null)
-            : text(patch[key] as string | null, key === 'name' ? 120 : key === 'typeApprovalNo' ? 60 : 40)
+            : text(
+                patch[key] as string | null,
+                key === 'name' || key === 'issuingAuthorisation' ? 120 : key === 'typeApprovalNo' ? 60 : 40,
+              )
         if (value === before[key]) continue
         if (key === 'sealCode' && value && (await isSealCodeTaken(tx, String(value), id)))
           throw new DomainError('CONFLICT', `seal code ${String(value)} is already on another device (GEN-7)`)
         if (key === 'parentId' && value) await load(tx, String(value))
+        if (key === 'servesDeviceId' || key === 'hallId')
+          await checkServes(
+            tx,
+            before.kind,
+            key === 'hallId' ? ((value as string | null) ?? null) : before.hallId,
+            key === 'servesDeviceId' ? ((value as string | null) ?? null) : before.servesDeviceId,
+          )
         await setDeviceField(tx, id, key, value)
         changes[key] = { from: before[key], to: value }
       }

@@ -27,6 +27,10 @@ export interface RegisterDeviceInput {
   typeApprovalNo?: string | null
   parentId?: string | null
   firmware?: string | null
+  /** Issue 26 (GEN-4, BNG-9): a printer names the enrolled kiosk, station or terminal it prints for; none: shared. */
+  servesDeviceId?: string | null
+  /** BNG-9: the Consejería's prior authorisation of the in-hall issuing system the printer belongs to. */
+  issuingAuthorisation?: string | null
 }
 
 export type DevicePatch = Partial<Omit<RegisterDeviceInput, 'id' | 'kind'>>

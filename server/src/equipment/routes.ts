@@ -51,6 +51,8 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
           typeApprovalNo: optText(60),
           parentId: deviceId.nullable().optional(),
           firmware: optText(40),
+          servesDeviceId: deviceId.nullable().optional(),
+          issuingAuthorisation: optText(120),
         })
         .strict(),
     )
@@ -74,6 +76,8 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
           typeApprovalNo: optText(60),
           parentId: deviceId.nullable().optional(),
           firmware: optText(40),
+          servesDeviceId: deviceId.nullable().optional(),
+          issuingAuthorisation: optText(120),
         })
         .strict(),
     )
@@ -94,6 +98,33 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
     return c.json(await devices.setStatus(param(c, 'deviceId'), b.status, b.reason, nameOf(c, b.by)))
   })
   app.get('/api/blowers', needs('minutes.read'), (c) => c.json({ blowers: blowers.list() }))
+
+  // ---- certified software (issue 26: RNG-3, RNG-24/25, RNG-29, RNG-32 point 5)
+  // The records and the running builds' hashes (what a certificate must name to count).
+  app.get('/api/software', needs('minutes.read'), async (c) => c.json(await services.software.list()))
+  // A certificate is recorded by whoever registers devices; never as a demo record (only the demo's seed makes those).
+  app.post('/api/software', needs('device.admin'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({
+          component: z.enum(['draw-engine', 'pot-award', 'derived-bingo']),
+          jurisdiction: z.string().min(1).max(40),
+          version: z.string().min(1).max(40),
+          buildSha256: z.string().regex(/^[0-9a-f]{64}$/),
+          certificateRef: z.string().min(1).max(120),
+          laboratory: z.string().min(1).max(120),
+          by: person.optional(),
+        })
+        .strict(),
+    )
+    const { by, ...input } = b
+    return c.json(await services.software.record(input, nameOf(c, by)), 201)
+  })
+  app.post('/api/software/:softwareId/withdraw', needs('device.admin'), async (c) => {
+    const b = await body(c, z.object({ reason: z.string().min(1).max(500), by: person.optional() }).strict())
+    return c.json(await services.software.withdraw(param(c, 'softwareId'), b.reason, nameOf(c, b.by)))
+  })
 
   // ---- ball sets (BNG-23 to BNG-27)
   app.get('/api/halls/:hallId/ball-sets', needs('minutes.read'), async (c) =>

@@ -9,7 +9,7 @@ import { effectiveGameLimit, warningThreshold } from './ball-sets.ts'
 import { seedDemoHall } from '../demo.ts'
 import { deviceProblems } from './devices.ts'
 import { code } from '../../../test/helpers/error-code.ts'
-import { registerTestRng } from '../../../test/helpers/device-marks.ts'
+import { registerTestPrinterAndSoftware, registerTestRng } from '../../../test/helpers/device-marks.ts'
 
 const open: Array<Services> = []
 const dbs: Database[] = []
@@ -27,7 +27,10 @@ async function services(overrides: Parameters<typeof testConfig>[0] = {}, entrop
     entropy: { name: entropyName, randomBytes: (n) => new Uint8Array(randomBytes(n)) },
     clock: { now: () => new Date('2026-11-21T20:00:00Z') },
   })
-  if (withRng) await registerTestRng(s)
+  if (withRng) {
+    await registerTestRng(s)
+    await registerTestPrinterAndSoftware(s)
+  }
   open.push(s)
   return s
 }

@@ -11,6 +11,8 @@ import type { BingoHooks, BingoService } from '../bingo/service.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
 import { createBlowerControl, type BlowerControl } from './blowers.ts'
 import { createDeviceRegistry } from './devices.ts'
+import { createSoftwareRegistry, recordDemoSoftware, type SoftwareRegistry } from './software.ts'
+import { PROFILES } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { randomBytes } from 'node:crypto'
 
@@ -34,7 +36,9 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
   })
   const devices = createDeviceRegistry({ db, clock })
   const ballSets = createBallSetService({ db, clock, newId: () => `bs_${randomBytes(8).toString('hex')}` })
-  const hooks: BingoHooks[] = [devices.bingoHooks, ballSets.bingoHooks]
+  // Issue 26 (RNG-3, RNG-29, RNG-32): the certified software components, checked and recorded as a game is announced.
+  const software = createSoftwareRegistry({ db, clock })
+  const hooks: BingoHooks[] = [devices.bingoHooks, ballSets.bingoHooks, software.bingoHooks]
   let blowers: BlowerControl | null = null
   let selected: SelectedBlower | null = null
 
@@ -43,6 +47,7 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
     entropy: entropy as EntropySource,
     devices,
     ballSets,
+    software,
     hooks,
     /** The blower control; attaches and opens the configured blower (a missing device is logged, not fatal). */
     async startBlowers(bingo: BingoService): Promise<BlowerControl> {
@@ -93,7 +98,26 @@ export type Equipment = ReturnType<typeof createEquipment>
  * the demo's; the operator's (no hall), so that it serves the demo halls' RNG games and the operator's lotto and
  * lottery draws. Registered once (the CLI demo game plays in a data directory of its own, or again in one).
  */
-export async function registerDemoRng(services: { devices: ReturnType<typeof createDeviceRegistry> }): Promise<void> {
+export async function registerDemoRng(services: {
+  devices: ReturnType<typeof createDeviceRegistry>
+  software: SoftwareRegistry
+}): Promise<void> {
+  // Issue 26 (RNG-3, RNG-29, RNG-32): the demo's records of the running software builds, labelled demo, for every
+  // shipped jurisdiction; and (GEN-4, GEN-7, BNG-9) the operator's shared ticket printer, the one every demo kiosk and
+  // station prints on, with the demo's labelled seal, type approval and issuing-system authorisation.
+  await recordDemoSoftware(services.software, Object.keys(PROFILES))
+  if (!(await services.devices.list({ kind: 'printer' })).some((d) => d.id === 'DEMO-IMPRESORA'))
+    await services.devices.register({
+      id: 'DEMO-IMPRESORA',
+      kind: 'printer',
+      name: 'Impresora de tickets (demostración)',
+      hallId: null,
+      manufacturer: 'Bolillo',
+      model: 'ESC/POS 80 mm (demo)',
+      sealCode: 'DEMO-PRECINTO-IMPRESORA',
+      typeApprovalNo: 'DEMO-HOM-IMPRESORA',
+      issuingAuthorisation: 'DEMO-AUT-EMISION-EN-SALA',
+    })
   if ((await services.devices.list({ kind: 'rng' })).some((d) => d.id === 'DEMO-RNG')) return
   await services.devices.register({
     id: 'DEMO-RNG',
@@ -113,6 +137,7 @@ export async function seedDemoEquipment(
     config: Config
     devices: ReturnType<typeof createDeviceRegistry>
     ballSets: ReturnType<typeof createBallSetService>
+    software: SoftwareRegistry
   },
   hallId: string,
 ): Promise<{ drawSource: 'blower'; deviceId: string } | Record<string, never>> {

@@ -21,6 +21,8 @@ export interface DeviceRow {
   certificate_expires_at: string | null
   type_approval_no: string | null
   parent_id: string | null
+  serves_device_id?: string | null
+  issuing_authorisation?: string | null
   status: DeviceStatus
   firmware: string | null
   last_seen_at: string | null
@@ -75,8 +77,8 @@ export function listDevices(db: Sql, filter: { hallId?: string; kind?: DeviceKin
 /** A new device, active. */
 export async function insertDevice(tx: Sql, d: Omit<DeviceRow, 'status' | 'last_seen_at'>): Promise<void> {
   await tx.run(
-    `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, type_approval_no, parent_id, status, firmware, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
+    `INSERT INTO devices (id, hall_id, kind, name, manufacturer, model, serial_no, seal_code, certificate_id, certificate_expires_at, type_approval_no, parent_id, serves_device_id, issuing_authorisation, status, firmware, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)`,
     [
       d.id,
       d.hall_id,
@@ -90,6 +92,8 @@ export async function insertDevice(tx: Sql, d: Omit<DeviceRow, 'status' | 'last_
       d.certificate_expires_at,
       d.type_approval_no,
       d.parent_id,
+      d.serves_device_id ?? null,
+      d.issuing_authorisation ?? null,
       d.firmware,
       d.created_at,
       d.updated_at,
@@ -110,6 +114,8 @@ const PATCH_COLUMNS: Record<keyof DevicePatch, string> = {
   typeApprovalNo: 'type_approval_no',
   parentId: 'parent_id',
   firmware: 'firmware',
+  servesDeviceId: 'serves_device_id',
+  issuingAuthorisation: 'issuing_authorisation',
 }
 export const DEVICE_PATCH_FIELDS = Object.keys(PATCH_COLUMNS) as Array<keyof DevicePatch>
 
@@ -373,4 +379,122 @@ export async function insertBallSetGame(
     g.gameNo,
     g.countedAt,
   ])
+}
+
+/** Issue 26 (GEN-4, BNG-9): the hall of an enrolled device (kiosk, station, terminal) a printer serves; undefined: none. */
+export function enrolledDeviceHall(
+  tx: Sql,
+  deviceId: string,
+): Promise<{ id: string; kind: string; hall_id: string | null } | undefined> {
+  return tx.get<{ id: string; kind: string; hall_id: string | null }>(
+    'SELECT id, kind, hall_id FROM device_credentials WHERE id = ?',
+    [deviceId],
+  )
+}
+
+// Certified software (software.ts)
+
+export interface CertifiedSoftwareRow {
+  id: string
+  component: string
+  jurisdiction: string
+  version: string
+  build_sha256: string
+  certificate_ref: string
+  laboratory: string
+  demo: number
+  status: 'active' | 'withdrawn'
+  recorded_by: string
+  recorded_at: string
+  withdrawn_at: string | null
+  withdrawn_reason: string | null
+}
+
+export async function insertCertifiedSoftware(
+  tx: Sql,
+  r: Omit<CertifiedSoftwareRow, 'status' | 'withdrawn_at' | 'withdrawn_reason'>,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO certified_software (id, component, jurisdiction, version, build_sha256, certificate_ref, laboratory, demo, status, recorded_by, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)`,
+    [
+      r.id,
+      r.component,
+      r.jurisdiction,
+      r.version,
+      r.build_sha256,
+      r.certificate_ref,
+      r.laboratory,
+      r.demo,
+      r.recorded_by,
+      r.recorded_at,
+    ],
+  )
+}
+
+export function certifiedSoftwareById(tx: Sql, id: string): Promise<CertifiedSoftwareRow | undefined> {
+  return tx.get<CertifiedSoftwareRow>('SELECT * FROM certified_software WHERE id = ?', [id])
+}
+
+export function listCertifiedSoftware(db: Sql): Promise<CertifiedSoftwareRow[]> {
+  return db.all<CertifiedSoftwareRow>(
+    'SELECT * FROM certified_software ORDER BY jurisdiction, component, recorded_at, id',
+  )
+}
+
+/** The active record certifying `buildSha256` of `component` in `jurisdiction` (the newest first). */
+export function activeCertificateFor(
+  tx: Sql,
+  component: string,
+  jurisdiction: string,
+  buildSha256: string,
+): Promise<CertifiedSoftwareRow | undefined> {
+  return tx.get<CertifiedSoftwareRow>(
+    `SELECT * FROM certified_software WHERE component = ? AND jurisdiction = ? AND build_sha256 = ? AND status = 'active'
+      ORDER BY recorded_at DESC, id LIMIT 1`,
+    [component, jurisdiction, buildSha256],
+  )
+}
+
+export async function withdrawCertifiedSoftware(tx: Sql, id: string, at: string, reason: string): Promise<void> {
+  await tx.run(
+    "UPDATE certified_software SET status = 'withdrawn', withdrawn_at = ?, withdrawn_reason = ? WHERE id = ?",
+    [at, reason, id],
+  )
+}
+
+/** Whether a pot is in play in the hall (RNG-3: its award software then runs in the hall's games). */
+export async function hallHasActivePot(tx: Sql, hallId: string): Promise<boolean> {
+  return Boolean(
+    await tx.get(
+      "SELECT p.id FROM pots p JOIN pot_halls ph ON ph.pot_id = p.id WHERE ph.hall_id = ? AND p.status = 'active' LIMIT 1",
+      [hallId],
+    ),
+  )
+}
+
+export async function isDerivedGame(tx: Sql, gameId: string): Promise<boolean> {
+  return Boolean(await tx.get('SELECT game_id FROM derived_games WHERE game_id = ?', [gameId]))
+}
+
+export interface GameSoftwareRow {
+  game_id: string
+  component: string
+  version: string
+  build_sha256: string
+  certified_software_id: string | null
+  certificate_ref: string | null
+  assigned_at: string
+}
+
+export async function insertGameSoftware(tx: Sql, r: GameSoftwareRow): Promise<void> {
+  await tx.run(
+    `INSERT INTO game_software (game_id, component, version, build_sha256, certified_software_id, certificate_ref, assigned_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [r.game_id, r.component, r.version, r.build_sha256, r.certified_software_id, r.certificate_ref, r.assigned_at],
+  )
+}
+
+export function softwareOfGame(db: Sql, gameId: string): Promise<GameSoftwareRow[]> {
+  return db.all<GameSoftwareRow>('SELECT * FROM game_software WHERE game_id = ? ORDER BY component', [gameId])
 }

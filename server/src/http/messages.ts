@@ -98,6 +98,14 @@ export const messages: Record<
     es: 'El equipo no tiene el código de precinto o el número de homologación que exige la normativa de su sala.',
     en: "The device lacks the seal code or type-approval number its hall's rules require.",
   },
+  PRINTER_MARKS_MISSING: {
+    es: 'La impresora de este equipo no está registrada con lo que exige la normativa de su sala: no puede vender ni pagar.',
+    en: "This device's printer is not registered with what its hall's rules require: it cannot sell or pay.",
+  },
+  SOFTWARE_NOT_CERTIFIED: {
+    es: 'El programa que haría esta partida no tiene un certificado registrado para esta versión en la jurisdicción de la sala.',
+    en: "The software this game needs has no certificate recorded for this build in the hall's jurisdiction.",
+  },
   BALL_SET_EXHAUSTED: {
     es: 'El juego de bolas llegó a su límite de partidas: cámbielo por el de reserva.',
     en: 'The ball set has reached its game limit: change it for the reserve set.',
@@ -481,6 +489,52 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
       return lang === 'es'
         ? `La normativa de la sala exige ${named} para dar de alta este equipo.`
         : `The hall's rules require ${named} to enrol this device.`
+  }
+  if (code === 'PRINTER_MARKS_MISSING' && Array.isArray(d.missing)) {
+    // Issue 26 (GEN-4, GEN-7, BNG-9): which device, and what its printer's record lacks.
+    const words = {
+      'no-printer': { es: 'no tiene ninguna impresora registrada', en: 'has no registered printer' },
+      'seal-code': { es: 'el código de precinto de seguridad (AJ)', en: 'the security seal code' },
+      'type-approval': { es: 'el número de homologación', en: 'the type-approval number' },
+      'issuing-authorisation': {
+        es: 'la autorización de la Consejería del sistema de emisión en sala',
+        en: "the Consejería's authorisation of the in-hall issuing system",
+      },
+      'printer-not-active': { es: 'está suspendida', en: 'is suspended' },
+    } as const
+    const missing = d.missing as string[]
+    const device = typeof d.deviceName === 'string' ? d.deviceName : null
+    const who =
+      lang === 'es' ? (device ? `El equipo «${device}»` : 'Este equipo') : device ? `Device "${device}"` : 'This device'
+    if (missing.includes('no-printer'))
+      return lang === 'es'
+        ? `${who} no puede vender ni pagar: su impresora de tickets no está registrada. Pida al director que la registre (equipos, tipo impresora).`
+        : `${who} cannot sell or pay: its ticket printer is not registered. Ask the director to register it (devices, kind printer).`
+    const lacks = missing
+      .filter((m) => m !== 'printer-not-active' && m in words)
+      .map((m) => words[m as keyof typeof words][lang])
+      .join(lang === 'es' ? ' y ' : ' and ')
+    if (lacks)
+      return lang === 'es'
+        ? `${who} no puede vender ni pagar: a su impresora le falta ${lacks}. Pida al director que lo registre en la ficha de la impresora.`
+        : `${who} cannot sell or pay: its printer lacks ${lacks}. Ask the director to record it on the printer.`
+    if (missing.includes('printer-not-active'))
+      return lang === 'es'
+        ? `${who} no puede vender ni pagar: su impresora está suspendida.`
+        : `${who} cannot sell or pay: its printer is suspended.`
+  }
+  if (code === 'SOFTWARE_NOT_CERTIFIED' && typeof d.component === 'string') {
+    // Issue 26 (RNG-3, RNG-24, RNG-29, RNG-32): which component, so the director knows which certificate to record.
+    const names = {
+      'draw-engine': { es: 'el motor de sorteo por software', en: 'the software draw engine' },
+      'pot-award': { es: 'el programa que adjudica los pozos', en: 'the pot award software' },
+      'derived-bingo': { es: 'el sistema de bingo derivado', en: 'the derived bingo system' },
+    } as const
+    const name = names[d.component as keyof typeof names]?.[lang]
+    if (name)
+      return lang === 'es'
+        ? `No se puede: ${name} no tiene un certificado u homologación registrado para la versión que está en marcha en la jurisdicción de esta sala.`
+        : `Not allowed: ${name} has no certificate or type approval recorded for the running build in this hall's jurisdiction.`
   }
   if (code === 'CALLING_TOO_SOON' && typeof d.waitSeconds === 'number') {
     // CFG-20: the seconds still to wait, from the refusal itself (the screen keeps no copy of the hall's times).

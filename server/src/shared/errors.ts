@@ -36,6 +36,8 @@ export const ErrorCode = {
   DeviceNotCertified: 'DEVICE_NOT_CERTIFIED',
   /** Issue 26 (GEN-7, GEN-4): an enrolled device without the seal code or type approval its hall's profile requires. */
   DeviceMarksMissing: 'DEVICE_MARKS_MISSING',
+  PrinterMarksMissing: 'PRINTER_MARKS_MISSING',
+  SoftwareNotCertified: 'SOFTWARE_NOT_CERTIFIED',
   BallSetExhausted: 'BALL_SET_EXHAUSTED',
   BallSetRequired: 'BALL_SET_REQUIRED',
   ReserveBallSetRequired: 'RESERVE_BALL_SET_REQUIRED',

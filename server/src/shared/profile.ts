@@ -83,6 +83,20 @@ export interface EnrolledDeviceMarks {
 }
 
 /**
+ * Issue 26 (GEN-4, GEN-7, BNG-9): what the ticket printer of a device that sells or pays (kiosk, cashier station,
+ * terminal) must carry in the equipment registry: the security seal code, the type-approval number, and the
+ * regulator's prior authorisation of the in-hall issuing system it belongs to. All false: no printer record is asked.
+ */
+export interface PrinterMarks {
+  sealCode: boolean
+  typeApproval: boolean
+  issuingAuthorisation: boolean
+}
+
+/** Issue 26 (RNG-3, RNG-24/25, RNG-29, RNG-32): the software components a regulator certifies or type-approves. */
+export type SoftwareComponent = 'draw-engine' | 'pot-award' | 'derived-bingo'
+
+/**
  * BNG-42 step 7 / BNG-50 / BNG-80 / CFG-20 / CFG-46: the times of a game that the texts name without a number. 002 §6.1.5
  * and 004 Bingo III: balls are drawn and read "con el ritmo adecuado para que todos los jugadores puedan" follow and
  * mark them (no interval); the jefe asks "¿alguna línea más?" / "¿algún bingo más?" leaving "un plazo de tiempo
@@ -384,6 +398,15 @@ export interface Profile {
   certifiedBuildsRequired?: boolean
   /** Issue 26 (GEN-4, GEN-7, BNG-31, RNG-33, RNG-34): the marks each kind of enrolled device carries. */
   enrolledDeviceMarks: EnrolledDeviceMarks
+  /** Issue 26 (GEN-4, GEN-7, BNG-9): the marks of the printer a selling or paying device prints on. */
+  printerMarks: PrinterMarks
+  /**
+   * Issue 26 (RNG-3, RNG-24/25, RNG-29, RNG-32 point 5): the software components that run only where a record of
+   * their certificate (or type approval) for this jurisdiction names the running build's hash (equipment/software.ts):
+   * `draw-engine` for a game drawn by software, `pot-award` for a game whose hall has a pot in play, `derived-bingo`
+   * for a derived bingo game.
+   */
+  certifiedSoftware: readonly SoftwareComponent[]
   /**
    * Issue 26 (GEN-6, BNG-30, RNG-25, RNG-33/34): a game or draw by RNG is drawn only where a registered RNG device
    * (equipment registry, kind `rng`: sealed, certified, unexpired, active; of the hall or of the operator) exists; it
@@ -408,6 +431,24 @@ export function missingDeviceMarks(
   if (profile.enrolledDeviceMarks.sealCode.includes(k) && !marks.sealCode?.trim()) missing.push('seal-code')
   if (profile.enrolledDeviceMarks.typeApproval.includes(k) && !marks.typeApprovalNo?.trim())
     missing.push('type-approval')
+  return missing
+}
+
+/** What a printer record lacks under `profile`; `printer` undefined: no printer is registered for the device. */
+export function missingPrinterMarks(
+  profile: Pick<Profile, 'printerMarks'>,
+  printer:
+    | { sealCode: string | null; typeApprovalNo: string | null; issuingAuthorisation: string | null; status: string }
+    | undefined,
+): Array<'no-printer' | 'seal-code' | 'type-approval' | 'issuing-authorisation' | 'printer-not-active'> {
+  const need = profile.printerMarks
+  if (!need.sealCode && !need.typeApproval && !need.issuingAuthorisation) return []
+  if (!printer) return ['no-printer']
+  const missing: ReturnType<typeof missingPrinterMarks> = []
+  if (need.sealCode && !printer.sealCode?.trim()) missing.push('seal-code')
+  if (need.typeApproval && !printer.typeApprovalNo?.trim()) missing.push('type-approval')
+  if (need.issuingAuthorisation && !printer.issuingAuthorisation?.trim()) missing.push('issuing-authorisation')
+  if (printer.status !== 'active') missing.push('printer-not-active')
   return missing
 }
 
@@ -494,6 +535,18 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   // and moves no money: its seal code is recorded when given, and an AJ resolution that lists displays adds 'display'
   // here. The Bolivian texts ask no type-approval number of these devices (the AJ's seal is its verification).
   enrolledDeviceMarks: { sealCode: ['kiosk', 'cashier_station', 'terminal'], typeApproval: [] },
+  // GEN-7 (002 §1.1.t, "Los medios de juego sin excepción, deberán llevar un Precinto de Seguridad") and GEN-5 (002
+  // §1.1.s: the tickets and cards it prints are means of access, all under the AJ's authorisation): the printer that
+  // issues a kiosk's or a station's tickets is a medio de juego, recorded with its AJ seal code. The 2025 text asks
+  // no type approval, nor any prior authorisation of an in-hall issuing system (BNG-9 is Cantabria's).
+  printerMarks: { sealCode: true, typeApproval: false, issuingAuthorisation: false },
+  // RNG-25 (002 §6.1.2, "mediante software de juego": [Interpretation] a medio de juego with a Certificado de
+  // Cumplimiento by analogy with RNG-3/RNG-6) and RNG-3 (002 §5.1.2: "los sistemas o programas que determinen la
+  // entrega de los premios" of pots "deberán contar con el Certificado de Cumplimiento expedido por Empresas
+  // Certificadoras Autorizadas y estar registradas en la AJ"; the paragraph is in the machines chapter, and the
+  // bingo pots of 002 §6.1 are awarded by the same kind of program, RNG-33): the draw engine and the pot award
+  // software run only under a certificate recorded for the running build.
+  certifiedSoftware: ['draw-engine', 'pot-award'],
   // GEN-6 (002 §1.1.t III: "software o hardware fabricado o adaptado como soporte tecnológico para la operación de
   // juegos") and RNG-25 (002 §6.1.2, "mediante software de juego"): the RNG that draws is a medio de juego, registered
   // with its AJ seal and Certificado de Cumplimiento like a blower (BNG-30).
@@ -627,6 +680,17 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   // por resolución del órgano competente"): every enrolled device carries its type-approval number. Cantabria has no
   // AJ security seal: the seal code is recorded when the hall has one, not required.
   enrolledDeviceMarks: { sealCode: [], typeApproval: ['kiosk', 'cashier_station', 'display', 'terminal'] },
+  // BNG-9 (004 Bingo II.1.a: "Podrán emitirse cartones en sala, siempre que el sistema propuesto sea previamente
+  // autorizado por la Consejería competente en materia de juego ... mediante sistemas de impresión o emisión
+  // informática, debidamente homologados") and GEN-4 (004 Decreto art. 3.2): the printer a kiosk or station issues
+  // cards and tickets on carries its type-approval number and the Consejería's authorisation of the issuing system.
+  // No AJ seal in Cantabria (recorded when the hall has one).
+  printerMarks: { sealCode: false, typeApproval: true, issuingAuthorisation: true },
+  // RNG-24 / BNG-31 (004 Bingo II.3: the "equipos informáticos auxiliares del juego del bingo ... han de ser
+  // previamente homologados") for the software that draws, should the Consejería ever allow one
+  // (softwareDrawAllowed is false here), and RNG-29 (004 Bingo VI.3: derived bingo "a través de sistemas y programas
+  // informáticos previamente homologados"). Cantabria has no progressive pots (extraPrizes): no pot software.
+  certifiedSoftware: ['draw-engine', 'derived-bingo'],
   // GEN-4 / RNG-34: an RNG, where an authorisation allows one at all (softwareDrawAllowed, softwareLotteryDrawAllowed
   // are false here), is gaming material like any other: registered and type-approved (drawDeviceTypeApproval).
   rngDeviceRequired: true,
