@@ -206,7 +206,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
         if (ids.length === 0) return
         const at = now()
         // Housekeeping nobody is answered after: its commit does not sleep in fsync on the event loop (SQLite FULL,
-        // up to 20 times a second under load); the WAL is synced on the thread pool before the next flush. A mark
+        // up to 20 times a second under load); the WAL is synced off the event loop before the next flush. A mark
         // lost to a power cut leaves the row `printing`, which after STALE_MS is reprintable as a marked reprint.
         await db.transaction(
           async (tx) => {
