@@ -12,7 +12,7 @@ import { createDemoBeacon, demoSecretKeyFrom } from '../shared/beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { compareBytes } from './game.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
-import type { Database, Sql, TransactionOptions } from '../db/database.ts'
+import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
 import { calledBalls } from './store/balls.ts'
 import { type Game, type Session, gameById, sessionById, endedGameIds } from './store/games.ts'
@@ -48,13 +48,10 @@ export interface BingoContext {
   now(): string
   newId(prefix: string): string
   publish(e: BingoEvent): void
-  /**
-   * Runs a use case in one transaction; its events are published only once it has committed. `deferSync`: the
-   * commit does not sleep in fsync on the event loop; it is answered and published only once durable() resolved.
-   */
-  tx<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>
+  /** Runs a use case in one transaction; its events are published only once it has committed. */
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** Like `tx`, and drops the game's detector if the transaction fails. */
-  gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>
+  gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T>
 }
 
 export function createBingoContext(deps: BingoDeps): BingoContext {
@@ -72,21 +69,18 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
     return recordId(prefix, (deps.idEntropy ?? deps.entropy).randomBytes(RECORD_ID_BYTES))
   }
 
-  async function tx<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  async function tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const events: BingoEvent[] = []
-    const result = await db.transaction(
-      (inner) => fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
-      options,
+    const result = await db.transaction((inner) =>
+      fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
     )
-    // No screen, and no caller, hears of this work before it is on disk.
-    if (options?.deferSync) await db.durable?.()
     for (const e of events) publish(e)
     return result
   }
 
-  async function gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  async function gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return await tx(fn, options)
+      return await tx(fn)
     } catch (err) {
       caches.delete(gameId)
       throw err

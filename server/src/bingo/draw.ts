@@ -27,13 +27,6 @@ import type { GameState } from './types.ts'
 import type { Sql } from '../db/database.ts'
 
 /**
- * Issue 23 point 5: a ball's commit does not fsync on the event loop (SQLite synchronous = FULL: some milliseconds
- * up to tens on a busy disk, during which no sale, socket or other ball moved). The WAL is synced on its own thread
- * (durable(), shared with the paid sales' batches) and the ball is answered and shown only after that.
- */
-const BALL_COMMIT = { deferSync: true } as const
-
-/**
  * Draws the next ball from the game's proof stream (RNG source). Under bolillo-draw-v2 no ball is drawn before beacon
  * round R is verified (DESIGN.md point 3): the first draw obtains it, or answers BEACON_PENDING until it is published.
  */
@@ -47,26 +40,22 @@ export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ bal
       `game ${gameId} is drawn by hand (${before.drawSource}): enter the ball read from the blower`,
     )
   if (isV2(before) && !before.beaconRandomness) await ensureBeacon(ctx, gameId)
-  await ctx.gameTx(
-    gameId,
-    async (tx) => {
-      const game = await loadGame(tx, gameId)
-      assertLegal(GameAction.Draw, game.status, gameId)
-      if (game.drawSource !== 'rng')
-        throw new DomainError(
-          'ILLEGAL_TRANSITION',
-          `game ${gameId} is drawn by hand (${game.drawSource}): enter the ball read from the blower`,
-        )
-      const order = isV2(game)
-        ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game))
-        : (JSON.parse(game.drawOrder!) as number[])
-      const called = await calledBalls(tx, gameId)
-      if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
-      ball = order[called.length]
-      await recordBall(ctx, tx, game, ball, 'rng', null)
-    },
-    BALL_COMMIT,
-  )
+  await ctx.gameTx(gameId, async (tx) => {
+    const game = await loadGame(tx, gameId)
+    assertLegal(GameAction.Draw, game.status, gameId)
+    if (game.drawSource !== 'rng')
+      throw new DomainError(
+        'ILLEGAL_TRANSITION',
+        `game ${gameId} is drawn by hand (${game.drawSource}): enter the ball read from the blower`,
+      )
+    const order = isV2(game)
+      ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game))
+      : (JSON.parse(game.drawOrder!) as number[])
+    const called = await calledBalls(tx, gameId)
+    if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
+    ball = order[called.length]
+    await recordBall(ctx, tx, game, ball, 'rng', null)
+  })
   return { ball, state: await getGameState(ctx, gameId) }
 }
 
@@ -77,22 +66,18 @@ export async function enterBall(
   ball: number,
   deviceId: string | null = null,
 ): Promise<GameState> {
-  await ctx.gameTx(
-    gameId,
-    async (tx) => {
-      const game = await loadGame(tx, gameId)
-      assertLegal(GameAction.Draw, game.status, gameId)
-      // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.
-      if (game.drawSource === 'rng')
-        throw new DomainError(
-          'RNG_NO_MANUAL_BALL',
-          `game ${gameId} is drawn by the RNG: its balls come only from the committed order`,
-          { rule: 'BNG-81' },
-        )
-      await recordBall(ctx, tx, game, ball, game.drawSource, deviceId)
-    },
-    BALL_COMMIT,
-  )
+  await ctx.gameTx(gameId, async (tx) => {
+    const game = await loadGame(tx, gameId)
+    assertLegal(GameAction.Draw, game.status, gameId)
+    // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.
+    if (game.drawSource === 'rng')
+      throw new DomainError(
+        'RNG_NO_MANUAL_BALL',
+        `game ${gameId} is drawn by the RNG: its balls come only from the committed order`,
+        { rule: 'BNG-81' },
+      )
+    await recordBall(ctx, tx, game, ball, game.drawSource, deviceId)
+  })
   return getGameState(ctx, gameId)
 }
 
