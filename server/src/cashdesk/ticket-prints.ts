@@ -149,36 +149,44 @@ export function createTicketPrints(deps: TicketPrintDeps) {
     }
   }
 
-  /** The ticket waits for a reprint; the failure is journaled (who sold it, where, why). */
+  /**
+   * The ticket waits for a reprint; the failure is journaled (who sold it, where, why). The commit does not fsync on
+   * the event loop (SQLite FULL): a jammed printer's failures would stop every other kiosk's sale and every ball for
+   * the length of a sync each; the WAL is synced on its own thread before the player is told, as for the sale.
+   */
   async function markFailed(
     ref: string,
     from: string,
     f: { reason: string; message: string; stationId: string; attempt: number },
   ): Promise<void> {
-    await db.transaction(async (tx) => {
-      const at = now()
-      const row = await ticketPrintById(tx, ref)
-      if (!row) return
-      await setTicketPrintStatus(tx, {
-        id: ref,
-        from,
-        to: 'pending',
-        at,
-        failure: `${f.reason}: ${f.message}`.slice(0, 300),
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'ticket.print_failed',
-        scope: `hall:${row.hall_id}`,
-        payload: {
-          ref,
-          stationId: f.stationId,
-          reprint: f.attempt,
-          reason: f.reason,
-          items: JSON.parse(row.items) as PrintItems,
-        },
-      })
-    })
+    await db.transaction(
+      async (tx) => {
+        const at = now()
+        const row = await ticketPrintById(tx, ref)
+        if (!row) return
+        await setTicketPrintStatus(tx, {
+          id: ref,
+          from,
+          to: 'pending',
+          at,
+          failure: `${f.reason}: ${f.message}`.slice(0, 300),
+        })
+        await appendJournal(tx, {
+          at,
+          type: 'ticket.print_failed',
+          scope: `hall:${row.hall_id}`,
+          payload: {
+            ref,
+            stationId: f.stationId,
+            reprint: f.attempt,
+            reason: f.reason,
+            items: JSON.parse(row.items) as PrintItems,
+          },
+        })
+      },
+      { deferSync: true },
+    )
+    await db.durable?.()
   }
 
   function queuePrinted(ref: string): void {
@@ -206,7 +214,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
         if (ids.length === 0) return
         const at = now()
         // Housekeeping nobody is answered after: its commit does not sleep in fsync on the event loop (SQLite FULL,
-        // up to 20 times a second under load); the WAL is synced on the thread pool before the next flush. A mark
+        // up to 20 times a second under load); the WAL is synced off the event loop before the next flush. A mark
         // lost to a power cut leaves the row `printing`, which after STALE_MS is reprintable as a marked reprint.
         await db.transaction(
           async (tx) => {

@@ -24,7 +24,7 @@ export interface Database extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>
   /**
    * Resolves once every transaction committed so far, those with `deferSync` included, is on disk. SQLite: one fsync
-   * of the write-ahead log on the thread pool (not on the event loop), shared by every caller waiting meanwhile.
+   * of the write-ahead log on a thread of its own (not on the event loop), shared by every caller waiting meanwhile.
    * Absent or at once where there is nothing to wait for.
    */
   durable?(): Promise<void>

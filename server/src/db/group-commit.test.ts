@@ -90,6 +90,28 @@ describe('group commit on the storage port', () => {
     expect(committed()).toEqual([0, 1, 2, 3, 4, 5, 6])
   })
 
+  // A ball draw (or any staff write) is its own transaction, not a unit of the group commit: it waits for the batch
+  // being written, never for the sales still queued behind that batch.
+  it('commits a transaction begun during a batch right after that batch, before the sale units still queued', async () => {
+    // Each write takes the next number of this table: the order in which they were written.
+    await db.run('CREATE TABLE written (seq INTEGER PRIMARY KEY AUTOINCREMENT, what TEXT NOT NULL)')
+    const group = createGroupCommit(db, { ...NO_TIME_BOUND, maxBatch: 2 })
+    let ball: Promise<unknown> | null = null
+    const sales = Array.from({ length: 8 }, (_, i) =>
+      group.run(async (tx) => {
+        await tx.run('INSERT INTO written (what) VALUES (?)', [`sale ${i}`])
+        // The ball is drawn while the first batch is being written, with six more sales waiting.
+        if (i === 0) ball = db.transaction((t) => t.run('INSERT INTO written (what) VALUES (?)', ['ball']))
+      }),
+    )
+    await Promise.all([...sales, ball])
+    const written = (reader.prepare('SELECT what FROM written ORDER BY seq').all() as Array<{ what: string }>).map(
+      (r) => r.what,
+    )
+    expect(written).toEqual(['sale 0', 'sale 1', 'ball', 'sale 2', 'sale 3', 'sale 4', 'sale 5', 'sale 6', 'sale 7'])
+    expect(group.stats()).toEqual({ batches: 4, units: 8 })
+  })
+
   it('answers a batch only after its commit is on disk (durable), writes the next batch meanwhile, and leaves the connection at FULL', async () => {
     // The fsync of the WAL (durable) held back by the test: the batch is committed, yet nobody is answered.
     let release = () => {}

@@ -3,8 +3,8 @@
  * running are written together by the next, each inside a savepoint of its own, and committed once. A unit that
  * throws is rolled back to its savepoint and rejected alone; the others of the batch still commit. Every caller is
  * answered only after the commit of the transaction that holds its work (with SQLite synchronous = FULL: durable),
- * so one commit (one fsync) serves the whole batch instead of one per sale. On SQLite that fsync runs on the thread
- * pool (Database.durable), and the next batch is written meanwhile.
+ * so one commit (one fsync) serves the whole batch instead of one per sale. On SQLite that fsync runs on a thread of
+ * its own (Database.durable, db/wal-sync.ts), and the next batch is written meanwhile.
  *
  * A batch is bounded by count and by time (`budgetMs` of work, checked between units): the write lock is never held
  * much longer than that, so a ball draw or another writer waiting behind a batch waits at most about one budget plus

@@ -4,11 +4,11 @@
  * under Node (sqlite.ts) and `bun:sqlite` under Bun (sqlite-bun.ts), only open a file; sqlite-runtime.ts picks one.
  */
 import { mkdirSync } from 'node:fs'
-import { open } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql, TransactionOptions } from './database.ts'
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './checkpointer.ts'
+import { startWalSync, type WalSync } from './wal-sync.ts'
 
 export type Synchronous = 'FULL' | 'NORMAL'
 
@@ -94,7 +94,7 @@ export function sqlOver(db: SqliteConnection): Sql {
 /**
  * The Database port over a connection opened with {@link openConnection}. `file` and `synchronous` (what the
  * connection was opened with) let a transaction with `deferSync` commit at synchronous = NORMAL and be made durable
- * afterwards by `durable()`: an fsync of the WAL file on the thread pool. In WAL mode NORMAL never corrupts the
+ * afterwards by `durable()`: an fsync of the WAL file on a thread of its own (wal-sync.ts). In WAL mode NORMAL never corrupts the
  * database (the WAL is synced before each checkpoint), it only leaves the last commits to the next sync; the group
  * commit answers a sale only after that sync, so a FULL server's answered sales are on disk exactly as before, while
  * the event loop goes on parsing and writing the next batch during the fsync instead of sleeping in it.
@@ -121,7 +121,8 @@ export function sqliteDatabase(
   }
   const wal =
     options.file && options.file !== ':memory:' && options.synchronous === 'FULL' ? `${options.file}-wal` : null
-  const durable = walSyncer(wal)
+  const walSync = wal ? startWalSync(wal) : null
+  const durable = walSyncer(walSync)
   // Counts this connection's writes queued or running, so that a writer thread with its own connection to the
   // same file gives way to them (see Database.writerGate) instead of making them wait in SQLite's busy handler.
   const writerGate = new Int32Array(new SharedArrayBuffer(4))
@@ -148,6 +149,7 @@ export function sqliteDatabase(
       await queue
       // The thread's last checkpoint (TRUNCATE) runs while this connection is idle, then it closes its own.
       await checkpointer?.stop()
+      await walSync?.close()
       closed = true
       db.close()
     },
@@ -177,29 +179,15 @@ export function sqliteDatabase(
 }
 
 /**
- * `durable()` of a SQLite file: fsyncs its WAL on the thread pool. Callers that arrive while a sync runs share the
- * next one (it must start after their commit), so there are at most two syncs in flight, whatever the load. The
- * file is opened for each sync: the WAL may be replaced while the server runs (its last connection closed).
+ * `durable()` of a SQLite file: fsyncs its WAL on its own thread (wal-sync.ts). Callers that arrive while a sync runs
+ * share the next one (it must start after their commit), so there are at most two syncs in flight, whatever the load.
  */
-function walSyncer(wal: string | null): () => Promise<void> {
-  if (!wal) return () => Promise.resolve()
+function walSyncer(walSync: WalSync | null): () => Promise<void> {
+  if (!walSync) return () => Promise.resolve()
   let running: Promise<void> | null = null
   let next: Promise<void> | null = null
-  const syncOnce = async () => {
-    const handle = await open(wal, 'r+').catch((err: NodeJS.ErrnoException) => {
-      // No WAL file: nothing was written since the last checkpoint removed it, so nothing waits for the disk.
-      if (err.code === 'ENOENT') return null
-      throw err
-    })
-    if (!handle) return
-    try {
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-  }
   const start = (): Promise<void> => {
-    const p = syncOnce().finally(() => {
+    const p = walSync.sync().finally(() => {
       running = null
     })
     running = p

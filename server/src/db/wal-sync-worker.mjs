@@ -1,0 +1,27 @@
+// The WAL sync thread of one SQLite file (db/wal-sync.ts): fsyncs the file `wal` each time it is asked, on this
+// thread, and answers with the request's id. Plain JavaScript so that the thread starts without the TypeScript loader.
+// The file is opened for each sync: the WAL may be replaced while the server runs (its last connection closed).
+//
+// workerData: { wal }. Messages in: { id }; out: { id } or { id, error: { message, code } }.
+import { closeSync, fsyncSync, openSync } from 'node:fs'
+import { parentPort, workerData } from 'node:worker_threads'
+
+const { wal } = workerData
+
+parentPort.on('message', ({ id }) => {
+  let fd = -1
+  try {
+    try {
+      fd = openSync(wal, 'r+')
+    } catch (err) {
+      // No WAL file: nothing was written since the last checkpoint removed it, so nothing waits for the disk.
+      if (err.code !== 'ENOENT') throw err
+    }
+    if (fd >= 0) fsyncSync(fd)
+    parentPort.postMessage({ id })
+  } catch (err) {
+    parentPort.postMessage({ id, error: { message: String(err?.message ?? err), code: err?.code } })
+  } finally {
+    if (fd >= 0) closeSync(fd)
+  }
+})

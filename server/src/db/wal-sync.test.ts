@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process'
+import { closeSync, constants, mkdtempSync, openSync, rmSync } from 'node:fs'
+import { open, stat, type FileHandle } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runtime } from '../shared/runtime.ts'
+import type { Database } from './database.ts'
+import { openSqlite } from './sqlite-runtime.ts'
+
+/**
+ * Issue 23 point 5: a paid sale is answered after its batch's WAL sync (durable()). That sync ran on libuv's thread
+ * pool, behind the Ed25519 jobs of every kiosk purchase being admitted meanwhile; it runs on a thread of its own.
+ */
+describe('durable() of a SQLite file', () => {
+  let dir: string
+  let db: Database
+  const release: Array<() => void> = []
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'bolillo-walsync-'))
+    db = await openSqlite(join(dir, 'w.sqlite'), { synchronous: 'FULL' })
+    await db.run('CREATE TABLE sold (id INTEGER PRIMARY KEY)')
+  })
+  afterEach(async () => {
+    for (const r of release.splice(0)) r()
+    await db.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  // A FIFO opened for reading holds a pool thread until someone opens it for writing: every thread of the pool is
+  // held that way (no CPU spent), and a file status asked afterwards waits in the pool's queue behind them.
+  it.skipIf(process.platform !== 'linux' || runtime === 'bun')(
+    'makes a deferred commit durable while every thread of the pool is busy, before a pool job queued earlier',
+    async () => {
+      // The server's first sale: the sync thread has started (loading its module reads files through the pool).
+      await db.transaction((tx) => tx.run('INSERT INTO sold (id) VALUES (0)'), { deferSync: true })
+      await db.durable!()
+      const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4)
+      const fifos = Array.from({ length: threads }, (_, i) => join(dir, `held-${i}`))
+      execFileSync('mkfifo', fifos)
+      const held: Array<Promise<FileHandle>> = fifos.map((f) => open(f, 'r'))
+      let released = false
+      const releaseAll = () => {
+        if (released) return
+        released = true
+        for (const f of fifos) closeSync(openSync(f, constants.O_RDWR | constants.O_NONBLOCK))
+      }
+      release.push(releaseAll)
+
+      const order: string[] = []
+      const poolJob = stat(join(dir, 'w.sqlite')).then(() => order.push('pool job'))
+      await db.transaction((tx) => tx.run('INSERT INTO sold (id) VALUES (1)'), { deferSync: true })
+      // Had the sync gone to the pool it would wait there (behind the pool job) until the FIFOs are released.
+      const durable = db.durable!().then(() => order.push('durable'))
+      // Not a time limit on the sync: should it be stuck in the pool, the pool is let go after a while so that the
+      // order below (pool job first) says so instead of a hung test.
+      let guard: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([durable, poolJob, new Promise((r) => (guard = setTimeout(r, 10_000)))])
+      clearTimeout(guard)
+      releaseAll()
+      await Promise.all([durable, poolJob])
+      for (const h of await Promise.all(held)) await h.close()
+      expect(order).toEqual(['durable', 'pool job'])
+    },
+  )
+})
