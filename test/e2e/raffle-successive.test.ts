@@ -373,6 +373,23 @@ describe('PRM-9: a promotional draw of successive draws (tracto sucesivo), each 
     expect((await desk('/api/tickets/validate', codes.get(losers[0])!)).body.outcome).toBe('NO_WIN')
   })
 
+  it('PRM-9: a successive plan is planned all or none: two plans on overlapping draw numbers at once leave one whole plan, never a part of the other', async () => {
+    // Draws 30-32 and 31-33 of one game: each checks its numbers free; planned one transaction per draw, the
+    // second would have planned its draw 33 (or 31) and failed part-way, leaving a plan without its other draws.
+    const a = successivePlan({ gameCode: 'PROMOATO', drawNumber: 30 })
+    const b = successivePlan({ gameCode: 'PROMOATO', drawNumber: 31 })
+    const [ra, rb] = await Promise.all([
+      call('jefa', 'POST', '/api/lottery/draws', a),
+      call('jefa', 'POST', '/api/lottery/draws', b),
+    ])
+    expect([ra.status, rb.status].sort()).toEqual([201, 400])
+    const rows = await server.services.db.all<{ draw_no: number }>(
+      "SELECT draw_no FROM lottery_draws WHERE game_code = 'PROMOATO' ORDER BY draw_no",
+    )
+    const won = ra.status === 201 ? 30 : 31
+    expect(rows.map((r) => Number(r.draw_no))).toEqual([won, won + 1, won + 2])
+  })
+
   it('PRM-11 / LNS-23: a lotto goods prize is planned only with who provides it, never from expired business-promotion prizes', async () => {
     t = Date.parse('2025-02-20T12:00:00-04:00')
     await login()

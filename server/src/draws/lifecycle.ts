@@ -349,11 +349,14 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     },
     check: (tx: Sql) => Promise<void> = async () => {},
     after: (tx: Sql, drawId: string) => Promise<void> = async () => {},
+    /** The caller's transaction, when several draws are planned all or none (PRM-9's successive draws). */
+    within?: Sql,
   ): Promise<string> {
     const { product, plan: p } = input
     const id = line.newId(input.idPrefix)
     const { commitment, sealed, source } = newSealedSeed(line.seedEntropy, line.sealer, seedContext(line.seedLine, id))
-    await db.transaction(async (tx) => {
+    const inTx = (body: (tx: Sql) => Promise<void>) => (within ? body(within) : db.transaction(body))
+    await inTx(async (tx) => {
       if (p.drawMethod === 'manual' && line.registeredDevice(p))
         p.drawDevice = (await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now())).id
       const rng = p.drawMethod === 'rng' ? await rngOf(tx, p.drawHallId ?? null) : null

@@ -160,8 +160,13 @@ export function createIssueUseCases(ctx: LotteryContext) {
   const { db, deps, now, newId, scope, planOf, loadDraw, ranges, life } = ctx
 
   /** The lifecycle's plan step; a lottery's issue also gets its per-issue secret (issue 13 point 3). */
-  async function create(product: 'lottery' | 'raffle', plan: Plan, rngAuthorisation?: string | null) {
-    const id = await life.plan(
+  async function create(product: 'lottery' | 'raffle', plan: Plan, rngAuthorisation?: string | null, within?: Sql) {
+    const id = await planIn(product, plan, rngAuthorisation, within)
+    return getDraw(id)
+  }
+
+  function planIn(product: 'lottery' | 'raffle', plan: Plan, rngAuthorisation?: string | null, within?: Sql) {
+    return life.plan(
       {
         product,
         idPrefix: product === 'lottery' ? 'ltr' : 'rfl',
@@ -179,8 +184,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
             deps.sealer.seal(Buffer.from(deps.seedEntropy.randomBytes(32)), issueSecretContext(drawId)),
           )
       },
+      within,
     )
-    return getDraw(id)
   }
 
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
@@ -257,20 +262,25 @@ export function createIssueUseCases(ctx: LotteryContext) {
     // settlement and payouts), numbered one after another; the first sells the tickets of all of them.
     const plans = successiveDrawPlans(plan)
     const last = plan.drawNumber + plans.length - 1
-    const taken = await raffleDrawsNumbered(db, plan.gameCode, plan.drawNumber, last)
-    if (taken.length > 0)
-      throw new DomainError('VALIDATION_FAILED', 'invalid raffle plan', {
-        problems: [
-          {
-            field: 'drawNumber',
-            rule: 'PRM-9',
-            message: `the ${plans.length} draws take numbers ${plan.drawNumber} to ${last} of ${plan.gameCode}; ${taken.map((d) => d.drawNo).join(', ')} already exist`,
-          },
-        ],
-      })
-    const first = await create('raffle', plans[0])
-    for (const p of plans.slice(1)) await create('raffle', { ...p, round: { ...p.round!, firstDrawId: first.drawId } })
-    return getDraw(first.drawId)
+    // All the draws or none: one transaction, the numbers checked in it.
+    const firstId = await db.transaction(async (tx) => {
+      const taken = await raffleDrawsNumbered(tx, plan.gameCode, plan.drawNumber, last)
+      if (taken.length > 0)
+        throw new DomainError('VALIDATION_FAILED', 'invalid raffle plan', {
+          problems: [
+            {
+              field: 'drawNumber',
+              rule: 'PRM-9',
+              message: `the ${plans.length} draws take numbers ${plan.drawNumber} to ${last} of ${plan.gameCode}; ${taken.map((d) => d.drawNo).join(', ')} already exist`,
+            },
+          ],
+        })
+      const first = await planIn('raffle', plans[0], undefined, tx)
+      for (const p of plans.slice(1))
+        await planIn('raffle', { ...p, round: { ...p.round!, firstDrawId: first } }, undefined, tx)
+      return first
+    })
+    return getDraw(firstId)
   }
 
   /** The lifecycle's view of a draw (shared with lotto), with what only a ticket line shows. */
