@@ -80,6 +80,7 @@ const es = {
   st_suspended: 'SUSPENDIDA',
   st_void: 'PARTIDA ANULADA',
   anyMoreLine: '¿ALGUNA LÍNEA MÁS?',
+  anyMoreFigure: '¿ALGÚN CARTÓN MÁS CON {figure}?',
   anyMoreBingo: '¿ALGÚN BINGO MÁS?',
   // claim reasons
   r_no_complete_row: 'ninguna fila completa',
@@ -162,6 +163,7 @@ const en: Record<TextKey, string> = {
   st_suspended: 'SUSPENDED',
   st_void: 'GAME ANNULLED',
   anyMoreLine: 'ANY MORE LINES?',
+  anyMoreFigure: 'ANY MORE CARDS WITH {figure}?',
   anyMoreBingo: 'ANY MORE BINGOS?',
   r_no_complete_row: 'no complete row',
   r_card_not_complete: 'the card is not complete',

@@ -72,7 +72,7 @@ describe('prize figures (CFG-13, BNG-103, CFG-35)', () => {
       fc.property(
         fc.integer({ min: 0, max: 5_000 }),
         fc.integer({ min: 1, max: 100_000 }),
-        fc.integer({ min: 1000, max: 7000 }),
+        fc.integer({ min: 2000, max: 7000 }),
         fc.subarray([...FIGURES], { minLength: 1 }),
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 4, maxLength: 4 }),
         fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 4, maxLength: 4 }),

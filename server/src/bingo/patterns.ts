@@ -17,6 +17,9 @@
  * when every number of one of its alternatives has been called, never earlier.
  */
 import { shareOf, type Cents } from '../shared/money.ts'
+import { DomainError } from '../shared/errors.ts'
+import type { Profile } from '../shared/profile.ts'
+import type { CardLayout } from './card.ts'
 
 export const FIGURES = ['four-corners', 'double-line', 'cross', 'frame'] as const
 export type Figure = (typeof FIGURES)[number]
@@ -30,7 +33,8 @@ export const FIGURE_NAMES: Record<Figure, { es: string; en: string }> = {
 }
 
 /** The prize kind a figure's claims and prizes are recorded under (claims.kind, prizes.kind). */
-export const figureKind = (figure: Figure): `figure:${Figure}` => `figure:${figure}`
+export type FigureKind = `figure:${Figure}`
+export const figureKind = (figure: Figure): FigureKind => `figure:${figure}`
 
 /** The figure of a claim or prize kind, or null for line, bingo or anything else. */
 export function figureOfKind(kind: string): Figure | null {
@@ -145,4 +149,46 @@ export function poolsWithFigures(
   const taken = figures.reduce((s, f) => s + f.poolCents, 0)
   if (taken > bingoCents) throw new RangeError(`figures take ${taken}, more than the bingo pool ${bingoCents}`)
   return { bingoCents: bingoCents - taken, figures }
+}
+
+/**
+ * A hall's approved figure plan: the figures its games may play and each one's share, with the reference of the
+ * approval the profile names (the AJ's licence and Plan de Apuestas; the Consejería's bingo plus prize plan).
+ */
+export interface FigurePlan {
+  authorisationRef: string
+  prizes: FigurePrize[]
+}
+
+/** Whether a game on this card may play figures under the profile (CFG-13; 004 Bingo VI.4: bingo plus only). */
+export function figuresAllowedOn(
+  profile: Pick<Profile, 'figurePrizes'>,
+  layout: Pick<CardLayout, 'ballCount' | 'columns' | 'minPerColumn'>,
+): boolean {
+  const where = profile.figurePrizes.layouts
+  if (where === 'any') return true
+  // BNG-103: bingo plus is played on 1..100 (modalities.ts bingoPlusLayout: ten columns of ten, free columns).
+  if (where === 'bingo-plus') return layout.ballCount === 100 && layout.columns === 10 && layout.minPerColumn === 0
+  return false
+}
+
+export function checkFigurePlan(profile: Pick<Profile, 'id' | 'figurePrizes'>, plan: FigurePlan): FigurePlan {
+  if (profile.figurePrizes.layouts === 'none')
+    throw new DomainError(
+      'RULE_DISABLED',
+      `profile ${profile.id} plays line and bingo only: no prize figures (CFG-13)`,
+      {
+        rule: 'CFG-13',
+      },
+    )
+  const ref = plan.authorisationRef.trim()
+  const problems = figurePlanProblems(plan.prizes, null, 10_001)
+  if (ref.length < 3 || ref.length > 120)
+    problems.unshift(`the reference of the approval (${profile.figurePrizes.authority}) has 3 to 120 characters`)
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `invalid figure plan: ${problems.join('; ')} (CFG-13)`, {
+      problems,
+      rule: 'CFG-13',
+    })
+  return { authorisationRef: ref, prizes: plan.prizes.map((p) => ({ figure: p.figure, shareBp: p.shareBp })) }
 }
