@@ -4,6 +4,7 @@
  * (cashdesk-api.ts); credentials are kept in credentials.ts.
  */
 import type { GameState } from '../server/src/bingo/service.ts'
+import type { ClaimKind } from '../server/src/bingo/game.ts'
 import type { SessionMinutes } from '../server/src/bingo/minutes.ts'
 import type { CardRefund, RefundService } from '../server/src/cashdesk/refunds.ts'
 import { ApiError, createRequest, type SecondPerson } from './http.ts'
@@ -158,7 +159,7 @@ export function createApi(
     draw: (gameId: string) => request<{ ball: number; state: GameState }>('POST', `/api/games/${enc(gameId)}/draw`),
     enterBall: (gameId: string, ball: number) =>
       request<GameState>('POST', `/api/games/${enc(gameId)}/balls`, { ball }),
-    claim: (gameId: string, kind: 'line' | 'bingo', serial: string) =>
+    claim: (gameId: string, kind: ClaimKind, serial: string) =>
       request<{ ok: boolean; reason?: string; state: GameState }>('POST', `/api/games/${enc(gameId)}/claims`, {
         kind,
         serial,

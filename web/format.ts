@@ -14,6 +14,12 @@ export function stateWord(status: GameStatus, lang: Lang): string {
   return text(lang, `st_${status}` as TextKey)
 }
 
+/** The game's big word, and while a figure's window is open the figure's name instead of LÍNEA (CFG-13). */
+export function gameWord(state: Pick<GameState, 'status' | 'window'>, lang: Lang): string {
+  const figure = state.window ? figureOfKind(state.window) : null
+  return figure ? FIGURE_NAMES[figure][lang].toUpperCase() : stateWord(state.status, lang)
+}
+
 /** BNG-50: the "¿alguna línea más?" / "¿algún bingo más?" question while a claim window is open, else null. */
 export function windowQuestion(window: GameState['window'], lang: Lang): string | null {
   if (window === 'line') return text(lang, 'anyMoreLine')

@@ -4,6 +4,7 @@
  */
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
+import type { ClaimKind } from '../../../server/src/bingo/game.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
 import {
   ApiError,
@@ -37,7 +38,7 @@ export interface ShownError {
 /** A refusal of the console itself (an amount it cannot read), in the screen's language. */
 class ConsoleRefusal extends Error {}
 export interface ClaimResult {
-  kind: 'line' | 'bingo'
+  kind: ClaimKind
   serial: string
   ok: boolean
   reason?: string
@@ -88,7 +89,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   const lastSessionId = signal<string | null>(null)
   const error = signal<ShownError | null>(null)
   const busy = signal<string | null>(null)
-  const claimKind = signal<'line' | 'bingo'>('line')
+  const claimKind = signal<ClaimKind>('line')
   const claimSerial = signal('')
   const claimResult = signal<ClaimResult | null>(null)
   /** Issue 29: the serials a number alone matched in several series (the caller picks one). */
