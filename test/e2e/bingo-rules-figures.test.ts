@@ -124,12 +124,16 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     expect(window.status, JSON.stringify(window.body)).toBe(200)
     expect(window.body.status).toBe('drawing')
     expect(window.body.figures[0].awarded).toBe(true)
-    // The figure is given: no second award of it, whoever claims it.
+    // The figure is given: no second award of it, even to a card on which it is formed now.
+    const other = await rowsOf(gameId, serials[1])
+    const otherCorners = [other[0][0], other[0][other[0].length - 1], other[2][0], other[2][other[2].length - 1]]
+    for (const b of otherCorners.filter((n) => !corners.includes(n))) expect((await ball(b)).status).toBe(200)
     const again = await claimFigure(serials[1])
     expect(again.body.ok).toBe(false)
     expect(again.body.reason).toBe('figure_already_awarded')
 
-    for (const b of rows.flat().filter((n) => !corners.includes(n))) expect((await ball(b)).status).toBe(200)
+    for (const b of rows.flat().filter((n) => !corners.includes(n) && !otherCorners.includes(n)))
+      expect((await ball(b)).status).toBe(200)
     const bingo = await s.call('locutor', 'POST', `/api/games/${gameId}/claims`, { kind: 'bingo', serial: serials[0] })
     expect(bingo.body.ok, JSON.stringify(bingo.body)).toBe(true)
     const end = await s.call('mesa1', 'POST', `/api/games/${gameId}/window/close`, {})
