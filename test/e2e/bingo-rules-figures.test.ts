@@ -185,4 +185,57 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     const twice = await api(s.server.url, 'POST', '/api/tickets/pay', { code }, cashier.headers)
     expect(twice.status).toBe(409)
   })
+  it("a figure nobody claimed before the bingo is formed on the bingo card and paid with it: the plan's money is paid out to the centavo", async () => {
+    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Huayna', seed: 'fig-bingo' })
+    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/auto-claim`, { autoClaim: false })).status).toBe(200)
+    const frame = { authorisationRef: 'AJ/LIC/FIG-2026-8', prizes: [{ figure: 'frame', shareBp: 300 }] }
+    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, frame)).status).toBe(200)
+    const sessionId = await openSession(s, hall.hallId)
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+      seriesIds: [hall.seriesId],
+      drawSource: 'manual',
+      figures: ['frame'],
+    })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    const gameId = g.body.gameId as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    const till = await s.till(hall.hallId)
+    const sold = await api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, count: 11 },
+      till.headers,
+    )
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    const serial = sold.body.cards[0].serial as string
+    const closed = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})
+    // 11 x 5.00 = 55.00: line 10 % = 5.50; bingo 51 % = 28.05, of which the frame 3 % = 1.65 (both rounded down).
+    expect([closed.body.linePoolCents, closed.body.bingoPoolCents, closed.body.figures[0].poolCents]).toEqual([
+      550, 2640, 165,
+    ])
+    for (const b of (await rowsOf(gameId, serial)).flat())
+      expect((await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: b })).status).toBe(200)
+    const bingo = await s.call('locutor', 'POST', `/api/games/${gameId}/claims`, { kind: 'bingo', serial })
+    expect(bingo.body.ok, JSON.stringify(bingo.body)).toBe(true)
+    const end = await s.call('mesa1', 'POST', `/api/games/${gameId}/window/close`, {})
+    expect(end.body.status).toBe('finished')
+    const prizes = (await s.call('mesa1', 'GET', `/api/games/${gameId}/prizes`)).body.prizes as Array<{
+      kind: string
+      serial: string
+      amount_cents: number
+    }>
+    expect(prizes.map((p) => [p.kind, p.serial, Number(p.amount_cents)]).sort()).toEqual(
+      [
+        ['bingo', serial, 2640],
+        ['figure:frame', serial, 165],
+        ['line', serial, 550],
+      ].sort(),
+    )
+    const journal = await s.server.services.db.all<{ payload: string }>(
+      "SELECT payload FROM journal WHERE type = 'prize.awarded' AND payload LIKE ?",
+      [`%${gameId}%figureAtBingo%`],
+    )
+    expect(journal).toHaveLength(1)
+  })
 })
