@@ -238,4 +238,36 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     )
     expect(journal).toHaveLength(1)
   })
+  it('where the system claims for the players (CFG-21), it claims a figure at the ball that forms it, not before', async () => {
+    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Tunari', seed: 'fig-auto' })
+    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, plan)).status).toBe(200)
+    const sessionId = await openSession(s, hall.hallId)
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+      seriesIds: [hall.seriesId],
+      drawSource: 'manual',
+      figures: ['four-corners'],
+    })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    const gameId = g.body.gameId as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    const till = await s.till(hall.hallId)
+    const sold = await api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, count: 10 },
+      till.headers,
+    )
+    const serial = sold.body.cards[0].serial as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
+    const rows = await rowsOf(gameId, serial)
+    const corners = [rows[0][0], rows[0][rows[0].length - 1], rows[2][0], rows[2][rows[2].length - 1]]
+    for (const b of corners.slice(0, 3)) {
+      const r = await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: b })
+      expect(r.body.window).toBeNull()
+    }
+    const last = await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: corners[3] })
+    expect(last.body.window).toBe('figure:four-corners')
+    expect(last.body.winners.map((w: { serial: string }) => w.serial)).toContain(serial)
+  })
 })
