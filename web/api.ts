@@ -5,6 +5,7 @@
  */
 import type { CashSent } from './cash-count.ts'
 import type { GameState } from '../server/src/bingo/service.ts'
+import type { ClaimKind } from '../server/src/bingo/game.ts'
 import type { SessionMinutes } from '../server/src/bingo/minutes.ts'
 import type { CardRefund, RefundService } from '../server/src/cashdesk/refunds.ts'
 import { ApiError, createRequest, type SecondPerson } from './http.ts'
@@ -159,7 +160,7 @@ export function createApi(
     draw: (gameId: string) => request<{ ball: number; state: GameState }>('POST', `/api/games/${enc(gameId)}/draw`),
     enterBall: (gameId: string, ball: number) =>
       request<GameState>('POST', `/api/games/${enc(gameId)}/balls`, { ball }),
-    claim: (gameId: string, kind: 'line' | 'bingo', serial: string) =>
+    claim: (gameId: string, kind: ClaimKind, serial: string) =>
       request<{ ok: boolean; reason?: string; state: GameState }>('POST', `/api/games/${enc(gameId)}/claims`, {
         kind,
         serial,

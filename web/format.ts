@@ -6,6 +6,7 @@ import type { GameState } from '../server/src/bingo/service.ts'
 import { cardFromRows, LAYOUT_75, LAYOUT_90, type CardLayout } from '../server/src/bingo/card.ts'
 import type { GameStatus } from '../server/src/bingo/game.ts'
 import { formatMoney } from '../server/src/shared/money.ts'
+import { FIGURE_NAMES, figureOfKind } from '../server/src/bingo/patterns.ts'
 import { text, type Lang, type TextKey } from './i18n.ts'
 
 /** The game's state as the big word the hall reads (EN VENTA, EN JUEGO, LÍNEA, ...). */
@@ -13,11 +14,35 @@ export function stateWord(status: GameStatus, lang: Lang): string {
   return text(lang, `st_${status}` as TextKey)
 }
 
+/** The game's big word, and while a figure's window is open the figure's name instead of LÍNEA (CFG-13). */
+export function gameWord(state: Pick<GameState, 'status' | 'window'>, lang: Lang): string {
+  const figure = state.window ? figureOfKind(state.window) : null
+  return figure ? FIGURE_NAMES[figure][lang].toUpperCase() : stateWord(state.status, lang)
+}
+
 /** BNG-50: the "¿alguna línea más?" / "¿algún bingo más?" question while a claim window is open, else null. */
 export function windowQuestion(window: GameState['window'], lang: Lang): string | null {
   if (window === 'line') return text(lang, 'anyMoreLine')
   if (window === 'bingo') return text(lang, 'anyMoreBingo')
+  const figure = window ? figureOfKind(window) : null
+  // CFG-13: a figure's window asks for more cards with that figure.
+  if (figure) return text(lang, 'anyMoreFigure').replace('{figure}', FIGURE_NAMES[figure][lang].toUpperCase())
   return null
+}
+
+/** The prize's name as screens show it: LÍNEA, BINGO, or the figure's name (CFG-13), upper case. */
+export function prizeKindWord(kind: string, lang: Lang): string {
+  if (kind === 'line') return text(lang, 'winnerLine')
+  if (kind === 'bingo') return text(lang, 'winnerBingo')
+  const figure = figureOfKind(kind)
+  return figure ? FIGURE_NAMES[figure][lang].toUpperCase() : kind
+}
+
+/** The pool of a prize kind: the line's, the bingo's or the figure's (null before the close of sales). */
+export function poolOfKind(state: Pick<GameState, 'linePoolCents' | 'bingoPoolCents' | 'figures'>, kind: string) {
+  if (kind === 'line') return state.linePoolCents
+  if (kind === 'bingo') return state.bingoPoolCents
+  return state.figures?.find((f) => f.kind === kind)?.poolCents ?? null
 }
 
 /** Money for people, in the hall's currency: formatMoney from the domain, with the screen's language. */
@@ -193,7 +218,7 @@ export function extraPrizes(
 export function bonusesOf(
   state: Pick<GameState, 'bonusWinners'>,
   cardId: string,
-  kind: 'line' | 'bingo',
+  kind: string,
 ): Array<{ name: string; amountCents: number }> {
   return (state.bonusWinners ?? [])
     .filter((b) => b.cardId === cardId && b.prizeKind === kind && b.status !== 'void')

@@ -13,6 +13,7 @@
  * `toWinAnsi`, which keeps Spanish letters and transliterates or replaces anything else, so rendering never throws.
  */
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
+import { FIGURE_NAMES, figureOfKind } from '../../server/src/bingo/patterns.ts'
 import { REMAINDER_RULE_ES, type MinutesGame, type SessionMinutes } from '../../server/src/bingo/minutes.ts'
 import { formatMoney } from '../../server/src/shared/money.ts'
 import { getProfile } from '../../server/src/shared/profile.ts'
@@ -290,6 +291,12 @@ interface EquipmentLabels {
   sources: Record<string, string>
 }
 
+/** CFG-13: a figure prize kind's name (any other kind as it is). */
+function figureNameOf(kind: string, lang: 'es' | 'en'): string {
+  const f = figureOfKind(kind)
+  return f ? FIGURE_NAMES[f][lang] : kind
+}
+
 const ES: Labels = {
   title: 'ACTA DE SESIÓN DE BINGO',
   subtitle: 'Libro de actas · derivada del diario encadenado por hash (BNG-72 a BNG-79)',
@@ -353,7 +360,7 @@ const ES: Labels = {
   winningBall: 'Bola ganadora',
   atClaim: 'Bolas extraídas al reclamar',
   amount: 'Importe',
-  kindName: (k) => (k === 'line' ? 'Línea' : k === 'bingo' ? 'Bingo' : k),
+  kindName: (k) => (k === 'line' ? 'Línea' : k === 'bingo' ? 'Bingo' : figureNameOf(k, 'es')),
   tie: (kind, n, total) =>
     `Empate en ${kind.toLowerCase()}: ${n} cartones premiados en la misma bola se reparten ${total} según la regla de reparto de restos.`,
   ballsDrawn: (n) => `Bolas extraídas en orden de extracción: ${n}`,
@@ -624,7 +631,7 @@ const EN: Labels = {
   winningBall: 'Winning ball',
   atClaim: 'Balls drawn at claim',
   amount: 'Amount',
-  kindName: (k) => (k === 'line' ? 'Line' : k === 'bingo' ? 'Bingo' : k),
+  kindName: (k) => (k === 'line' ? 'Line' : k === 'bingo' ? 'Bingo' : figureNameOf(k, 'en')),
   tie: (kind, n, total) =>
     `Tie for ${kind.toLowerCase()}: ${n} cards winning at the same ball share ${total} under the remainder rule.`,
   ballsDrawn: (n) => `Balls drawn in extraction order: ${n}`,

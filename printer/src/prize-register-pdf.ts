@@ -7,6 +7,13 @@ import { formatMoney } from '../../server/src/shared/money.ts'
 import type { PrizeRegisterRow } from '../../server/src/cashdesk/payouts.ts'
 import { renderRegisterTable } from './register-table-pdf.ts'
 import { formatStamp } from './ticket-layout.ts'
+import { FIGURE_NAMES, figureOfKind } from '../../server/src/bingo/patterns.ts'
+
+/** CFG-13: a figure prize kind's name (any other kind as it is). */
+function figureName(kind: string, lang: 'es' | 'en'): string {
+  const f = figureOfKind(kind)
+  return f ? FIGURE_NAMES[f][lang] : kind
+}
 
 const LABELS = {
   es: {
@@ -95,7 +102,8 @@ export async function renderPrizeRegisterPdf(
       r.sessionNo ? String(r.sessionNo) : '',
       String(r.gameNo),
       r.serial,
-      r.prizes.map((p) => L.kinds[p.kind] ?? p.kind).join(' + ') + (r.payoutId ? '' : ` (${L.table})`),
+      r.prizes.map((p) => L.kinds[p.kind] ?? figureName(p.kind, lang)).join(' + ') +
+        (r.payoutId ? '' : ` (${L.table})`),
       money(r.amountCents, r.currency),
       r.payeeName ?? '',
       r.payeeDocument ?? '',

@@ -11,6 +11,13 @@
  * (48 mm) in 32 columns.
  */
 import { formatMoney } from '../../server/src/shared/money.ts'
+import { FIGURE_NAMES, figureOfKind } from '../../server/src/bingo/patterns.ts'
+
+/** A figure prize kind's name in the language (null for any other kind). */
+function figureName(kind: string, lang: 'es' | 'en'): string | null {
+  const f = figureOfKind(kind)
+  return f ? FIGURE_NAMES[f][lang] : null
+}
 
 export type Paper = '80mm' | '58mm'
 export type Lang = 'es' | 'en'
@@ -341,7 +348,8 @@ export function payoutReceipt(t: PayoutTicket, options: LayoutOptions = {}): Pri
     { type: 'rule' },
     ...t.prizes.map((p): PrintBlock => ({
       type: 'pair',
-      left: L.kinds[p.kind] ?? p.kind,
+      // CFG-13: a figure's prize is printed with the figure's name (Cuatro esquinas, Cruz, ...).
+      left: L.kinds[p.kind] ?? figureName(p.kind, options.lang ?? 'es') ?? p.kind,
       right: money(p.amountCents),
     })),
     { type: 'rule' },

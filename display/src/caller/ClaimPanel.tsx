@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import { CardGrid } from '../../../web/CardGrid.tsx'
-import { claimReason, markedCount } from '../../../web/format.ts'
+import { claimReason, markedCount, prizeKindWord } from '../../../web/format.ts'
 import { text, type Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
@@ -84,6 +84,24 @@ export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: Ga
           >
             {t(lang, 'claimBingo')} <kbd>B</kbd>
           </button>
+          {/* CFG-13: the figures this game plays, each claimed and checked like the line and the bingo. */}
+          {(game.figures ?? [])
+            .filter((f) => !f.awarded)
+            .map((f) => (
+              <button
+                key={f.kind}
+                type="button"
+                class={kind === f.kind ? 'cc-seg__btn cc-seg__btn--on' : 'cc-seg__btn'}
+                data-testid="claim-kind-figure"
+                data-kind={f.kind}
+                aria-pressed={kind === f.kind}
+                onClick={() => {
+                  store.claimKind.value = f.kind
+                }}
+              >
+                {f.name[lang]}
+              </button>
+            ))}
         </div>
         <input
           ref={input}
@@ -151,8 +169,12 @@ export function ClaimPanel({ store, game, lang }: { store: CallerStore; game: Ga
               {result.ok ? t(lang, 'verified') : t(lang, 'rejected')}
             </span>
             <span class="cc-verdict__what">
-              {result.kind === 'line' ? t(lang, 'claimLine') : t(lang, 'claimBingo')} ·{' '}
-              <strong data-testid="claim-result-serial">{result.serial}</strong>
+              {result.kind === 'line'
+                ? t(lang, 'claimLine')
+                : result.kind === 'bingo'
+                  ? t(lang, 'claimBingo')
+                  : prizeKindWord(result.kind, lang)}{' '}
+              · <strong data-testid="claim-result-serial">{result.serial}</strong>
             </span>
             {!result.ok && result.reason && (
               <span class="cc-verdict__reason" data-testid="claim-reason">

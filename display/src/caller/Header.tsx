@@ -1,5 +1,5 @@
 import type { GameState } from '../../../server/src/bingo/service.ts'
-import { stateWord } from '../../../web/format.ts'
+import { gameWord } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
@@ -48,7 +48,7 @@ export function Header({
         )}
       </div>
       <div class={`cc-state cc-state--${game?.status ?? 'none'}`} data-testid="caller-state">
-        {game ? stateWord(game.status, lang) : '—'}
+        {game ? gameWord(game, lang) : '—'}
       </div>
       <div class="cc-header__user">
         {loggedIn ? (

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { GameState } from '../../../server/src/bingo/service.ts'
-import { money } from '../../../web/format.ts'
+import { money, prizeKindWord } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
@@ -85,7 +85,13 @@ export function PrizesPanel({ store, game, lang }: { store: CallerStore; game: G
                 data-serial={p.serial}
                 class={p.id === chosen?.id ? 'cc-row--chosen' : undefined}
               >
-                <td>{p.kind === 'line' ? t(lang, 'claimLine') : t(lang, 'claimBingo')}</td>
+                <td>
+                  {p.kind === 'line'
+                    ? t(lang, 'claimLine')
+                    : p.kind === 'bingo'
+                      ? t(lang, 'claimBingo')
+                      : prizeKindWord(p.kind, lang)}
+                </td>
                 <td>
                   <strong>{p.serial}</strong>
                 </td>

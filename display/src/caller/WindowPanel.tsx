@@ -1,6 +1,7 @@
 import type { GameState } from '../../../server/src/bingo/service.ts'
 import { CardGrid } from '../../../web/CardGrid.tsx'
-import { money } from '../../../web/format.ts'
+import { money, poolOfKind, windowQuestion } from '../../../web/format.ts'
+import { FIGURE_NAMES, figureOfKind } from '../../../server/src/bingo/patterns.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import { JefeMark } from './JefeMark.tsx'
 import type { CallerStore } from './store.ts'
@@ -10,11 +11,14 @@ import { t } from './texts.ts'
 export function askCloseWindow(store: CallerStore, game: GameState, lang: Lang): void {
   if (!game.window || !store.offer('game.window')) return
   const winners = game.winners.filter((w) => w.kind === game.window)
-  const pool = game.window === 'line' ? game.linePoolCents : game.bingoPoolCents
+  const pool = poolOfKind(game, game.window)
+  const figure = figureOfKind(game.window)
   store.ask({
-    title: game.window === 'line' ? t(lang, 'anyMoreLine') : t(lang, 'anyMoreBingo'),
+    title: question(game.window, lang),
     body: [
-      t(lang, game.window === 'line' ? 'closeWindowConfirmLine' : 'closeWindowConfirmBingo'),
+      figure
+        ? t(lang, 'closeWindowConfirmFigure').replace('{figure}', FIGURE_NAMES[figure][lang])
+        : t(lang, game.window === 'line' ? 'closeWindowConfirmLine' : 'closeWindowConfirmBingo'),
       `${t(lang, 'winners')}: ${winners.map((w) => w.serial).join(', ')}${pool !== null ? ` · ${money(pool, game.currency, lang)}` : ''}`,
     ],
     confirmLabel: t(lang, 'closeWindow'),
@@ -24,13 +28,22 @@ export function askCloseWindow(store: CallerStore, game: GameState, lang: Lang):
   })
 }
 
+/** The console's question: its own for line and bingo, the hall's for a figure (CFG-13). */
+function question(window: NonNullable<GameState['window']>, lang: Lang): string {
+  if (window === 'line') return t(lang, 'anyMoreLine')
+  if (window === 'bingo') return t(lang, 'anyMoreBingo')
+  return windowQuestion(window, lang) ?? ''
+}
+
 /** BNG-50: "¿alguna línea más?" with the verified cards, and the order to continue or finish. */
 export function WindowPanel({ store, game, lang }: { store: CallerStore; game: GameState; lang: Lang }) {
   const winners = game.winners.filter((w) => w.kind === game.window)
   const called = new Set(game.balls)
   return (
     <div class="cc-panel cc-flow cc-window" data-testid="window-panel">
-      <div class="cc-window__question">{game.window === 'line' ? t(lang, 'anyMoreLine') : t(lang, 'anyMoreBingo')}</div>
+      <div class="cc-window__question" data-testid="caller-window-question">
+        {game.window ? question(game.window, lang) : ''}
+      </div>
       <div class="cc-window__winners">
         {winners.map((w) => (
           <div key={w.cardId} class="cc-window__winner" data-testid="caller-winner" data-serial={w.serial}>

@@ -5,6 +5,7 @@
 import type { CashSent } from '../../../web/cash-count.ts'
 import { batch, signal } from '@preact/signals'
 import type { GameState } from '../../../server/src/bingo/service.ts'
+import type { ClaimKind } from '../../../server/src/bingo/game.ts'
 import type { SessionMinutes } from '../../../server/src/bingo/minutes.ts'
 import {
   ApiError,
@@ -38,7 +39,7 @@ export interface ShownError {
 /** A refusal of the console itself (an amount it cannot read), in the screen's language. */
 class ConsoleRefusal extends Error {}
 export interface ClaimResult {
-  kind: 'line' | 'bingo'
+  kind: ClaimKind
   serial: string
   ok: boolean
   reason?: string
@@ -89,7 +90,7 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
   const lastSessionId = signal<string | null>(null)
   const error = signal<ShownError | null>(null)
   const busy = signal<string | null>(null)
-  const claimKind = signal<'line' | 'bingo'>('line')
+  const claimKind = signal<ClaimKind>('line')
   const claimSerial = signal('')
   const claimResult = signal<ClaimResult | null>(null)
   /** Issue 29: the serials a number alone matched in several series (the caller picks one). */

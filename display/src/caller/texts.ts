@@ -124,6 +124,8 @@ const es = {
   anyMoreLine: '¿ALGUNA LÍNEA MÁS?',
   anyMoreBingo: '¿ALGÚN BINGO MÁS?',
   closeWindow: 'CERRAR Y REPARTIR',
+  closeWindowConfirmFigure:
+    'Se da la orden de continuar: el premio de {figure} se reparte entre los cartones verificados y se pierde todo derecho a reclamar esa figura (BNG-50, CFG-13).',
   closeWindowConfirmLine:
     'Se da la orden de continuar: el premio de línea se reparte entre los cartones verificados y se pierde todo derecho a reclamar la línea (BNG-50).',
   closeWindowConfirmBingo:
@@ -361,6 +363,8 @@ const en: Record<CallerKey, string> = {
   anyMoreLine: 'ANY MORE LINES?',
   anyMoreBingo: 'ANY MORE BINGOS?',
   closeWindow: 'CLOSE AND SPLIT',
+  closeWindowConfirmFigure:
+    'Play resumes: the {figure} prize is split among the verified cards and every right to claim that figure is lost (BNG-50, CFG-13).',
   closeWindowConfirmLine:
     'Play resumes: the line prize is split among the verified cards and every right to claim the line is lost (BNG-50).',
   closeWindowConfirmBingo: 'The game ends: the bingo prize is split among the verified cards (BNG-50).',

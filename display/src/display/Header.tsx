@@ -1,5 +1,5 @@
 import type { GameState } from '../../../server/src/bingo/service.ts'
-import { stateWord } from '../../../web/format.ts'
+import { gameWord } from '../../../web/format.ts'
 import { text, type Lang } from '../../../web/i18n.ts'
 import type { Speaker } from '../../../web/speech.ts'
 import { SoundControls } from './SoundControls.tsx'
@@ -32,7 +32,7 @@ export function Header({
         </div>
       </div>
       <div class={`hd-state hd-state--${state.status}`} data-testid="state">
-        {stateWord(state.status, lang)}
+        {gameWord(state, lang)}
       </div>
       <div class="hd-header__side">
         <SoundControls speaker={speaker} lang={lang} />

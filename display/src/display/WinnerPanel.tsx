@@ -1,6 +1,6 @@
 import type { GameState, PublicWinner } from '../../../server/src/bingo/service.ts'
 import { CardGrid } from '../../../web/CardGrid.tsx'
-import { bonusesOf, money, windowQuestion } from '../../../web/format.ts'
+import { bonusesOf, money, poolOfKind, prizeKindWord, windowQuestion } from '../../../web/format.ts'
 import { text, type Lang } from '../../../web/i18n.ts'
 
 const MAX_CARDS = 4
@@ -13,17 +13,19 @@ export function WinnerPanel({ state, winners, lang }: { state: GameState; winner
   const kind = winners[0].kind
   const called = new Set(state.balls)
   const question = windowQuestion(state.window, lang)
-  const pool = kind === 'line' ? state.linePoolCents : state.bingoPoolCents
+  const pool = poolOfKind(state, kind)
   const shown = winners.slice(0, MAX_CARDS)
   const more = winners.slice(MAX_CARDS)
   return (
     <div
-      class={`hd-winners hd-winners--${kind} hd-winners--n${Math.min(shown.length, MAX_CARDS)}`}
+      class={`hd-winners hd-winners--${kind.startsWith('figure:') ? 'figure' : kind} hd-winners--n${Math.min(shown.length, MAX_CARDS)}`}
       data-testid="winner-panel"
       data-kind={kind}
     >
       <div class="hd-winners__top">
-        <div class="hd-winners__kind">{text(lang, kind === 'line' ? 'winnerLine' : 'winnerBingo')}</div>
+        <div class="hd-winners__kind" data-testid="winner-kind">
+          {prizeKindWord(kind, lang)}
+        </div>
         {question && (
           <div class="hd-winners__question" data-testid="window-question">
             {question}

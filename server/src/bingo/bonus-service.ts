@@ -13,7 +13,7 @@ import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-re
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
-import type { ClaimKind } from './game.ts'
+import type { LineOrBingo } from './game.ts'
 import { completingBall, type PotKind } from './pots.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
 import { certificateFor } from '../equipment/software.ts'
@@ -181,7 +181,7 @@ export function createBonusService(deps: BonusDeps) {
     sql: Sql,
     winners: ReadonlyArray<{ serial: string; cardId: string; atBall: number }>,
     balls: readonly number[],
-    kind: ClaimKind,
+    kind: LineOrBingo,
   ): Promise<PotWinner[]> {
     const out: PotWinner[] = []
     for (const w of winners) {
@@ -210,7 +210,7 @@ export function createBonusService(deps: BonusDeps) {
       source: BonusWinnerView['source']
       potId: string
       name: string
-      prizeKind: ClaimKind
+      prizeKind: LineOrBingo
       amountCents: number
       atBall: number
       completedAtBall: number | null

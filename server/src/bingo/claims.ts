@@ -13,6 +13,8 @@ import {
   type ClaimKind,
 } from './game.ts'
 import { playerKeysOfCards } from './store/split.ts'
+import { figureFormed, figureKind, figureOfKind, type Figure } from './patterns.ts'
+import { figuresOfGame, markFigureAwarded } from './store/figures.ts'
 
 /**
  * BNG-53 / CFG-26: the one split of a line or bingo pool, on the basis the hall's profile states (per card, or per
@@ -84,7 +86,11 @@ export async function registerClaim(
   automatic: boolean,
 ): Promise<{ ok: boolean; reason?: string }> {
   const rows = JSON.parse(card.numbers) as number[][]
-  const check = verifyClaim(rows, called, kind, game.lineClosed)
+  const figure = figureOfKind(kind)
+  // CFG-13: a figure claim is checked the same way, against the called balls: formed, in this game, not yet awarded.
+  const check = figure
+    ? await verifyFigureClaim(tx, game.id, figure, rows, called)
+    : verifyClaim(rows, called, kind, game.lineClosed)
   const dup = await verifiedClaimIdOfCard(tx, game.id, card.id, kind)
   const at = ctx.now()
   if (dup) return { ok: true }
@@ -93,7 +99,8 @@ export async function registerClaim(
   if (!check.ok) result = { ok: false, reason: check.reason }
   // BNG-56: at a bingo with no line called before it, "¿Alguna línea más?" is still asked: a line formed and never
   // called is heard in the bingo window and shares the line pool (see closeWindow).
-  else if (window && window !== kind && !(window === 'bingo' && kind === 'line' && !game.lineClosed))
+  // CFG-13: a figure still open is formed on every bingo card, and heard in the bingo window as the line is.
+  else if (window && window !== kind && !(window === 'bingo' && ((kind === 'line' && !game.lineClosed) || figure)))
     result = { ok: false, reason: `window_open_for_${window}` }
   else result = { ok: true }
   await insertClaim(tx, {
@@ -110,7 +117,8 @@ export async function registerClaim(
   })
   if (result.ok && !window) {
     // BNG-50: the "¿alguna línea/bingo más?" window opens on the first verified claim.
-    await openClaimWindow(tx, game.id, kind === 'line' ? GameStatus.LineWindow : GameStatus.BingoWindow, kind)
+    // A figure's window is like the line's: play resumes when it closes (the game ends only at the bingo).
+    await openClaimWindow(tx, game.id, kind === 'bingo' ? GameStatus.BingoWindow : GameStatus.LineWindow, kind)
     game.windowKind = kind
   }
   const rec = await appendJournal(tx, {
@@ -125,7 +133,7 @@ export async function registerClaim(
       atBall,
       automatic,
       reason: result.reason ?? null,
-      rule: kind === 'line' ? 'BNG-44' : 'BNG-44',
+      rule: figure ? 'CFG-13' : 'BNG-44',
       // GEN-31: the camera on the ball exit, so a disputed claim's footage is found from its record.
       ...camera(await hallCameraOf(tx, game.hallId)),
     },
@@ -189,7 +197,12 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         minSeconds: least,
         rule: 'BNG-50',
       })
-    const pool = kind === 'line' ? game.linePoolCents! : game.bingoPoolCents!
+    const figure = figureOfKind(kind)
+    const pool = figure
+      ? ((await figuresOfGame(tx, gameId)).find((f) => f.figure === figure)?.poolCents ?? 0)
+      : kind === 'line'
+        ? game.linePoolCents!
+        : game.bingoPoolCents!
     const unique = new Map<string, Claim>()
     for (const c of claims) if (!unique.has(c.cardId!)) unique.set(c.cardId!, c)
     const winners = await splitWinners(
@@ -199,7 +212,10 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.cardId!, atBall: c.atBall })),
     )
     const at = ctx.now()
+    if (figure && !(await markFigureAwarded(tx, gameId, figure, at)))
+      throw new DomainError('CONFLICT', `figure ${figure} of game ${gameId} was already awarded`, { rule: 'CFG-13' })
     if (kind === 'bingo' && !game.lineClosed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
+    if (kind === 'bingo') await awardFiguresAtBingo(ctx, tx, game, [...unique.values()], at)
     for (const w of winners) {
       await insertPrize(tx, {
         id: ctx.newId('pz'),
@@ -233,10 +249,12 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         })),
         remainderRule: 'equal split, leftover centavos one each to the lowest serials',
         rule: 'BNG-53',
+        ...(figure ? { figure, figureRule: 'CFG-13' } : {}),
         ...camera(await hallCameraOf(tx, game.hallId)),
       },
     })
-    if (deps.hooks?.length) {
+    // Bonus prizes (prima, pots, lucky ball) follow the line and the bingo only, never a figure.
+    if (deps.hooks?.length && (kind === 'line' || kind === 'bingo')) {
       const [{ profile }, balls] = [await hallOf(tx, game.hallId), await calledBalls(tx, gameId)]
       for (const h of deps.hooks)
         await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
@@ -252,8 +270,14 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       caches.delete(gameId)
     } else {
       const cache = caches.get(gameId)
-      cache?.detector.closeLine()
-      emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: 'line_awarded' })
+      if (kind === 'line') cache?.detector.closeLine()
+      emit(tx, {
+        type: 'game:changed',
+        gameId,
+        hallId: game.hallId,
+        seq: rec.seq,
+        reason: figure ? 'figure_awarded' : 'line_awarded',
+      })
       // A ball can complete a bingo while the line window is open: the system claims it now (auto profiles).
       const { profile } = await hallOf(tx, game.hallId)
       if (profile.autoClaimSoldCards) {
@@ -325,6 +349,75 @@ async function awardLineAtBingo(
     const [{ profile }, balls] = [await hallOf(tx, game.hallId), await calledBalls(tx, game.id)]
     for (const h of ctx.deps.hooks)
       await h.prizeAwarded?.(tx, { game, profile, kind: 'line', winners, balls, at, scope: gameScope(game) })
+  }
+}
+
+/** CFG-13: a figure claim, against the called balls: one of the game's figures, still open, formed on the card. */
+async function verifyFigureClaim(
+  tx: Tx,
+  gameId: string,
+  figure: Figure,
+  rows: readonly (readonly number[])[],
+  called: ReadonlySet<number>,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
+  const played = (await figuresOfGame(tx, gameId)).find((f) => f.figure === figure)
+  if (!played) return { ok: false, reason: 'figure_not_in_game' }
+  if (played.awardedAt) return { ok: false, reason: 'figure_already_awarded' }
+  return figureFormed(figure, rows, called) ? { ok: true } : { ok: false, reason: 'figure_not_formed' }
+}
+
+/**
+ * CFG-13, as BNG-56 does for the line: a figure not yet awarded when the bingo is called is formed on every bingo
+ * card (all its numbers are drawn), and on any card whose figure claim was heard in the bingo window. Its pool is
+ * split equally among those cards (BNG-53), so the plan's prize money is paid out, not kept.
+ */
+async function awardFiguresAtBingo(
+  ctx: BingoContext,
+  tx: Tx,
+  game: Game,
+  bingoClaims: Claim[],
+  at: string,
+): Promise<void> {
+  for (const f of await figuresOfGame(tx, game.id)) {
+    if (f.awardedAt) continue
+    const kind = figureKind(f.figure)
+    const cards = new Map<string, { serial: string; cardId: string; atBall: number }>()
+    for (const c of [...bingoClaims, ...(await verifiedClaimsOfKind(tx, game.id, kind))])
+      if (!cards.has(c.cardId!)) cards.set(c.cardId!, { serial: c.serial, cardId: c.cardId!, atBall: c.atBall })
+    const pool = f.poolCents ?? 0
+    const winners = await splitWinners(tx, game, pool, [...cards.values()])
+    for (const w of winners)
+      await insertPrize(tx, {
+        id: ctx.newId('pz'),
+        gameId: game.id,
+        cardId: w.cardId,
+        kind,
+        amountCents: w.amountCents,
+        atBall: w.atBall,
+        at,
+      })
+    await markFigureAwarded(tx, game.id, f.figure, at)
+    await appendJournal(tx, {
+      at,
+      type: 'prize.awarded',
+      scope: gameScope(game),
+      payload: {
+        gameId: game.id,
+        kind,
+        poolCents: pool,
+        winners: winners.map((w) => ({
+          serial: w.serial,
+          cardId: w.cardId,
+          amountCents: w.amountCents,
+          atBall: w.atBall,
+        })),
+        remainderRule: 'equal split, leftover centavos one each to the lowest serials',
+        figure: f.figure,
+        figureAtBingo: true,
+        rule: 'CFG-13',
+        ...camera(await hallCameraOf(tx, game.hallId)),
+      },
+    })
   }
 }
 

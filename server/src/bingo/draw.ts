@@ -17,6 +17,8 @@ import {
   type Tx,
 } from './context.ts'
 import { registerClaim } from './claims.ts'
+import { figureFormed, figureKind } from './patterns.ts'
+import { figuresOfGame } from './store/figures.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
 import { calledBalls, insertBall, insertSilentWin, lastBallCalledAt } from './store/balls.ts'
@@ -198,6 +200,25 @@ async function recordBall(
           calledSet,
           true,
         )
+    } else {
+      // CFG-13: the system claims a figure the moment it is formed on a card, like the line (one figure's window at
+      // a time: the first open figure formed on any card, in the plan's order).
+      for (const f of await figuresOfGame(tx, game.id)) {
+        if (f.awardedAt) continue
+        const formed = cache.cards.filter((_, i) => figureFormed(f.figure, cache.rows[i], calledSet))
+        for (const card of formed)
+          await registerClaim(
+            ctx,
+            tx,
+            { ...game, status: 'drawing' as GameStatus },
+            card,
+            figureKind(f.figure),
+            seq,
+            calledSet,
+            true,
+          )
+        if (formed.length) break
+      }
     }
   } else {
     // BNG-48: nobody may learn of an undeclared winner; the first win is only recorded for the minutes.

@@ -2,6 +2,8 @@
  * Reads of a game outside any transaction: the state every screen shows, the draw proof once the game has
  * ended, a card, the prizes and the undeclared wins kept for the minutes.
  */
+import { FIGURE_NAMES, figureKind } from './patterns.ts'
+import { figuresOfGame } from './store/figures.ts'
 import type { DrawProof } from '../shared/draw-proof.ts'
 import { buildDrawProofV2, isoOfUnixSeconds, type DrawProofV2 } from '../shared/draw-proof-v2.ts'
 import { beaconKeyOf, beaconStateOf, ensureBeacon, isV2, seedOf } from './draw-beacon.ts'
@@ -92,6 +94,14 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
     bets: postedBets(getProfile(hall.profileId)!, JSON.parse(hall.settings || '{}') as HallRuleSettings),
     gameBets: await gameSaleLimits(db, gameId),
     winners,
+    figures: (await figuresOfGame(db, gameId)).map((f) => ({
+      kind: figureKind(f.figure),
+      figure: f.figure,
+      name: FIGURE_NAMES[f.figure],
+      shareBp: f.shareBp,
+      poolCents: f.poolCents,
+      awarded: f.awardedAt !== null,
+    })),
     rejectedClaims: claims
       .filter((c) => c.status === 'rejected')
       .map((c) => ({ serial: c.serial, kind: c.kind, reason: c.reason ?? '', atBall: c.atBall })),

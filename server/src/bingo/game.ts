@@ -4,6 +4,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { shareOf, splitEvenly, type Cents } from '../shared/money.ts'
+import type { FigureKind } from './patterns.ts'
 
 export const GameStatus = {
   Announced: 'announced',
@@ -82,7 +83,10 @@ export function assertLegal(action: GameAction, status: GameStatus, gameId: stri
   }
 }
 
-export type ClaimKind = 'line' | 'bingo'
+/** The regulated prizes the bonus prizes (prima, pots, lucky ball) follow: line and bingo, never a figure. */
+export type LineOrBingo = 'line' | 'bingo'
+/** Line, bingo, or a prize figure of the game (patterns.ts, CFG-13). */
+export type ClaimKind = 'line' | 'bingo' | FigureKind
 
 /**
  * Verifies a claim against the balls called so far (BNG-44, BNG-45): a line needs one full row

@@ -41,6 +41,15 @@ import type { GameState, SoldCard } from './types.ts'
 import type { Profile } from '../shared/profile.ts'
 import { checkDerivedPlan, derivedPools, derivedShares, isDerivedLayoutOf, type DerivedPlan } from './modalities.ts'
 import { derivedPlanOfGame, derivedPlansOfHall, insertDerivedGame } from './store/derived.ts'
+import {
+  figurePlanProblems,
+  figuresAllowedOn,
+  poolsWithFigures,
+  type Figure,
+  type FigurePlan,
+  type FigurePrize,
+} from './patterns.ts'
+import { figuresOfGame, insertGameFigure, newestFigurePlanOfHall, setFigurePool } from './store/figures.ts'
 
 /**
  * BNG-102 / CFG-34: the derived bingo version a game on this layout plays (the hall's newest version of that card
@@ -62,6 +71,52 @@ async function derivedVersionFor(
     }
   }
   return undefined
+}
+
+/**
+ * CFG-13 / BNG-103 / CFG-35: the prize figures a game plays, chosen among the hall's newest approved figure plan
+ * (each with the share the plan approved, the plan's reference), on a card the profile allows them on, fitting the
+ * card, and leaving the bingo a part of its share. None chosen: line and bingo only.
+ */
+async function figuresForGame(
+  tx: Sql,
+  hallId: string,
+  profile: Profile,
+  layout: CardLayout,
+  bingoBp: number,
+  chosen: readonly Figure[],
+  derived: boolean,
+): Promise<{ version: number; authorisationRef: string; prizes: FigurePrize[] }> {
+  const none = { version: 0, authorisationRef: '', prizes: [] }
+  if (chosen.length === 0) return none
+  const refuse = (message: string, details: Record<string, unknown> = {}) =>
+    new DomainError('RULE_DISABLED', message, { rule: 'CFG-13', ...details })
+  // A derived game's combinations are its version's predetermined prizes (BNG-102), not figures added to it.
+  if (derived) throw refuse("a derived bingo game pays its version's predetermined prizes only (BNG-102)")
+  if (!figuresAllowedOn(profile, layout))
+    throw refuse(
+      profile.figurePrizes.layouts === 'none'
+        ? `profile ${profile.id} plays line and bingo only (CFG-13)`
+        : `profile ${profile.id} allows prize figures on bingo plus cards only (BNG-103)`,
+      { layouts: profile.figurePrizes.layouts },
+    )
+  const row = await newestFigurePlanOfHall(tx, hallId)
+  if (!row) throw refuse(`hall ${hallId} has no approved figure plan (${profile.figurePrizes.authority})`)
+  const plan = JSON.parse(row.body) as FigurePlan
+  const prizes: FigurePrize[] = []
+  for (const f of new Set(chosen)) {
+    const p = plan.prizes.find((x) => x.figure === f)
+    if (!p)
+      throw refuse(`figure ${f} is not in the hall's approved figure plan (version ${row.version})`, { figure: f })
+    prizes.push(p)
+  }
+  const problems = figurePlanProblems(prizes, { rows: layout.rows, perRow: layout.perRow }, bingoBp)
+  if (problems.length)
+    throw new DomainError('VALIDATION_FAILED', `figures refused for this game: ${problems.join('; ')} (CFG-13)`, {
+      problems,
+      rule: 'CFG-13',
+    })
+  return { version: Number(row.version), authorisationRef: row.authorisation_ref, prizes }
 }
 
 /**
@@ -112,7 +167,13 @@ export async function insertSoldCards(
 /** BNG-11: announce a game with its series, card count and face value. */
 export async function announceGame(
   ctx: BingoContext,
-  input: { sessionId: string; seriesIds: string[]; drawSource?: 'rng' | 'manual' | 'blower'; deviceId?: string },
+  input: {
+    sessionId: string
+    seriesIds: string[]
+    drawSource?: 'rng' | 'manual' | 'blower'
+    deviceId?: string
+    figures?: Figure[]
+  },
 ): Promise<GameState> {
   const { deps } = ctx
   if (input.seriesIds.length < 1 || input.seriesIds.length > 2)
@@ -194,6 +255,15 @@ export async function announceGame(
     // BNG-102: a derived game's prizes and amounts are its version's, fixed now, before the game (004 Bingo VI.3.b).
     const derived = await derivedVersionFor(tx, hall.id, profile, layout)
     const gameShares = derived ? derivedShares(derived.plan) : shares
+    const figures = await figuresForGame(
+      tx,
+      hall.id,
+      profile,
+      layout,
+      gameShares.bingoBp,
+      input.figures ?? [],
+      !!derived,
+    )
     await insertGame(tx, {
       id: gameId,
       sessionId: session.id,
@@ -212,6 +282,15 @@ export async function announceGame(
       entropySource,
     })
     await insertFirstGameSeries(tx, gameId, first.id, start, first.cardCount)
+    for (const [position, f] of figures.prizes.entries())
+      await insertGameFigure(tx, {
+        gameId,
+        figure: f.figure,
+        position,
+        shareBp: f.shareBp,
+        planVersion: figures.version,
+        authorisationRef: figures.authorisationRef,
+      })
     if (derived)
       await insertDerivedGame(tx, {
         gameId,
@@ -246,6 +325,16 @@ export async function announceGame(
                 prizePercentBp: derived.plan.prizePercentBp,
                 prizes: derived.plan.prizes,
                 rule: 'BNG-102',
+              },
+            }
+          : {}),
+        ...(figures.prizes.length
+          ? {
+              figures: {
+                planVersion: figures.version,
+                authorisationRef: figures.authorisationRef,
+                prizes: figures.prizes,
+                rule: 'CFG-13',
               },
             }
           : {}),
@@ -526,6 +615,11 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
     const pools = derivedPlan
       ? derivedPools(JSON.parse(derivedPlan) as DerivedPlan, serials.length, game.faceValueCents)
       : prizePools(serials.length, game.faceValueCents, game.lineBp, game.bingoBp)
+    // CFG-13: each figure's pool is its share of the takings, out of the bingo's (line + bingo + figures = the plan's).
+    const gameFigures = await figuresOfGame(tx, game.id)
+    const withFigures = poolsWithFigures(pools.totalCents, pools.bingoCents, gameFigures)
+    pools.bingoCents = withFigures.bingoCents
+    for (const f of withFigures.figures) await setFigurePool(tx, game.id, f.figure, f.poolCents)
     const at = ctx.now()
     const closedAtUnix = Math.floor(Date.parse(at) / 1000)
     round = drawRoundFor(closedAtUnix)
@@ -553,6 +647,7 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
         totalCents: pools.totalCents,
         linePoolCents: pools.lineCents,
         bingoPoolCents: pools.bingoCents,
+        ...(withFigures.figures.length ? { figurePools: withFigures.figures } : {}),
         ranges,
         // BNG-17 / BNG-18: the runs really sold (a terminals' block is its own run), as the jefe announces them.
         soldRanges: await soldRuns(tx, game.id),

@@ -2,6 +2,7 @@
  * Halls, master card sets, series and sessions: what must exist before a game is announced. Each use case is
  * one transaction with its journal records.
  */
+import { checkFigurePlan, type FigurePlan } from './patterns.ts'
 import { assertHallPotsWithinPlan } from './pots-plan.ts'
 import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts'
 import { isoInZone } from '../shared/time-zone.ts'
@@ -191,7 +192,7 @@ async function recordPlan(
   ctx: BingoContext,
   tx: Tx,
   hallId: string,
-  kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules' | 'layout' | 'calling-times',
+  kind: 'betting-plan' | 'licence' | 'derived' | 'sale-rules' | 'layout' | 'calling-times' | 'figures',
   authorisationRef: string | null,
   body: unknown,
   by: PlanActor,
@@ -321,6 +322,22 @@ export async function setDerivedPlan(
     const { hall } = await hallOf(tx, input.hallId)
     const plan = checkDerivedPlan(getProfile(hall.profileId)!, input.plan)
     await recordPlan(ctx, tx, hall.id, 'derived', plan.authorisationRef, plan, input.by)
+  })
+  return hallRules(ctx, input.hallId)
+}
+
+/**
+ * CFG-13 / BNG-103 / CFG-35: the prize figures the hall's games may play, with the reference of the approval the
+ * profile names (profile.figurePrizes.authority). Each game chooses among them when it is announced.
+ */
+export async function setFigurePlan(
+  ctx: BingoContext,
+  input: { hallId: string; plan: FigurePlan; by: PlanActor },
+): Promise<HallRules> {
+  await ctx.tx(async (tx) => {
+    const { hall } = await hallOf(tx, input.hallId)
+    const plan = checkFigurePlan(getProfile(hall.profileId)!, input.plan)
+    await recordPlan(ctx, tx, hall.id, 'figures', plan.authorisationRef, plan, input.by)
   })
   return hallRules(ctx, input.hallId)
 }

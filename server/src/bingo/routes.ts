@@ -2,6 +2,7 @@
  * HTTP routes of bingo: halls, master sets, series, sessions and their minutes, games (sales, draw, claims,
  * incidents, proof, cards) and prizes. Errors are DomainErrors, turned into localized JSON by http/app.ts.
  */
+import { FIGURES, figureKind } from './patterns.ts'
 import { z } from 'zod'
 import {
   actorOf,
@@ -165,6 +166,22 @@ export function registerBingoRoutes(app: App, services: Services) {
         .strict(),
     )
     return c.json(await bingo.setDerivedPlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
+  })
+  // CFG-13 / BNG-103 / CFG-35: the prize figures the hall's games may play, with the approval's reference.
+  app.put('/api/halls/:hallId/figure-plan', needs('hall.rules'), async (c) => {
+    const plan = await body(
+      c,
+      z
+        .object({
+          authorisationRef: z.string().min(1).max(120),
+          prizes: z
+            .array(z.object({ figure: z.enum(FIGURES), shareBp: z.number().int().min(1).max(10_000) }).strict())
+            .min(1)
+            .max(FIGURES.length),
+        })
+        .strict(),
+    )
+    return c.json(await bingo.setFigurePlan({ hallId: param(c, 'hallId'), plan, by: actorOf(c) }))
   })
   // BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
   app.put('/api/halls/:hallId/sale-rules', needs('hall.rules'), async (c) => {
@@ -344,6 +361,8 @@ export function registerBingoRoutes(app: App, services: Services) {
           seriesIds: z.array(id).min(1).max(2),
           drawSource: z.enum(['rng', 'manual', 'blower']).optional(),
           deviceId: z.string().min(1).max(40).optional(),
+          // CFG-13: the prize figures of the hall's approved plan this game plays.
+          figures: z.array(z.enum(FIGURES)).max(FIGURES.length).optional(),
         })
         .strict(),
     )
@@ -469,7 +488,13 @@ export function registerBingoRoutes(app: App, services: Services) {
     return c.json(await bingo.enterBall(param(c, 'gameId'), b.ball, b.deviceId ?? null))
   })
   app.post('/api/games/:gameId/claims', needs('game.claim'), async (c) => {
-    const b = await body(c, z.object({ kind: z.enum(['line', 'bingo']), serial: z.string().min(1).max(40) }).strict())
+    // CFG-13: a figure is claimed as `figure:<name>` (patterns.ts), on the same path as the line and the bingo.
+    const b = await body(
+      c,
+      z
+        .object({ kind: z.enum(['line', 'bingo', ...FIGURES.map(figureKind)]), serial: z.string().min(1).max(40) })
+        .strict(),
+    )
     const r = await bingo.claim({ gameId: param(c, 'gameId'), serial: b.serial, kind: b.kind })
     return c.json(r, r.ok ? 200 : 422)
   })

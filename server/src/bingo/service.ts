@@ -89,6 +89,7 @@ export function createBingoService(deps: BingoDeps) {
     setBettingPlan: (input: Parameters<typeof halls.setBettingPlan>[1]) => halls.setBettingPlan(ctx, input),
     setLicenceTerms: (input: Parameters<typeof halls.setLicenceTerms>[1]) => halls.setLicenceTerms(ctx, input),
     setDerivedPlan: (input: Parameters<typeof halls.setDerivedPlan>[1]) => halls.setDerivedPlan(ctx, input),
+    setFigurePlan: (input: Parameters<typeof halls.setFigurePlan>[1]) => halls.setFigurePlan(ctx, input),
     // Issue 18: posted bets and face values (BNG-40, GEN-18, CFG-16, BNG-10), automatic claims (CFG-21), the
     // purchase checks every sale path makes (purchases.ts), the hall's door (BNG-93, BNG-19), cards handed back (BNG-15).
     setSaleRules: (input: Parameters<typeof halls.setSaleRules>[1]) => halls.setSaleRules(ctx, input),

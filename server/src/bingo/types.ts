@@ -2,7 +2,7 @@
  * The bingo line's types: what its use cases take (deps, hooks), publish (events) and answer (game state). In a
  * module of their own so that the use-case files import them without a loop through service.ts (issue 25 point 5).
  */
-import type { ClaimKind, GameStatus } from './game.ts'
+import type { ClaimKind, GameStatus, LineOrBingo } from './game.ts'
 import type { Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { GameExtras } from './game-extras.ts'
@@ -103,7 +103,7 @@ export interface BingoHooks {
     e: {
       game: Game
       profile: Profile
-      kind: ClaimKind
+      kind: LineOrBingo
       winners: Array<{ serial: string; cardId: string; atBall: number; amountCents: number }>
       balls: number[]
       at: string
@@ -208,6 +208,18 @@ export interface GameState extends Partial<GameExtras> {
   /** CFG-7: the game's own posted limits (and per channel), within the hall's; null: the hall's apply. */
   gameBets?: GameSaleLimits | null
   winners: PublicWinner[]
+  /**
+   * CFG-13 / BNG-103: the prize figures this game plays beyond line and bingo, each with its public name, its pool
+   * (from the close of sales; null before) and whether its prize has been awarded. Empty for line and bingo only.
+   */
+  figures?: Array<{
+    kind: ClaimKind
+    figure: string
+    name: { es: string; en: string }
+    shareBp: number
+    poolCents: number | null
+    awarded: boolean
+  }>
   rejectedClaims: Array<{ serial: string; kind: ClaimKind; reason: string; atBall: number }>
   isLastGame: boolean
   voidReason: string | null

@@ -2,6 +2,7 @@ import type { Services } from '../services.ts'
 import { DEMO_BETTING_PLAN } from '../bingo/betting-plan.ts'
 import { markDemo } from '../demo.ts'
 import { registerDemoRng } from '../equipment/service.ts'
+import type { ClaimKind } from '../bingo/game.ts'
 
 export interface DemoResult {
   gameId: string
@@ -14,7 +15,7 @@ export interface DemoResult {
   bingoPool: number
   balls: number[]
   proof: unknown
-  winners: Array<{ kind: 'line' | 'bingo'; serial: string; numbers: number[][]; atBall: number; amount: number }>
+  winners: Array<{ kind: ClaimKind; serial: string; numbers: number[][]; atBall: number; amount: number }>
   cards?: Array<{ serial: string; numbers: number[][] }>
 }
 

@@ -261,6 +261,12 @@ export interface Profile {
    */
   derivedBingo: { allowed: boolean; minimumPrizeBp: number }
   /**
+   * CFG-13 / BNG-103 / CFG-35: prize figures beyond line and bingo (bingo/patterns.ts), on which cards, and whose
+   * approval a hall's figure plan must cite (its `authorisationRef` is required). `layouts`: 'any' (every card the
+   * hall plays), 'bingo-plus' (only bingo plus cards of 1..100) or 'none'.
+   */
+  figurePrizes: { layouts: 'any' | 'bingo-plus' | 'none'; authority: string | null }
+  /**
    * BNG-71 (Cantabria, 004 Bingo V.3): prizes are paid at the end of each game, always before the next one starts.
    * The Bolivian texts set no such order (prizes are paid against the card within the claim period): off there.
    */
@@ -507,6 +513,11 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   primaOnHallClosure: null,
   extraPrizes: { progressivePots: true, seedMoney: true },
   derivedBingo: { allowed: false, minimumPrizeBp: 0 },
+  // CFG-13 (002 §6.1.5 names line and bingo; §6.1.3 "la cantidad de números y filas ... podrán variar en función a la
+  // Licencia de Operaciones emitida por la AJ"; §6.1.9 other bingos' "modalidades de juego deben estar claramente
+  // establecidos en la Licencia de Operaciones emitida por la AJ"): figures as the hall's licence states them, their
+  // shares in the Plan de Apuestas the AJ approved (§6.1.8.3).
+  figurePrizes: { layouts: 'any', authority: 'AJ — Licencia de Operaciones y Plan de Apuestas (002 §6.1.9, §6.1.8.3)' },
   prizesPaidBeforeNextGame: false,
   prizeChequeAllowed: false,
   minimumAge: 18,
@@ -599,6 +610,8 @@ export const BOLIVIA_2013: Profile = Object.freeze({
     autoClaim: true,
     terms: null,
   },
+  // CFG-13 (000 §6.1.5): line and bingo on a card of 15 numbers, and no other bingo games: no figures.
+  figurePrizes: { layouts: 'none', authority: null },
 }) as Profile
 
 /** Cantabria, Decreto 6/2010 and amendments. */
@@ -647,6 +660,14 @@ export const CANTABRIA_2010: Profile = Object.freeze({
     'Consejería competente en materia de economía y hacienda — cuenta general de ingresos del Gobierno de Cantabria',
   extraPrizes: { progressivePots: false, seedMoney: false },
   derivedBingo: { allowed: true, minimumPrizeBp: 6700 },
+  // CFG-13 / BNG-103 / CFG-35 (004 Bingo V.1 "Se premiarán las siguientes combinaciones: a) Línea ... b) Bingo": no
+  // figure in ordinary bingo, and BNG-68 forbids prizes beyond the regulated ones; Bingo VI.4: bingo plus "premian
+  // las combinaciones que establece el plan de premios correspondiente a esta modalidad"): figures on bingo plus
+  // cards only, as the prize plan the Consejería approved sets them. Derived bingo's combinations are its version's.
+  figurePrizes: {
+    layouts: 'bingo-plus',
+    authority: 'Consejería competente en materia de juego — plan de premios del bingo plus (004 Bingo VI.4)',
+  },
   prizesPaidBeforeNextGame: true,
   prizeChequeAllowed: true,
   minimumAge: 18,

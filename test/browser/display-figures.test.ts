@@ -1,0 +1,118 @@
+/**
+ * CFG-13 / BNG-103 in a real Chromium, authentication on: a prize figure (four corners) claimed at the caller
+ * console by the jefe de mesa, verified against the called balls, and shown on the hall display with the figure's
+ * name in Spanish, the winning card and the "any more?" question, over the live socket.
+ */
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
+import { startTestServer } from '../helpers/server.ts'
+import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
+import { equipForManualGames } from '../helpers/ball-sets.ts'
+import { sealed } from '../helpers/device-marks.ts'
+
+const PASSWORD = 'clave-de-figuras-13'
+const BY = { kind: 'person', id: 'u_test', name: 'Directora', role: 'director' } as const
+
+browserSuite('prize figures on the caller console and the hall display (CFG-13)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let browser: Browser
+  let gameId: string
+  let displayCred: string
+  let serial: string
+
+  beforeAll(async () => {
+    ensureBuilt(['display'], ['display/src', 'web'])
+    mkdirSync(SCREENSHOTS, { recursive: true })
+    server = await startTestServer({ auth: 'on' })
+    const { bingo, auth } = server.services
+    const hall = await bingo.createHall({
+      id: 'sala',
+      name: 'Sala de figuras',
+      profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
+      playingPositions: 100,
+      bettingPlan: DEMO_BETTING_PLAN,
+    })
+    await bingo.setAutoClaim({ hallId: hall.id, autoClaim: false, by: BY })
+    await bingo.setFigurePlan({
+      hallId: hall.id,
+      plan: { authorisationRef: 'AJ/LIC/FIG-2026-7', prizes: [{ figure: 'four-corners', shareBp: 500 }] },
+      by: BY,
+    })
+    const set = await bingo.createMasterSet({ count: 200, seed: 'figures-display' })
+    const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
+    await equipForManualGames(server.services, hall.id)
+    const session = await bingo.openSession({
+      hallId: hall.id,
+      recount: { ballsCounted: 90, confirmedBy: 'Jefa de Mesa' },
+    })
+    const game = await bingo.announceGame({
+      sessionId: session.id,
+      seriesIds: [a.id],
+      drawSource: 'manual',
+      figures: ['four-corners'],
+    })
+    gameId = game.gameId
+    await bingo.openSales(gameId)
+    const sold = await bingo.sell({ gameId, count: 20, channel: 'demo' })
+    serial = sold[0].serial
+    await bingo.closeSales({ gameId })
+    const rows = sold[0].rows.map((r: number[]) => r.filter((n) => n > 0))
+    for (const b of [rows[0][0], rows[0][rows[0].length - 1], rows[2][0], rows[2][rows[2].length - 1]])
+      await bingo.enterBall(gameId, b, null)
+    displayCred = (await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla sala', hallId: hall.id }))
+      .credential
+    await auth.createUser({ username: 'jefa', displayName: 'Jefa de Mesa', role: 'floor_manager', password: PASSWORD })
+    browser = await launchChromium()
+  }, 120_000)
+  afterAll(async () => {
+    await browser?.close()
+    await server?.cleanup()
+  })
+  const textOf = async (page: Page, testId: string) =>
+    ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
+
+  it('the jefe checks a four-corners claim at the console and the hall sees the verified winner with the figure', async () => {
+    const display = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
+    await display.goto(`${server.url}/display/?hall=sala&device=${displayCred}`)
+    await expect
+      .poll(() => display.getByTestId('display').getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('drawing')
+    // Nothing is shown of a figure nobody has claimed (BNG-48).
+    expect(await display.getByTestId('winner-panel').count()).toBe(0)
+
+    const caller = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await caller.goto(`${server.url}/caller/?hall=sala`)
+    await caller.getByTestId('login-user').fill('jefa')
+    await caller.getByTestId('login-password').fill(PASSWORD)
+    await caller.getByTestId('login-submit').click()
+    const figureButton = caller.locator('[data-testid="claim-kind-figure"][data-kind="figure:four-corners"]')
+    await figureButton.waitFor({ timeout: 15_000 })
+    expect((await figureButton.textContent())?.trim()).toBe('Cuatro esquinas')
+    await figureButton.click()
+    await caller.getByTestId('claim-serial').fill(serial)
+    await caller.getByTestId('claim-submit').click()
+    await expect
+      .poll(() => caller.getByTestId('claim-result').getAttribute('data-ok'), { timeout: 10_000 })
+      .toBe('true')
+    expect(await textOf(caller, 'claim-result')).toContain('CUATRO ESQUINAS')
+    expect(await textOf(caller, 'caller-state')).toBe('CUATRO ESQUINAS')
+    expect(await textOf(caller, 'caller-window-question')).toBe('¿ALGÚN CARTÓN MÁS CON CUATRO ESQUINAS?')
+    await caller.screenshot({ path: join(SCREENSHOTS, 'caller-figure-verified.png') })
+
+    await display.getByTestId('winner-panel').waitFor({ timeout: 10_000 })
+    expect(await display.getByTestId('winner-panel').getAttribute('data-kind')).toBe('figure:four-corners')
+    expect(await textOf(display, 'winner-kind')).toBe('CUATRO ESQUINAS')
+    expect(await textOf(display, 'window-question')).toBe('¿ALGÚN CARTÓN MÁS CON CUATRO ESQUINAS?')
+    expect(await textOf(display, 'winner-serial')).toBe(serial)
+    expect(await textOf(display, 'state')).toBe('CUATRO ESQUINAS')
+    // The figure's pool (5 % of 20 x 5.00 = 5.00) is the prize shown.
+    expect(await textOf(display, 'winner-prize')).toMatch(/5[,.]00/)
+    await display.screenshot({ path: join(SCREENSHOTS, 'display-figure-winner.png') })
+  })
+})
