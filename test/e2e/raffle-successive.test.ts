@@ -373,21 +373,49 @@ describe('PRM-9: a promotional draw of successive draws (tracto sucesivo), each 
     expect((await desk('/api/tickets/validate', codes.get(losers[0])!)).body.outcome).toBe('NO_WIN')
   })
 
-  it('PRM-9: a successive plan is planned all or none: two plans on overlapping draw numbers at once leave one whole plan, never a part of the other', async () => {
-    // Draws 30-32 and 31-33 of one game: each checks its numbers free; planned one transaction per draw, the
-    // second would have planned its draw 33 (or 31) and failed part-way, leaving a plan without its other draws.
-    const a = successivePlan({ gameCode: 'PROMOATO', drawNumber: 30 })
-    const b = successivePlan({ gameCode: 'PROMOATO', drawNumber: 31 })
-    const [ra, rb] = await Promise.all([
-      call('jefa', 'POST', '/api/lottery/draws', a),
-      call('jefa', 'POST', '/api/lottery/draws', b),
-    ])
-    expect([ra.status, rb.status].sort()).toEqual([201, 400])
-    const rows = await server.services.db.all<{ draw_no: number }>(
-      "SELECT draw_no FROM lottery_draws WHERE game_code = 'PROMOATO' ORDER BY draw_no",
+  it('PRM-9: a successive plan is planned all or none: a fault at its last draw leaves none of its draws planned', async () => {
+    // A fault injected in the real database at the third draw's row (a full disk, a lost connection): planned one
+    // transaction per draw, the first two stayed planned without the third.
+    const db = server.services.db
+    if (db.engine === 'sqlite')
+      await db.run(
+        `CREATE TRIGGER fail_third_draw BEFORE INSERT ON lottery_draws WHEN NEW.game_code = 'PROMOATO' AND NEW.draw_no = 32
+         BEGIN SELECT RAISE(ABORT, 'injected fault'); END`,
+      )
+    else {
+      await db.run(
+        `CREATE FUNCTION fail_third_draw() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN IF NEW.game_code = 'PROMOATO' AND NEW.draw_no = 32 THEN RAISE EXCEPTION 'injected fault'; END IF;
+         RETURN NEW; END $$`,
+      )
+      await db.run(
+        'CREATE TRIGGER fail_third_draw BEFORE INSERT ON lottery_draws FOR EACH ROW EXECUTE FUNCTION fail_third_draw()',
+      )
+    }
+    try {
+      const r = await call(
+        'jefa',
+        'POST',
+        '/api/lottery/draws',
+        successivePlan({ gameCode: 'PROMOATO', drawNumber: 30 }),
+      )
+      expect(r.status).not.toBe(201)
+    } finally {
+      await db.run(
+        db.engine === 'sqlite' ? 'DROP TRIGGER fail_third_draw' : 'DROP TRIGGER fail_third_draw ON lottery_draws',
+      )
+    }
+    const rows = await db.all("SELECT draw_no FROM lottery_draws WHERE game_code = 'PROMOATO'")
+    expect(rows).toEqual([])
+    // Nothing half-planned blocks the plan once the fault is gone.
+    const again = await call(
+      'jefa',
+      'POST',
+      '/api/lottery/draws',
+      successivePlan({ gameCode: 'PROMOATO', drawNumber: 30 }),
     )
-    const won = ra.status === 201 ? 30 : 31
-    expect(rows.map((r) => Number(r.draw_no))).toEqual([won, won + 1, won + 2])
+    expect(again.status, JSON.stringify(again.body)).toBe(201)
+    expect(await db.all("SELECT draw_no FROM lottery_draws WHERE game_code = 'PROMOATO'")).toHaveLength(3)
   })
 
   it('PRM-11 / LNS-23: a lotto goods prize is planned only with who provides it, never from expired business-promotion prizes', async () => {
