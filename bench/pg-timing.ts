@@ -57,3 +57,29 @@ export function tapPostgres(): PgTiming {
     },
   }
 }
+
+/** CPU time (ms) of each PostgreSQL backend serving `db`'s database, by pid (Linux /proc; the server on this machine). */
+export async function backendCpuMs(db: {
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>
+}): Promise<Map<number, number>> {
+  const { readFileSync } = await import('node:fs')
+  const rows = await db.all<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')
+  const out = new Map<number, number>()
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      out.set(Number(pid), (Number(fields[11]) + Number(fields[12])) * 10)
+    } catch {
+      // Another machine's server, or a backend gone meanwhile.
+    }
+  }
+  return out
+}
+
+/** CPU (ms) the backends spent between two samples; one that started meanwhile counts whole. */
+export function backendCpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let ms = 0
+  for (const [pid, t] of after) ms += t - (before.get(pid) ?? 0)
+  return ms
+}

@@ -36,7 +36,7 @@ import { markDemo } from '../server/src/demo.ts'
 import { plan649 } from '../test/helpers/lottery-plans.ts'
 import { hallWithGameOnSale } from '../test/helpers/cashdesk.ts'
 import { p99 } from './stats.ts'
-import { tapPostgres, type PgTiming } from './pg-timing.ts'
+import { backendCpuDelta, backendCpuMs, tapPostgres, type PgTiming } from './pg-timing.ts'
 
 export interface BenchResult {
   name: string
@@ -305,19 +305,26 @@ async function run(
       const cpu0 = process.cpuUsage()
       timing?.reset()
       tally?.reset()
+      const backends0 = await backendCpuMs(services.db)
       const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
       const cpu = process.cpuUsage(cpu0)
       const mainMs = mainThreadCpuMs() - main0
+      const backendMs = backendCpuDelta(backends0, await backendCpuMs(services.db))
       await profiling?.stop()
       report('postgres, warm', warm)
       const g = services.paidSales.stats()
-      // Warm-up included: per sale is over every group-commit unit since the reset.
-      const sold = Math.max(1, g.units - units0.units)
+      // Warm-up included: per sale is over every purchase sent (the group commit's units count printed marks too).
+      const sold = Math.max(1, warm.totalSent)
       log(
-        `postgres CPU per sale: server ${((cpu.user + cpu.system) / sold).toFixed(0)} µs (its event loop's thread ${Number.isNaN(mainMs) ? '-' : ((mainMs * 1000) / sold).toFixed(0)} µs); ${g.batches - units0.batches} transactions over ${sold} sales`,
+        `postgres CPU per sale: server ${((cpu.user + cpu.system) / sold).toFixed(0)} µs (its event loop's thread ${Number.isNaN(mainMs) ? '-' : ((mainMs * 1000) / sold).toFixed(0)} µs), PostgreSQL's backends ${((backendMs * 1000) / sold).toFixed(0)} µs; ${g.batches - units0.batches} batches for ${g.units - units0.units} units (sales and printed marks) over ${sold} purchases`,
+      )
+      // `ok` counts only requests sent and answered inside the window: with answers slower than about a second it
+      // undercounts; this counts every answer from the start of the warm-up (about `clients` still in flight).
+      log(
+        `postgres: about ${Math.round((warm.totalSent - clients) / (2 + seconds))} purchases answered per second over warm-up and window`,
       )
       if (tally) {
-        log(`postgres statements (warm-up included): ${tally.total()} over ${sold} group-commit units`)
+        log(`postgres statements (warm-up included): ${tally.total()} over ${sold} purchases`)
         for (const l of tally.byStatement().slice(0, 60))
           log(`  ${(l.count / sold).toFixed(2)}  ${l.sql.slice(0, 160)}`)
       }
