@@ -36,6 +36,7 @@ import { markDemo } from '../server/src/demo.ts'
 import { plan649 } from '../test/helpers/lottery-plans.ts'
 import { hallWithGameOnSale } from '../test/helpers/cashdesk.ts'
 import { p99 } from './stats.ts'
+import { backendCpuDelta, backendCpuMs, tapPostgres, type PgTiming } from './pg-timing.ts'
 
 export interface BenchResult {
   name: string
@@ -200,6 +201,7 @@ async function run(
   // BENCH_PAID_COUNT=1: every SQL statement is counted (test/helpers/statement-count.ts) and the warm run's statements
   // per sale are printed, most run first; a figure independent of the machine's load (the timings are not).
   let tally: StatementTally | null = null
+  const timing: PgTiming | null = postgres && process.env.BENCH_PAID_PG_TIMING === '1' ? tapPostgres() : null
   let db
   if (process.env.BENCH_PAID_COUNT === '1') {
     const counted = countingDatabase(await openDatabase(config))
@@ -298,10 +300,35 @@ async function run(
     if (postgres) {
       writeBodies(codes.length)
       const profiling = await startProfile()
+      const units0 = services.paidSales.stats()
+      const main0 = mainThreadCpuMs()
+      const cpu0 = process.cpuUsage()
+      timing?.reset()
+      tally?.reset()
+      const backends0 = await backendCpuMs(services.db)
       const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
+      const cpu = process.cpuUsage(cpu0)
+      const mainMs = mainThreadCpuMs() - main0
+      const backendMs = backendCpuDelta(backends0, await backendCpuMs(services.db))
       await profiling?.stop()
       report('postgres, warm', warm)
       const g = services.paidSales.stats()
+      // Warm-up included: per sale is over every purchase sent (the group commit's units count printed marks too).
+      const sold = Math.max(1, warm.totalSent)
+      log(
+        `postgres CPU per sale: server ${((cpu.user + cpu.system) / sold).toFixed(0)} µs (its event loop's thread ${Number.isNaN(mainMs) ? '-' : ((mainMs * 1000) / sold).toFixed(0)} µs), PostgreSQL's backends ${((backendMs * 1000) / sold).toFixed(0)} µs; ${g.batches - units0.batches} batches for ${g.units - units0.units} units (sales and printed marks) over ${sold} purchases`,
+      )
+      // `ok` counts only requests sent and answered inside the window: with answers slower than about a second it
+      // undercounts; this counts every answer from the start of the warm-up (about `clients` still in flight).
+      log(
+        `postgres: about ${Math.round((warm.totalSent - clients) / (2 + seconds))} purchases answered per second over warm-up and window`,
+      )
+      if (tally) {
+        log(`postgres statements (warm-up included): ${tally.total()} over ${sold} purchases`)
+        for (const l of tally.byStatement().slice(0, 60))
+          log(`  ${(l.count / sold).toFixed(2)}  ${l.sql.slice(0, 160)}`)
+      }
+      if (timing) for (const line of timing.report(sold)) log(line)
       log(
         `postgres group commit: ${g.units} sales in ${g.batches} transactions, ${(g.units / Math.max(1, g.batches)).toFixed(1)} each`,
       )

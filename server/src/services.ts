@@ -324,6 +324,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     kiosk: cashdesk.kiosk,
     printers: cashdesk.printers,
     prints: cashdesk.prints,
+    salesCommit: cashdesk.salesCommit,
     admission: players,
     sealer,
   })

@@ -7,6 +7,7 @@ import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
 import { openSqliteReadonly, type SqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import type { Sql } from '../../server/src/db/database.ts'
 
 /**
  * Issue 23 point 5, over real HTTP with authentication on, enrolled kiosks and real TCP printers on 127.0.0.1:
@@ -334,5 +335,52 @@ describe('sales commit, then print (issue 23 point 5)', () => {
       { ...es, authorization: `Device ${display.credential}` },
     )
     expect(forbidden.status).toBe(403)
+  })
+
+  // Issue 23 point 5: a printed mark is one more unit of the sales' group commit, not a transaction of its own (on
+  // PostgreSQL each took the journal's lock and flushed a commit about as often as the sales' batches did).
+  it('marks printed tickets in the sales batches: no transaction of their own', async () => {
+    const vouchers = [await voucher(500), await voucher(500), await voucher(500)]
+    await server.services.cashdesk.prints.flushPrinted()
+    const db = server.services.db
+    const transaction = db.transaction
+    // What each transaction ran: whether it was a group-commit batch, whether it marked tickets printed.
+    const seen: Array<{ batch: boolean; marks: boolean }> = []
+    db.transaction = ((fn, options) => {
+      const t = { batch: false, marks: false }
+      seen.push(t)
+      const spy = (tx: Sql): Sql => {
+        const note = (sql: string) => {
+          if (sql.includes('SAVEPOINT group_unit')) t.batch = true
+          if (sql.startsWith("UPDATE ticket_prints SET status = 'printed'")) t.marks = true
+        }
+        return {
+          all: (q, p) => (note(q), tx.all(q, p)),
+          get: (q, p) => (note(q), tx.get(q, p)),
+          run: (q, p) => (note(q), tx.run(q, p)),
+        }
+      }
+      return transaction.call(db, (tx) => fn(spy(tx)), options)
+    }) as typeof transaction
+    try {
+      const before = server.services.paidSales.stats()
+      const refs: string[] = []
+      for (const v of vouchers) {
+        const r = await buyCard(kiosks.good, v.code)
+        expect(r.status).toBe(201)
+        expect(r.body.print.printed).toBe(true)
+        refs.push(r.body.purchaseId)
+      }
+      // The marks are flushed shortly after the answers.
+      for (let t = 0; t < 100 && (await rowOf(refs[2]))?.status !== 'printed'; t++)
+        await new Promise((done) => setTimeout(done, 20))
+      for (const ref of refs) expect(await rowOf(ref)).toMatchObject({ status: 'printed', docs_sealed: null })
+      // Three sales and at least one unit of marks through the group commit; no mark outside its batches.
+      expect(server.services.paidSales.stats().units - before.units).toBeGreaterThanOrEqual(4)
+      expect(seen.filter((t) => t.marks).length).toBeGreaterThanOrEqual(1)
+      expect(seen.filter((t) => t.marks && !t.batch)).toEqual([])
+    } finally {
+      db.transaction = transaction
+    }
   })
 })

@@ -60,7 +60,7 @@ import { assertDeviceMarked, assertMarksOf } from '../access/device-marks.ts'
 import { deviceMarksById } from '../access/store.ts'
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
-import { createGroupCommit } from '../db/group-commit.ts'
+import type { GroupCommit } from '../db/group-commit.ts'
 
 export interface PaidSalesDeps {
   db: Database
@@ -77,6 +77,8 @@ export interface PaidSalesDeps {
   /** Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked about the identities a kiosk purchase reads. */
   admission?: Pick<PlayerAdmission, 'assertAdmitted'>
   prints: TicketPrints
+  /** The cash desk's group commit (cashdesk/service.ts), which the printed marks share. */
+  salesCommit: GroupCommit
   /** Issue 29 point 4: keys the short code printed on every card (card-short-code.ts). */
   sealer: Pick<Sealer, 'tag'>
 }
@@ -165,20 +167,13 @@ export const MAX_SLIPS_PER_PURCHASE = 10
 export const MAX_INSTANT_PER_PURCHASE = 20
 /** Most cards of one kiosk purchase whose codes are signed before its transaction. */
 const SIGNED_AHEAD_MAX = 20
-/** Most time (ms) a PostgreSQL group-commit batch takes on more sales before it commits. */
-const POSTGRES_BATCH_BUDGET_MS = 40
-
 export function createPaidSales(deps: PaidSalesDeps) {
   const { db, clock, keys, bingo, bonus, lotto, lottery, instant, vouchers, printers, prints } = deps
   const now = () => clock.now().toISOString()
   const newId = (p: string) => bingo.newId(p)
-  // Issue 23 point 5: every paid sale goes through one group-commit path: the sales that arrive while a batch is
-  // committing are written by the next, each in its own savepoint (a refused one alone is rolled back), with one
-  // commit for all; each is answered, and printed, only after that commit.
-  // On PostgreSQL a sale is some thirty round trips, a few milliseconds of waiting on the network rather than of work:
-  // with SQLite's 8 ms budget a batch held one sale, and every sale paid its own BEGIN, journal lock and commit
-  // flush. A longer budget lets a batch hold several; a ball draw waits behind at most about that long.
-  const sales = createGroupCommit(db, db.engine === 'postgres' ? { budgetMs: POSTGRES_BATCH_BUDGET_MS } : {})
+  // Issue 23 point 5: every paid sale goes through one group-commit path, the cash desk's (cashdesk/service.ts): each
+  // in its own savepoint of a batch with one commit for all, answered and printed only after that commit.
+  const sales = deps.salesCommit
 
   async function offer(hallId: string): Promise<KioskFullOffer> {
     const base = await deps.kiosk.offer(hallId)

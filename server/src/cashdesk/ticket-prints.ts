@@ -20,6 +20,7 @@
  * after ticket that no one can hold. The status carries no outcome, so it decides no sale by what it would win.
  */
 import type { Database, Sql } from '../db/database.ts'
+import type { GroupCommit } from '../db/group-commit.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
@@ -68,6 +69,11 @@ export interface TicketPrintDeps {
   printers: PrinterPool
   /** Where a failure to record a printed mark is reported (the mark is only housekeeping). */
   onError?: (err: unknown) => void
+  /**
+   * The sales' group commit: a flush of printed marks is one more unit of the next batch instead of a transaction
+   * of its own, which on PostgreSQL took the journal's lock and flushed a commit about as often as the sales did.
+   */
+  marksWriter?: Pick<GroupCommit, 'run'>
 }
 
 export function createTicketPrints(deps: TicketPrintDeps) {
@@ -213,16 +219,16 @@ export function createTicketPrints(deps: TicketPrintDeps) {
       .then(async () => {
         if (ids.length === 0) return
         const at = now()
+        const mark = async (tx: Sql) => {
+          for (let i = 0; i < ids.length; i += PRINTED_BATCH)
+            await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
+        }
+        // In the sales' next batch: no transaction of its own; resolved once that batch is on disk.
+        if (deps.marksWriter) return void (await deps.marksWriter.run(mark))
         // Housekeeping nobody is answered after: its commit does not sleep in fsync on the event loop (SQLite FULL,
         // up to 20 times a second under load); the WAL is synced off the event loop before the next flush. A mark
         // lost to a power cut leaves the row `printing`, which after STALE_MS is reprintable as a marked reprint.
-        await db.transaction(
-          async (tx) => {
-            for (let i = 0; i < ids.length; i += PRINTED_BATCH)
-              await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
-          },
-          { deferSync: true },
-        )
+        await db.transaction(mark, { deferSync: true })
         await db.durable?.()
       })
       .catch((e) => deps.onError?.(e))

@@ -14,19 +14,27 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   pool.on('error', () => undefined)
   // COUNT/SUM/BIGINT come back as strings by default; our amounts are safe integers.
   pg.types.setTypeParser(20, (v) => Number(v))
-  const rewrite = (sql: string) => {
-    let i = 0
-    return sql.replace(/\?/g, () => `$${++i}`)
-  }
+  const statements = preparedStatements()
+  const send = (client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) =>
+    guard(async () => {
+      try {
+        return await client.query(statements.query(sql, params))
+      } catch (err) {
+        // 0A000 "cached plan must not change result type": another node's migration changed a table under a
+        // prepared `SELECT *`. This call fails (it may be inside a transaction); the next one prepares it afresh.
+        if ((err as { code?: string }).code === '0A000') statements.forget(sql)
+        throw err
+      }
+    })
   const on = (client: pg.Pool | pg.PoolClient): Sql => ({
     async all<T>(sql: string, params: readonly unknown[] = []) {
-      return guard(async () => (await client.query(rewrite(sql), params as unknown[])).rows as T[])
+      return (await send(client, sql, params)).rows as T[]
     },
     async get<T>(sql: string, params: readonly unknown[] = []) {
-      return guard(async () => (await client.query(rewrite(sql), params as unknown[])).rows[0] as T | undefined)
+      return (await send(client, sql, params)).rows[0] as T | undefined
     },
     async run(sql: string, params: readonly unknown[] = []) {
-      return guard(async () => ({ changes: (await client.query(rewrite(sql), params as unknown[])).rowCount ?? 0 }))
+      return { changes: (await send(client, sql, params)).rowCount ?? 0 }
     },
   })
   return {
@@ -49,6 +57,50 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     },
     async close() {
       await pool.end()
+    },
+  }
+}
+
+/** Most distinct statement texts prepared by name; the rest are sent unnamed (parsed and planned every time). */
+export const MAX_PREPARED_STATEMENTS = 1000
+/** A statement with more parameters than this (a long `IN (…)` list, a bulk insert) is not worth a name. */
+const MAX_PREPARED_PARAMETERS = 100
+
+function rewrite(sql: string): string {
+  let i = 0
+  return sql.replace(/\?/g, () => `$${++i}`)
+}
+
+/**
+ * Named prepared statements. A statement with parameters goes by the extended protocol anyway; given a name, each
+ * connection parses it once, and PostgreSQL plans it once it has seen it a few times (its plan cache), instead of
+ * parsing and planning it on every call: under the journal's lock a paid sale is some thirty statements in a row,
+ * and parsing and planning were a large part of each round trip. The name stands for the text (one name per
+ * distinct text, so a text that varies, such as an `IN (…)` list of another length, is another statement); past
+ * MAX_PREPARED_STATEMENTS texts, new ones go unnamed, and so do those of over MAX_PREPARED_PARAMETERS parameters,
+ * so neither this map nor each session's statements grow without bound. A statement without parameters goes as a simple query, which may hold several statements
+ * (`BEGIN; SELECT pg_advisory_xact_lock(…)`) and cannot be prepared. Prepared statements live in the session, so
+ * a connection pooler in transaction mode must not stand between this server and PostgreSQL.
+ */
+export function preparedStatements() {
+  const names = new Map<string, { name: string; text: string }>()
+  let named = 0
+  return {
+    query(sql: string, params: readonly unknown[]): pg.QueryConfig {
+      const values = params as unknown[]
+      let known = names.get(sql)
+      if (!known) {
+        const text = rewrite(sql)
+        if (values.length === 0 || values.length > MAX_PREPARED_PARAMETERS || names.size >= MAX_PREPARED_STATEMENTS)
+          return { text, values }
+        known = { name: `bolillo_${++named}`, text }
+        names.set(sql, known)
+      }
+      return { name: known.name, text: known.text, values }
+    },
+    /** The next call of `sql` goes under a new name, prepared afresh on every connection. */
+    forget(sql: string) {
+      names.delete(sql)
     },
   }
 }

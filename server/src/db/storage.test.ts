@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, testPostgresUrl } from '../../../test/helpers/database.ts'
 import { code } from '../../../test/helpers/error-code.ts'
 import { runtime } from '../shared/runtime.ts'
-import type { Database } from './database.ts'
+import type { Database, Sql } from './database.ts'
 import { migrate } from './migrate.ts'
 import { openSqlite, openSqliteConnection, openSqliteReadonly, sqliteEngine } from './sqlite-runtime.ts'
 
@@ -312,4 +312,72 @@ describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
       expect(open()).toEqual([])
     },
   )
+})
+
+/**
+ * Issue 23 point 5: under the journal's lock a paid sale is some thirty statements in a row; each is sent as a named
+ * prepared statement, parsed once per connection and planned from PostgreSQL's plan cache, not parsed and planned on
+ * every call. These fail if statements silently go back to being sent unnamed.
+ */
+describe.runIf(testPostgresUrl)('PostgreSQL prepared statements', () => {
+  let db: Database
+  beforeAll(async () => {
+    db = await openTestDatabase()
+    await db.run('CREATE TABLE p_item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)')
+    await db.run('INSERT INTO p_item (id, name) VALUES (?, ?), (?, ?), (?, ?)', [1, 'uno', 2, 'dos', 3, 'tres'])
+  })
+  afterAll(async () => {
+    await db.close()
+  })
+
+  /** The prepared statements of the transaction's own connection whose text is `text` ($n placeholders). */
+  const preparedAs = (tx: Sql, text: string) =>
+    tx.all<{ name: string; generic_plans: number; custom_plans: number }>(
+      'SELECT name, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1',
+      [text],
+    )
+
+  it('prepares a statement with parameters once per connection and reuses its plan', async () => {
+    const { rows, prepared } = await db.transaction(async (tx) => {
+      const rows = []
+      for (let i = 0; i < 8; i++) rows.push(await tx.get<{ name: string }>('SELECT name FROM p_item WHERE id = ?', [2]))
+      return { rows, prepared: await preparedAs(tx, 'SELECT name FROM p_item WHERE id = $1') }
+    })
+    expect(rows.every((r) => r?.name === 'dos')).toBe(true)
+    expect(prepared).toHaveLength(1)
+    expect(prepared[0].name).toMatch(/^bolillo_\d+$/)
+    // Executed 8 times on this connection (or more, had the pool handed it out before): planned from the cache.
+    expect(Number(prepared[0].generic_plans) + Number(prepared[0].custom_plans)).toBeGreaterThanOrEqual(8)
+    expect(Number(prepared[0].generic_plans)).toBeGreaterThan(0)
+  })
+
+  it('gives a text of another shape (a longer IN list) a statement of its own, and answers each right', async () => {
+    const names = await db.transaction(async (tx) => {
+      const two = await tx.all<{ id: number }>('SELECT id FROM p_item WHERE id IN (?, ?) ORDER BY id', [1, 3])
+      const three = await tx.all<{ id: number }>('SELECT id FROM p_item WHERE id IN (?, ?, ?) ORDER BY id', [1, 2, 3])
+      expect(two.map((r) => Number(r.id))).toEqual([1, 3])
+      expect(three.map((r) => Number(r.id))).toEqual([1, 2, 3])
+      return [
+        ...(await preparedAs(tx, 'SELECT id FROM p_item WHERE id IN ($1, $2) ORDER BY id')),
+        ...(await preparedAs(tx, 'SELECT id FROM p_item WHERE id IN ($1, $2, $3) ORDER BY id')),
+      ].map((p) => p.name)
+    })
+    expect(names).toHaveLength(2)
+    expect(new Set(names).size).toBe(2)
+  })
+
+  it('keeps a statement usable after its transaction rolled back, and after it failed with a conflict', async () => {
+    const insert = 'INSERT INTO p_item (id, name) VALUES (?, ?)'
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run(insert, [4, 'cuatro'])
+        throw new Error('change of mind')
+      }),
+    ).rejects.toThrow('change of mind')
+    expect(await code(db.transaction((tx) => tx.run(insert, [5, 'uno'])))).toBe('CONFLICT')
+    await db.transaction((tx) => tx.run(insert, [4, 'cuatro']))
+    expect(await db.get('SELECT name FROM p_item WHERE id = ?', [4])).toEqual({ name: 'cuatro' })
+    // A statement PostgreSQL cannot parse is not remembered as prepared: the same error every time, not another.
+    for (let i = 0; i < 2; i++) await expect(db.get('SELECT nme FROM p_item WHERE id = ?', [1])).rejects.toThrow(/nme/)
+  })
 })
