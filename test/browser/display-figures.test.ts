@@ -113,6 +113,23 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
     expect(await textOf(display, 'state')).toBe('CUATRO ESQUINAS')
     // The figure's pool (5 % of 20 x 5.00 = 5.00) is the prize shown.
     expect(await textOf(display, 'winner-prize')).toMatch(/5[,.]00/)
+    // The long figure name and question leave room for the card's serial and its prize inside the panel (the hall
+    // reads both from the back of the room): neither is cut off by the panel's edge.
+    await display.evaluate(() =>
+      // The panel's entry animation ended (the question's pulse runs for ever).
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+          .map((a) => a.finished),
+      ),
+    )
+    const panel = (await display.getByTestId('winner-panel').boundingBox())!
+    for (const id of ['winner-serial', 'winner-prize']) {
+      const box = (await display.getByTestId(id).boundingBox())!
+      expect(box.y, id).toBeGreaterThanOrEqual(panel.y)
+      expect(box.y + box.height, id).toBeLessThanOrEqual(panel.y + panel.height)
+    }
     await display.screenshot({ path: join(SCREENSHOTS, 'display-figure-winner.png') })
   })
 })
