@@ -20,7 +20,7 @@
  * BENCH_PAID_VOUCHERS (40,000) vouchers are sold before the runs; a run that outpaces them reuses spent vouchers,
  * which are refused (counted as errors, never as sales). `npx tsx bench/run.ts sales-paid` runs only these.
  */
-import { registerTestRng } from '../test/helpers/device-marks.ts'
+import { registerTestPrinterAndSoftware, registerTestRng } from '../test/helpers/device-marks.ts'
 import { spawn } from 'node:child_process'
 import { withBenchDatabase } from './postgres.ts'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -212,6 +212,8 @@ async function run(
   const { services } = server
   // GEN-6: a draw by software needs the operator's registered RNG, as a real operator has it.
   await registerTestRng(services)
+  // GEN-4, RNG-32: the kiosks print on a recorded printer, and the running draw engine is certified, as in a real hall.
+  await registerTestPrinterAndSoftware(services)
   try {
     const created = await fetch(`${server.url}/api/lotto/draws`, {
       method: 'POST',
