@@ -654,6 +654,11 @@ describe('renderMinutesPdf', () => {
       { figure: 'cross', name: 'Cruz', poolCents: 915, paidCents: 0 },
     ]
     g1.figuresPaidCents = 2288
+    // A line claimed while the four corners' window was open, and a second four corners: reasons in words.
+    g1.rejectedClaims.push(
+      { serial: 'A-00111', kind: 'line', atBall: 30, reason: 'window_open_for_figure:four-corners' },
+      { serial: 'A-00112', kind: 'figure:four-corners', atBall: 31, reason: 'figure_already_awarded' },
+    )
     g2.figures = [{ figure: 'four-corners', name: 'Cuatro esquinas', poolCents: 1001, paidCents: 1001 }]
     g2.figuresPaidCents = 1001
     const m = minutesWith([g1, g2, game3()])
@@ -668,7 +673,10 @@ describe('renderMinutesPdf', () => {
       `PAGADO POR FIGURAS PAGADO DE POZOS / PRIMA ${bob([g1, g2, game3()].reduce((t, g) => t + g.linePaidCents, 0))}`,
     )
     expect(es).toContain(`${bob(3289)} Cuatro esquinas: ${bob(3289)} Cruz: ${bob(0)} ${bob(pots)}`)
+    expect(es).toContain('A-00111 Línea 30 ventana de reclamación abierta para Cuatro esquinas')
+    expect(es).toContain('A-00112 Cuatro esquinas 31 la figura ya estaba adjudicada')
     const en = pdfText(await renderMinutesPdf(m, 'en'), 'figures-en')
+    expect(en).toContain('A-00111 Line 30 claim window open for Four corners')
     expect(en).toContain('FIGURE PRIZES PAID FOR FIGURES Four corners:')
     expect(en).toContain('Cross:')
     // A session without figures keeps its three columns: no figure line at all.

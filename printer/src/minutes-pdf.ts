@@ -186,6 +186,8 @@ interface Labels {
   outcomes: Record<string, string>
   ballCorrected: (from: string, to: string) => string
   reasons: Record<string, string>
+  /** A claim refused while a figure's claim window was open (CFG-13), the figure by its name. */
+  windowOpenForFigure: (figure: string) => string
   /** Prima, pots, lucky ball and simultaneous halls (BNG-64, BNG-61, BNG-67, BNG-73 (5)/(8), BNG-100). */
   bonus: BonusLabels
   /** Ball sets, recounts, device faults, misreads and ball corrections (BNG-24, BNG-25, BNG-27, BNG-83). */
@@ -467,6 +469,7 @@ const ES: Labels = {
     figure_already_awarded: 'la figura ya estaba adjudicada',
     figure_not_in_game: 'la figura no se juega en esta partida',
   },
+  windowOpenForFigure: (figure) => `ventana de reclamación abierta para ${figure}`,
   bonus: {
     title: 'Premios adicionales',
     prima: 'Prima de bingo (BNG-57 a BNG-64)',
@@ -742,6 +745,7 @@ const EN: Labels = {
     figure_already_awarded: 'figure already awarded',
     figure_not_in_game: 'figure not played in this game',
   },
+  windowOpenForFigure: (figure) => `claim window open for ${figure}`,
   bonus: {
     title: 'Additional prizes',
     prima: 'Bingo prima (BNG-57 to BNG-64)',
@@ -908,6 +912,12 @@ function rangeText(L: Labels, s: MinutesGame['series'][number]): string {
 function describe(map: Record<string, string>, code: string | null | undefined): string {
   if (!code) return '—'
   return map[code] ?? code
+}
+
+/** A rejected claim's reason; claims.ts writes `window_open_for_<kind>`, a figure's kind included. */
+function rejectionText(L: Labels, reason: string): string {
+  const open = /^window_open_for_(figure:.+)$/.exec(reason)
+  return open ? L.windowOpenForFigure(L.kindName(open[1])) : describe(L.reasons, reason)
 }
 
 function outcomeText(L: Labels, outcome: string): string {
@@ -1762,7 +1772,7 @@ function renderGame(
         { title: L.atClaim, w: 1.3, align: 'center' },
         { title: L.reason, w: 3 },
       ],
-      g.rejectedClaims.map((c) => [c.serial, L.kindName(c.kind), int(c.atBall), describe(L.reasons, c.reason)]),
+      g.rejectedClaims.map((c) => [c.serial, L.kindName(c.kind), int(c.atBall), rejectionText(L, c.reason)]),
     )
   }
 
