@@ -641,4 +641,46 @@ describe('renderMinutesPdf', () => {
     }
     expect(en).toMatch(/Page 1 of \d+/)
   })
+
+  it('prints figure prizes on their own line, by name, per game and in the totals; never under the pots (CFG-13, BNG-73)', async (ctx) => {
+    if (!hasPdftotext) {
+      if (process.env.CI === 'true') throw new Error('pdftotext is missing: CI must install poppler-utils')
+      ctx.skip('pdftotext (poppler-utils) is not installed: text extraction not checked')
+    }
+    const g1 = game1()
+    const g2 = game2()
+    g1.figures = [
+      { figure: 'four-corners', name: 'Cuatro esquinas', poolCents: 2288, paidCents: 2288 },
+      { figure: 'cross', name: 'Cruz', poolCents: 915, paidCents: 0 },
+    ]
+    g1.figuresPaidCents = 2288
+    // A line claimed while the four corners' window was open, and a second four corners: reasons in words.
+    g1.rejectedClaims.push(
+      { serial: 'A-00111', kind: 'line', atBall: 30, reason: 'window_open_for_figure:four-corners' },
+      { serial: 'A-00112', kind: 'figure:four-corners', atBall: 31, reason: 'figure_already_awarded' },
+    )
+    g2.figures = [{ figure: 'four-corners', name: 'Cuatro esquinas', poolCents: 1001, paidCents: 1001 }]
+    g2.figuresPaidCents = 1001
+    const m = minutesWith([g1, g2, game3()])
+    m.totals.prizesPaidCents += 2288 + 1001
+    const bob = (c: number) => norm(formatMoney(c, 'BOB', 'es'))
+    const es = pdfText(await renderMinutesPdf(m), 'figures-es')
+    expect(es).toContain(
+      `PREMIOS DE FIGURA PAGADO POR FIGURAS Cuatro esquinas: ${bob(2288)} Cruz: ${bob(915)} Cuatro esquinas: ${bob(2288)} Cruz: ${bob(0)}`,
+    )
+    const pots = [g1, g2, game3()].reduce((t, g) => t + g.jackpotsPaidCents, 0)
+    expect(es).toContain(
+      `PAGADO POR FIGURAS PAGADO DE POZOS / PRIMA ${bob([g1, g2, game3()].reduce((t, g) => t + g.linePaidCents, 0))}`,
+    )
+    expect(es).toContain(`${bob(3289)} Cuatro esquinas: ${bob(3289)} Cruz: ${bob(0)} ${bob(pots)}`)
+    expect(es).toContain('A-00111 Línea 30 ventana de reclamación abierta para Cuatro esquinas')
+    expect(es).toContain('A-00112 Cuatro esquinas 31 la figura ya estaba adjudicada')
+    const en = pdfText(await renderMinutesPdf(m, 'en'), 'figures-en')
+    expect(en).toContain('A-00111 Line 30 claim window open for Four corners')
+    expect(en).toContain('FIGURE PRIZES PAID FOR FIGURES Four corners:')
+    expect(en).toContain('Cross:')
+    // A session without figures keeps its three columns: no figure line at all.
+    const plain = pdfText(await renderMinutesPdf(threeGames()), 'no-figures-es')
+    expect(plain).not.toContain('FIGURA')
+  })
 })

@@ -98,6 +98,9 @@ interface Labels {
   linePaid: string
   bingoPaid: string
   jackpotsPaid: string
+  /** CFG-13: figure prizes, on their own line (never under the pots). */
+  figurePools: string
+  figuresPaid: string
   refund: string
   startedAt: string
   firstBallAt: string
@@ -183,6 +186,8 @@ interface Labels {
   outcomes: Record<string, string>
   ballCorrected: (from: string, to: string) => string
   reasons: Record<string, string>
+  /** A claim refused while a figure's claim window was open (CFG-13), the figure by its name. */
+  windowOpenForFigure: (figure: string) => string
   /** Prima, pots, lucky ball and simultaneous halls (BNG-64, BNG-61, BNG-67, BNG-73 (5)/(8), BNG-100). */
   bonus: BonusLabels
   /** Ball sets, recounts, device faults, misreads and ball corrections (BNG-24, BNG-25, BNG-27, BNG-83). */
@@ -347,6 +352,8 @@ const ES: Labels = {
   linePaid: 'Pagado por línea',
   bingoPaid: 'Pagado por bingo',
   jackpotsPaid: 'Pagado de pozos / prima',
+  figurePools: 'Premios de figura',
+  figuresPaid: 'Pagado por figuras',
   refund: 'Devolución',
   startedAt: 'Inicio (cierre de venta)',
   firstBallAt: 'Primera bola',
@@ -457,7 +464,12 @@ const ES: Labels = {
     card_not_complete: 'cartón no completo',
     window_open_for_line: 'ventana de reclamación abierta para línea',
     window_open_for_bingo: 'ventana de reclamación abierta para bingo',
+    // CFG-13: a figure claim rejected.
+    figure_not_formed: 'figura no formada con las bolas extraídas',
+    figure_already_awarded: 'la figura ya estaba adjudicada',
+    figure_not_in_game: 'la figura no se juega en esta partida',
   },
+  windowOpenForFigure: (figure) => `ventana de reclamación abierta para ${figure}`,
   bonus: {
     title: 'Premios adicionales',
     prima: 'Prima de bingo (BNG-57 a BNG-64)',
@@ -618,6 +630,8 @@ const EN: Labels = {
   linePaid: 'Paid for line',
   bingoPaid: 'Paid for bingo',
   jackpotsPaid: 'Paid from pots / prima',
+  figurePools: 'Figure prizes',
+  figuresPaid: 'Paid for figures',
   refund: 'Refund',
   startedAt: 'Start (sales closed)',
   firstBallAt: 'First ball',
@@ -727,7 +741,11 @@ const EN: Labels = {
     card_not_complete: 'card not complete',
     window_open_for_line: 'claim window open for line',
     window_open_for_bingo: 'claim window open for bingo',
+    figure_not_formed: 'figure not formed by the balls drawn',
+    figure_already_awarded: 'figure already awarded',
+    figure_not_in_game: 'figure not played in this game',
   },
+  windowOpenForFigure: (figure) => `claim window open for ${figure}`,
   bonus: {
     title: 'Additional prizes',
     prima: 'Bingo prima (BNG-57 to BNG-64)',
@@ -894,6 +912,12 @@ function rangeText(L: Labels, s: MinutesGame['series'][number]): string {
 function describe(map: Record<string, string>, code: string | null | undefined): string {
   if (!code) return '—'
   return map[code] ?? code
+}
+
+/** A rejected claim's reason; claims.ts writes `window_open_for_<kind>`, a figure's kind included. */
+function rejectionText(L: Labels, reason: string): string {
+  const open = /^window_open_for_(figure:.+)$/.exec(reason)
+  return open ? L.windowOpenForFigure(L.kindName(open[1])) : describe(L.reasons, reason)
 }
 
 function outcomeText(L: Labels, outcome: string): string {
@@ -1135,6 +1159,11 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
   const paidLine = m.games.reduce((s, g) => s + g.linePaidCents, 0)
   const paidBingo = m.games.reduce((s, g) => s + g.bingoPaidCents, 0)
   const paidPots = m.games.reduce((s, g) => s + g.jackpotsPaidCents, 0)
+  const paidFigures = m.games.reduce((s, g) => s + (g.figuresPaidCents ?? 0), 0)
+  // CFG-13: figures get their own total, per figure, only in a session that played one.
+  const figureTotals = new Map<string, number>()
+  for (const g of m.games)
+    for (const f of g.figures ?? []) figureTotals.set(f.figure, (figureTotals.get(f.figure) ?? 0) + f.paidCents)
   w.heading(L.totals, 90)
   w.grid([
     { label: L.gamesPlayed, value: int(m.games.length) },
@@ -1150,14 +1179,28 @@ export async function renderMinutesPdf(minutes: SessionMinutes, lang: MinutesLan
     ],
     3,
   )
-  w.grid(
-    [
+  if (figureTotals.size === 0)
+    w.grid(
+      [
+        { label: L.linePaid, value: money(paidLine) },
+        { label: L.bingoPaid, value: money(paidBingo) },
+        { label: L.jackpotsPaid, value: money(paidPots) },
+      ],
+      3,
+    )
+  else
+    w.grid([
       { label: L.linePaid, value: money(paidLine) },
       { label: L.bingoPaid, value: money(paidBingo) },
+      {
+        label: L.figuresPaid,
+        value: [
+          money(paidFigures),
+          ...[...figureTotals].map(([f, cents]) => `${L.kindName(`figure:${f}`)}: ${money(cents)}`),
+        ],
+      },
       { label: L.jackpotsPaid, value: money(paidPots) },
-    ],
-    3,
-  )
+    ])
   w.space(14)
 
   w.heading(L.remainderRule, 30)
@@ -1507,6 +1550,21 @@ function renderGame(
     { label: L.bingoPaid, value: money(g.bingoPaidCents) },
     { label: L.jackpotsPaid, value: money(g.jackpotsPaidCents) },
     { label: L.refund, value: money(g.refundCents), font: g.refundCents > 0 ? 'bold' : 'regular' },
+    // CFG-13: the game's figures, each by its name, with its pool and what was paid for it.
+    ...((g.figures ?? []).length > 0
+      ? [
+          {
+            label: L.figurePools,
+            value: (g.figures ?? []).map((f) => `${L.kindName(`figure:${f.figure}`)}: ${money(f.poolCents)}`),
+            span: 2,
+          },
+          {
+            label: L.figuresPaid,
+            value: (g.figures ?? []).map((f) => `${L.kindName(`figure:${f.figure}`)}: ${money(f.paidCents)}`),
+            span: 2,
+          },
+        ]
+      : []),
     { label: L.startedAt, value: formatMinutesDate(g.startedAt) },
     { label: L.firstBallAt, value: formatMinutesDate(g.firstBallAt) },
     { label: L.endedAt, value: formatMinutesDate(g.endedAt) },
@@ -1714,7 +1772,7 @@ function renderGame(
         { title: L.atClaim, w: 1.3, align: 'center' },
         { title: L.reason, w: 3 },
       ],
-      g.rejectedClaims.map((c) => [c.serial, L.kindName(c.kind), int(c.atBall), describe(L.reasons, c.reason)]),
+      g.rejectedClaims.map((c) => [c.serial, L.kindName(c.kind), int(c.atBall), rejectionText(L, c.reason)]),
     )
   }
 

@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
@@ -10,6 +14,25 @@ import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServ
  * verified on the one claim path, its pool taken out of the bingo's share, and paid by the cashier's payout with the
  * line and the bingo of the same card.
  */
+const pdfDir = mkdtempSync(join(tmpdir(), 'bolillo-figures-'))
+afterAll(() => rmSync(pdfDir, { recursive: true, force: true }))
+
+/** The PDF's text, white space folded; null where poppler-utils is missing (never in CI). */
+function pdfText(bytes: Uint8Array): string | null {
+  try {
+    execFileSync('which', ['pdftotext'], { stdio: 'ignore' })
+  } catch {
+    if (process.env.CI === 'true') throw new Error('pdftotext is missing: CI must install poppler-utils')
+    return null
+  }
+  const file = join(pdfDir, 'minutes.pdf')
+  writeFileSync(file, bytes)
+  return execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).replace(
+    /[\s\u00a0\u202f]+/g,
+    ' ',
+  )
+}
+
 describe('CFG-13: prize figures beyond line and bingo', () => {
   let s: RulesServer
   let cashier: Till
@@ -184,6 +207,40 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     // Paid once: the same card presented again pays nothing.
     const twice = await api(s.server.url, 'POST', '/api/tickets/pay', { code }, cashier.headers)
     expect(twice.status).toBe(409)
+
+    // BNG-73 (6)-(8), CFG-13: the minutes report the figure prize as what it is, on its own line, never as a pot.
+    const minutes = await s.call('auditor', 'GET', `/api/sessions/${sessionId}/minutes`)
+    expect(minutes.status).toBe(200)
+    const acta = minutes.body.games.find((x: { gameId: string }) => x.gameId === gameId)
+    expect(acta).toMatchObject({
+      linePaidCents: 500,
+      bingoPaidCents: 2300,
+      figuresPaidCents: 250,
+      jackpotsPaidCents: 0,
+      figures: [{ figure: 'four-corners', name: 'Cuatro esquinas', poolCents: 250, paidCents: 250 }],
+    })
+    expect(minutes.body.totals).toMatchObject({
+      prizesPaidCents: 3050,
+      linePaidCents: 500,
+      bingoPaidCents: 2300,
+      figuresPaidCents: 250,
+      jackpotsPaidCents: 0,
+      figures: [{ figure: 'four-corners', name: 'Cuatro esquinas', paidCents: 250 }],
+    })
+    const pdf = await fetch(`${s.server.url}/api/sessions/${sessionId}/minutes.pdf`, {
+      headers: { ...s.headers('auditor'), 'accept-language': 'es' },
+    })
+    expect(pdf.status).toBe(200)
+    const text = pdfText(new Uint8Array(await pdf.arrayBuffer()))
+    if (text !== null) {
+      // The game's figure pool and payment by name, and the session's totals with pots at zero (labels print upper case).
+      expect(text).toContain('PREMIOS DE FIGURA PAGADO POR FIGURAS Cuatro esquinas: Bs 2,50 Cuatro esquinas: Bs 2,50')
+      // A rejected figure claim's reason in Spanish, not its code.
+      expect(text).toContain('A-00001 Cuatro esquinas 3 figura no formada con las bolas extraídas')
+      expect(text).toContain(
+        'TOTAL PREMIOS PAGADOS DEVOLUCIONES Bs 50,00 Bs 30,50 Bs 0,00 PAGADO POR LÍNEA PAGADO POR BINGO PAGADO POR FIGURAS PAGADO DE POZOS / PRIMA Bs 5,00 Bs 23,00 Bs 2,50 Cuatro esquinas: Bs 2,50 Bs 0,00',
+      )
+    }
   })
   it("a figure nobody claimed before the bingo is formed on the bingo card and paid with it: the plan's money is paid out to the centavo", async () => {
     const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Huayna', seed: 'fig-bingo' })

@@ -12,6 +12,7 @@ import { hallZoneOf } from '../shared/time-zone.ts'
 import { getProfile } from '../shared/profile.ts'
 import { checkpointRowsBetween } from '../shared/store.ts'
 import { toCheckpoint } from '../shared/checkpoint-service.ts'
+import { FIGURES, FIGURE_NAMES, figureOfKind, type Figure, type FigureKind } from './patterns.ts'
 import {
   applyBonusRecord,
   type MinutesBonusGame,
@@ -33,9 +34,14 @@ export interface MinutesGame extends MinutesBonusGame {
   jackpots: MinutesJackpot[]
   linePaidCents: number
   bingoPaidCents: number
+  /** Pots and prima only (BNG-73 (8)); a figure prize is never counted here. */
   jackpotsPaidCents: number
+  /** CFG-13: paid for figure prizes (four corners, cross...), on their own line; the sum of `figures[].paidCents`. */
+  figuresPaidCents?: number
+  /** CFG-13: the game's figures, each with its pool fixed at the close of sales and what was paid for it. */
+  figures?: MinutesFigure[]
   /** BNG-73 (9): the winning card numbers, with the ball count at which each won. */
-  winners: Array<{ kind: 'line' | 'bingo'; serial: string; amountCents: number; atBall: number }>
+  winners: Array<{ kind: 'line' | 'bingo' | FigureKind; serial: string; amountCents: number; atBall: number }>
   ballsDrawn: number
   balls: number[]
   commitment: string
@@ -81,6 +87,15 @@ export interface MinutesGame extends MinutesBonusGame {
   lineAtBingo?: string | null
 }
 
+/** CFG-13: one figure prize of a game in the minutes, named as the hall heard it. */
+export interface MinutesFigure {
+  figure: Figure
+  /** Spanish name ("Cuatro esquinas"), as the regulator reads it. */
+  name: string
+  poolCents: number
+  paidCents: number
+}
+
 export const LINE_AT_BINGO_ES =
   'Bingo sin línea cantada antes: el premio de línea se reparte a partes iguales entre los cartones con línea formada al cantarse el bingo (BNG-56).'
 
@@ -114,7 +129,15 @@ export interface SessionMinutes {
   totals: {
     cardsSold: number
     totalCents: number
+    /** line + bingo + figures + jackpots, to the centavo. */
     prizesPaidCents: number
+    linePaidCents?: number
+    bingoPaidCents?: number
+    /** CFG-13: figure prizes paid in the session, in all and per figure (FIGURES order, only those played). */
+    figuresPaidCents?: number
+    figures?: Array<{ figure: Figure; name: string; paidCents: number }>
+    /** Pots and prima (BNG-73 (8)). */
+    jackpotsPaidCents?: number
     refundCents: number
     annulledGames?: number
   }
@@ -184,7 +207,18 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
     closeRecount: null,
     lastGameAnnounced: false,
     games: [],
-    totals: { cardsSold: 0, totalCents: 0, prizesPaidCents: 0, refundCents: 0, annulledGames: 0 },
+    totals: {
+      cardsSold: 0,
+      totalCents: 0,
+      prizesPaidCents: 0,
+      linePaidCents: 0,
+      bingoPaidCents: 0,
+      figuresPaidCents: 0,
+      figures: [],
+      jackpotsPaidCents: 0,
+      refundCents: 0,
+      annulledGames: 0,
+    },
     journal: {
       firstSeq: records[0].seq,
       lastSeq: records[records.length - 1].seq,
@@ -197,6 +231,15 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
     complaints: [],
     pendingComplaints: 0,
     manualBook: [],
+  }
+  const figureOf = (g: MinutesGame, figure: Figure): MinutesFigure => {
+    const list = (g.figures ??= [])
+    let f = list.find((x) => x.figure === figure)
+    if (!f) {
+      f = { figure, name: FIGURE_NAMES[figure].es, poolCents: 0, paidCents: 0 }
+      list.push(f)
+    }
+    return f
   }
   const game = (payload: unknown) => {
     const g = games.get((payload as { gameId: string }).gameId)
@@ -220,6 +263,8 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
           linePaidCents: 0,
           bingoPaidCents: 0,
           jackpotsPaidCents: 0,
+          figuresPaidCents: 0,
+          figures: [],
           winners: [],
           ballsDrawn: 0,
           balls: [],
@@ -255,6 +300,9 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
           salesDigest: pl.salesDigest,
           startedAt: r.at,
         })
+        // CFG-13: each figure's pool, out of the bingo's share (bingoPoolCents is already what is left of it).
+        for (const f of (pl.figurePools ?? []) as Array<{ figure: Figure; poolCents: number }>)
+          figureOf(g, f.figure).poolCents = f.poolCents
         if (pl.beaconRound)
           g.beacon = {
             round: pl.beaconRound,
@@ -295,9 +343,14 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
       }
       case 'prize.paid': {
         const g = game(pl)
+        // BNG-73 (6)/(7)/(8), CFG-13: each prize on the line of what it is; a figure is neither a line nor a pot.
+        const figure = figureOfKind(pl.kind)
         if (pl.kind === 'line') g.linePaidCents += pl.amountCents
         else if (pl.kind === 'bingo') g.bingoPaidCents += pl.amountCents
-        else g.jackpotsPaidCents += pl.amountCents
+        else if (figure) {
+          g.figuresPaidCents = (g.figuresPaidCents ?? 0) + pl.amountCents
+          figureOf(g, figure).paidCents += pl.amountCents
+        } else g.jackpotsPaidCents += pl.amountCents
         minutes.totals.prizesPaidCents += pl.amountCents
         break
       }
@@ -405,10 +458,22 @@ export function minutesFromJournal(records: readonly JournalRecord[]): SessionMi
   }
   minutes.games = [...games.values()].sort((a, b) => a.orderNo - b.orderNo)
   minutes.pendingComplaints = (minutes.complaints ?? []).filter((c) => c.answer === null).length
+  const t = minutes.totals
+  const figureTotals = new Map<Figure, number>()
   for (const g of minutes.games) {
-    minutes.totals.cardsSold += g.cardsSold
-    minutes.totals.totalCents += g.totalCents
+    t.cardsSold += g.cardsSold
+    t.totalCents += g.totalCents
+    t.linePaidCents = (t.linePaidCents ?? 0) + g.linePaidCents
+    t.bingoPaidCents = (t.bingoPaidCents ?? 0) + g.bingoPaidCents
+    t.figuresPaidCents = (t.figuresPaidCents ?? 0) + (g.figuresPaidCents ?? 0)
+    t.jackpotsPaidCents = (t.jackpotsPaidCents ?? 0) + g.jackpotsPaidCents
+    for (const f of g.figures ?? []) figureTotals.set(f.figure, (figureTotals.get(f.figure) ?? 0) + f.paidCents)
   }
+  t.figures = FIGURES.filter((f) => figureTotals.has(f)).map((f) => ({
+    figure: f,
+    name: FIGURE_NAMES[f].es,
+    paidCents: figureTotals.get(f)!,
+  }))
   return minutes
 }
 
