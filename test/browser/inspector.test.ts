@@ -154,6 +154,12 @@ browserSuite('inspector screen, read only (issue 14 point 7)', () => {
       expect(norm(await page.getByTestId('checkpoints').textContent())).toMatch(/fin de partida/)
 
       await until('minutes row', () => page.getByTestId('minutes-row').count(), 1)
+      // The game's row states every prize it paid, so one game's row is the session's total.
+      const minutes = (await call('ines', 'GET', `/api/sessions/${finished.sessionId}/minutes`)).body
+      expect(minutes.totals.prizesPaidCents).toBeGreaterThan(0)
+      expect(norm(await page.getByTestId('minutes-row-paid').textContent())).toBe(
+        norm(await page.locator('[data-testid="minutes-table"] tfoot th').nth(3).textContent()),
+      )
       expect(norm(await page.getByTestId('session-picker').textContent())).toMatch(/^Sala Sajama · sesión del /)
       await page.getByTestId('show-proof').click()
       await until(

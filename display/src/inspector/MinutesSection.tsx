@@ -113,7 +113,10 @@ function SessionView({
               <td class="in-num">{g.orderNo}</td>
               <td class="in-num">{g.cardsSold}</td>
               <td class="in-num">{cur(g.totalCents)}</td>
-              <td class="in-num">{cur(g.linePaidCents + g.bingoPaidCents)}</td>
+              <td class="in-num" data-testid="minutes-row-paid">
+                {/* Every prize of the game (line, bingo, figures, pots and prima), so the rows add up to the total. */}
+                {cur(g.linePaidCents + g.bingoPaidCents + (g.figuresPaidCents ?? 0) + g.jackpotsPaidCents)}
+              </td>
               <td class="in-num">{g.ballsDrawn}</td>
               <td>{state(g.status)}</td>
               <td>
