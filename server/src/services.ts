@@ -158,6 +158,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock: overrides.clock ?? systemClock,
     entropy: overrides.entropy ?? osEntropy,
     sealer,
+    demoReferencesRefused: config.production ?? false,
     publish: (e) => {
       for (const l of listeners) l(e)
     },
@@ -191,7 +192,11 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const auth = createAuthService({
     db,
     clock: overrides.clock ?? systemClock,
-    options: { demoAccountsDisabled: config.production ?? false, passwordHashing: overrides.passwordHashing },
+    options: {
+      demoAccountsDisabled: config.production ?? false,
+      demoReferencesRefused: config.production ?? false,
+      passwordHashing: overrides.passwordHashing,
+    },
   })
   // Issue 24 point 4: the demo's enrolled devices (credentials published in DATA_DIR) are revoked outside the demo.
   if (config.production) {
@@ -327,6 +332,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     salesCommit: cashdesk.salesCommit,
     admission: players,
     sealer,
+    demoReferencesRefused: config.production ?? false,
   })
   // Issue 27 (BNG-101): electronic bingo on hall terminals; a virtual card's prize is credited when it is awarded.
   const terminals = createTerminalService({

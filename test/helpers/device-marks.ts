@@ -111,7 +111,7 @@ export async function registerTestPrinterAndSoftware(services: {
  * running software builds certified for every shipped jurisdiction, as startTestServer records them.
  */
 export async function certifyTestSoftware(db: Database, clock: { now(): Date }): Promise<void> {
-  const registry = createSoftwareRegistry({ db, clock })
+  const registry = createSoftwareRegistry({ db, clock, demoReferencesRefused: false })
   for (const jurisdiction of ['BO-2025', 'BO-2013', 'ES-CB-2010'])
     for (const b of (await registry.list()).running)
       await registry.record(

@@ -8,35 +8,65 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
 import { getProfile, missingDeviceMarks, missingPrinterMarks } from '../shared/profile.ts'
 import { deviceMarksById, type DeviceMarksRow } from './store.ts'
+
+/**
+ * Issue 24 point 4: whether the server runs without the demo (config.production), where a DEMO seal, type-approval
+ * or issuing reference (a database that once ran the demo, or one typed in) counts as none. From the server's
+ * configuration, never from the request; required so that no caller forgets to say.
+ */
+export interface MarksPolicy {
+  demoReferencesRefused: boolean
+}
+
+/** The policy of a server from its configuration (a Config literal without `production`: not production). */
+export function marksPolicy(config: { production?: boolean }): MarksPolicy {
+  return { demoReferencesRefused: config.production ?? false }
+}
 
 /**
  * Refuses with DEVICE_MARKS_MISSING when the enrolled device `deviceId` lacks a mark its hall's profile requires.
  * An id that is no enrolled device (authentication off, where a station is only a name) or a device of no hall passes.
  */
-export async function assertDeviceMarked(sql: Sql, deviceId: string | null | undefined): Promise<void> {
+export async function assertDeviceMarked(
+  sql: Sql,
+  deviceId: string | null | undefined,
+  policy: MarksPolicy,
+): Promise<void> {
   if (!deviceId) return
-  assertMarksOf(await deviceMarksById(sql, deviceId))
+  assertMarksOf(await deviceMarksById(sql, deviceId), policy)
 }
 
 /**
  * The same check on the device's row already read in the caller's transaction (`deviceMarksById`), for a sale that
  * reads its kiosk once for its hall, its marks and its name (issue 23 point 5). undefined: no enrolled device.
  */
-export function assertMarksOf(d: DeviceMarksRow | undefined): void {
+export function assertMarksOf(d: DeviceMarksRow | undefined, policy: MarksPolicy): void {
   const profile = d?.hall_profile_id ? getProfile(d.hall_profile_id) : undefined
   if (!d || !profile) return
-  const missing = missingDeviceMarks(profile, d.kind, { sealCode: d.seal_code, typeApprovalNo: d.type_approval_no })
+  // A demo reference is read as no reference at all; the ones so dropped are named in the refusal.
+  const demo: string[] = []
+  const real = (mark: string, ref: string | null | undefined): string | null => {
+    if (!policy.demoReferencesRefused || !isDemoReference(ref)) return ref ?? null
+    demo.push(mark)
+    return null
+  }
+  const missing = missingDeviceMarks(profile, d.kind, {
+    sealCode: real('seal-code', d.seal_code),
+    typeApprovalNo: real('type-approval', d.type_approval_no),
+  })
   if (missing.length)
     throw new DomainError(
       'DEVICE_MARKS_MISSING',
-      `device ${d.name} (${d.id}) may not sell or pay: it has no ${missing.join(', ')} (GEN-7, GEN-4)`,
+      `device ${d.name} (${d.id}) may not sell or pay: it has no ${missing.join(', ')}${demoNote(missing, demo)} (GEN-7, GEN-4)`,
       {
         deviceId: d.id,
         deviceName: d.name,
         missing,
         at: 'use',
+        ...(demoIn(missing, demo) ? { demo: demoIn(missing, demo) } : {}),
         rule: missing.includes('seal-code') ? 'GEN-7' : 'GEN-4',
       },
     )
@@ -44,13 +74,14 @@ export function assertMarksOf(d: DeviceMarksRow | undefined): void {
   // is part of the device that sells or pays: one whose printer the registry does not show with what the profile
   // requires (printerMarks) takes and pays no money either. A display prints nothing.
   if (!PRINTING_KINDS.includes(d.kind)) return
+  demo.length = 0
   const printerMissing = missingPrinterMarks(
     profile,
     d.printer_id
       ? {
-          sealCode: d.printer_seal_code,
-          typeApprovalNo: d.printer_type_approval_no,
-          issuingAuthorisation: d.printer_issuing_authorisation,
+          sealCode: real('seal-code', d.printer_seal_code),
+          typeApprovalNo: real('type-approval', d.printer_type_approval_no),
+          issuingAuthorisation: real('issuing-authorisation', d.printer_issuing_authorisation),
           status: d.printer_status ?? '',
         }
       : undefined,
@@ -58,12 +89,13 @@ export function assertMarksOf(d: DeviceMarksRow | undefined): void {
   if (printerMissing.length)
     throw new DomainError(
       'PRINTER_MARKS_MISSING',
-      `device ${d.name} (${d.id}) may not sell or pay: its printer ${d.printer_id ?? '(none registered)'} lacks ${printerMissing.join(', ')} (GEN-4, GEN-7, BNG-9)`,
+      `device ${d.name} (${d.id}) may not sell or pay: its printer ${d.printer_id ?? '(none registered)'} lacks ${printerMissing.join(', ')}${demoNote(printerMissing, demo)} (GEN-4, GEN-7, BNG-9)`,
       {
         deviceId: d.id,
         deviceName: d.name,
         printerId: d.printer_id,
         missing: printerMissing,
+        ...(demoIn(printerMissing, demo) ? { demo: demoIn(printerMissing, demo) } : {}),
         rule: printerMissing.includes('issuing-authorisation')
           ? 'BNG-9'
           : printerMissing.includes('seal-code')
@@ -71,6 +103,17 @@ export function assertMarksOf(d: DeviceMarksRow | undefined): void {
             : 'GEN-4',
       },
     )
+}
+
+/** The missing marks that are missing because their reference was the demo's; undefined when none. */
+function demoIn(missing: readonly string[], demo: readonly string[]): string[] | undefined {
+  const both = missing.filter((m) => demo.includes(m))
+  return both.length ? both : undefined
+}
+
+function demoNote(missing: readonly string[], demo: readonly string[]): string {
+  const d = demoIn(missing, demo)
+  return d ? ` (its ${d.join(', ')} reference is a demo one, which a server without the demo takes as none)` : ''
 }
 
 const PRINTING_KINDS: readonly string[] = ['kiosk', 'cashier_station', 'terminal']

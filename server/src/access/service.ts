@@ -7,6 +7,7 @@ import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from 'no
 import { promisify } from 'node:util'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { getProfile, missingDeviceMarks } from '../shared/profile.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
@@ -104,6 +105,8 @@ export interface AuthOptions {
    * over: no login, no session, no password change or reset, no re-enabling.
    */
   demoAccountsDisabled?: boolean
+  /** Issue 24 point 4: the same server records no DEMO seal code or type-approval number on a device. */
+  demoReferencesRefused?: boolean
   /**
    * The scrypt cost new password hashes are made with (default PASSWORD_HASHING). Set by tests only, through
    * ServiceOverrides: no configuration or environment variable lowers it. A stored hash names its own cost, so one
@@ -526,6 +529,12 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
     if (!t) return null
     if (!/^[\p{L}\p{N}][\p{L}\p{N} ./:_-]{0,59}$/u.test(t))
       throw new DomainError('VALIDATION_FAILED', `${field}: up to 60 letters, digits and . / : _ -`, { field })
+    if (deps.options?.demoReferencesRefused && isDemoReference(t))
+      throw new DomainError(
+        'DEMO_REFERENCE_REFUSED',
+        `${field} "${t}" is a demo reference: a server without the demo records only real marks (GEN-7, GEN-4)`,
+        { field, rule: field === 'sealCode' ? 'GEN-7' : 'GEN-4' },
+      )
     return t
   }
 

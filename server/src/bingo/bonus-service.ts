@@ -100,6 +100,8 @@ export interface BonusDeps {
   sealer: Sealer
   /** Called after each commit, like the bingo service's publish. */
   publish?: (event: BingoEvent) => void
+  /** Issue 24 point 4: a server without the demo (config.production) takes no demo record as a certificate. */
+  demoReferencesRefused?: boolean
 }
 
 export interface BonusReceipt {
@@ -522,7 +524,8 @@ export function createBonusService(deps: BonusDeps) {
     const pot = await tx(async (sql) => {
       // Issue 26 (RNG-3): a pot is put in play only in halls where its award software holds a certificate of the
       // running build (as a game in a hall with a pot is announced only then: equipment/software.ts).
-      for (const hallId of input.hallIds) await certificateFor(sql, 'pot-award', await profileOf(sql, hallId))
+      for (const hallId of input.hallIds)
+        await certificateFor(sql, 'pot-award', await profileOf(sql, hallId), deps.demoReferencesRefused ?? false)
       return createPotTx(sql, id, input, now())
     })
     return { ...potAnswer(pot), amountCents: (await potBalance(db, id)).mainCents }
@@ -531,7 +534,7 @@ export function createBonusService(deps: BonusDeps) {
   /** An interconnected pot gains a hall (RNG-16); returns the pot as it is after the commit. */
   async function addPotHall(potId: string, hallId: string): Promise<Awaited<ReturnType<typeof getPot>>> {
     await tx(async (sql) => {
-      await certificateFor(sql, 'pot-award', await profileOf(sql, hallId))
+      await certificateFor(sql, 'pot-award', await profileOf(sql, hallId), deps.demoReferencesRefused ?? false)
       await addPotHallTx(sql, potId, hallId, now())
     })
     return getPot(potId)

@@ -1,3 +1,4 @@
+import type { MarksPolicy } from '../access/device-marks.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { hallOfStation, insertCashMovement } from './store.ts'
 import type { OnPaid } from '../shared/settlement.ts'
@@ -12,11 +13,12 @@ export function cashOut(
   stationId: string,
   cashierId: string,
   newId: (prefix: string) => string,
-  drawer: { shiftId?: string | null; product?: string } = {},
+  drawer: { shiftId?: string | null; product?: string },
+  marks: MarksPolicy,
 ): OnPaid {
   return async (tx, paid) => {
     // The shift is open at the commit even for a prize of goods, which moves no cash (issue 23).
-    await assertShiftOpen(tx, drawer.shiftId ?? null, stationId)
+    await assertShiftOpen(tx, drawer.shiftId ?? null, stationId, marks)
     if (paid.amountCents <= 0) return
     const hallId = await hallOfStation(tx, stationId)
     await insertCashMovement(tx, {

@@ -81,6 +81,8 @@ export interface PaidSalesDeps {
   salesCommit: GroupCommit
   /** Issue 29 point 4: keys the short code printed on every card (card-short-code.ts). */
   sealer: Pick<Sealer, 'tag'>
+  /** Issue 24 point 4: a server without the demo (config.production) takes no DEMO seal or type approval. */
+  demoReferencesRefused?: boolean
 }
 
 /** A card as the buyer holds it: `rows` the numbers of each row, `grid` the same in their columns (0 = blank). */
@@ -174,6 +176,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
   // Issue 23 point 5: every paid sale goes through one group-commit path, the cash desk's (cashdesk/service.ts): each
   // in its own savepoint of a batch with one commit for all, answered and printed only after that commit.
   const sales = deps.salesCommit
+  const marks = { demoReferencesRefused: deps.demoReferencesRefused ?? false }
 
   async function offer(hallId: string): Promise<KioskFullOffer> {
     const base = await deps.kiosk.offer(hallId)
@@ -423,7 +426,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           resource: 'voucher',
         })
         // Issue 26 (GEN-7): a kiosk sells only with the seal code (and type approval) its hall's profile requires.
-        assertMarksOf(kiosk)
+        assertMarksOf(kiosk, marks)
         const stationName = kiosk?.name ?? (await stationNameOf(tx, input.kioskId))
         // The hall's row read once for the paper, GEN-25 and the card purchase's checks (issue 23 point 5).
         const hallRow = await bingo.hallWithin(tx, v.hallId)
@@ -682,7 +685,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     assertOfAge('counter', sale.ageConfirmed)
     // The shift is checked here, inside the sale's transaction (issue 23): a sale racing the close of its shift
     // lands in it before the close or is refused, never in a closed shift.
-    await assertShiftOpen(tx, sale.shiftId ?? null, sale.stationId)
+    await assertShiftOpen(tx, sale.shiftId ?? null, sale.stationId, marks)
     const amountCents = sale.items.reduce((s, i) => s + i.amountCents, 0)
     // A drawer holds its hall's currency: a draw priced in another is not sold for this drawer's cash.
     if (sale.hallId) {
@@ -910,7 +913,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const result = await sales.run(async (tx) => {
       const at = now()
       // Issue 26 (GEN-7): a terminal is a medio de juego; it sells only sealed where its hall's profile says so.
-      await assertDeviceMarked(tx, input.terminalId)
+      await assertDeviceMarked(tx, input.terminalId, marks)
       const game = await gameById(tx, input.gameId)
       if (!game) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
       const face = Number(game.face_value_cents)

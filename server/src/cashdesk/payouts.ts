@@ -40,7 +40,7 @@ import { assertRowsSealed } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { DomainError } from '../shared/errors.ts'
-import { sealCodeOfDevice } from '../access/device-marks.ts'
+import { marksPolicy, sealCodeOfDevice } from '../access/device-marks.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { CardCustody } from '../bingo/card-custody.ts'
@@ -543,7 +543,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       try {
         payout = await db.transaction(async (tx) => {
           // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
-          await assertShiftOpen(tx, input.shiftId ?? null, input.stationId)
+          await assertShiftOpen(tx, input.shiftId ?? null, input.stationId, marksPolicy(config))
           const at = now()
           // Issue 24 point 1: nor for a card whose numbers or status were changed outside the server (before the
           // card is judged, which reads them).

@@ -3,6 +3,7 @@
  * with them at a kiosk and printed (kiosk-sales.ts), winning cards validated and paid once at the cashier, and
  * the prize register (payouts.ts).
  */
+import { marksPolicy } from '../access/device-marks.ts'
 import { cashOut } from './cash.ts'
 import { createKioskService } from './kiosk-sales.ts'
 import { createPayoutService } from './payouts.ts'
@@ -50,7 +51,7 @@ export function createCashdesk(deps: CashdeskDeps) {
     salesCommit,
     /** A payout's cash out of the station's drawer, for another line's pay use case (lotto, lottery, instant). */
     cashOut: (stationId: string, cashierId: string, drawer: { shiftId?: string | null; product?: string } = {}) =>
-      cashOut(stationId, cashierId, deps.bingo.newId, drawer),
+      cashOut(stationId, cashierId, deps.bingo.newId, drawer, marksPolicy(deps.config)),
   }
 }
 

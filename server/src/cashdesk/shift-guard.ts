@@ -5,7 +5,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
-import { assertDeviceMarked } from '../access/device-marks.ts'
+import { assertDeviceMarked, type MarksPolicy } from '../access/device-marks.ts'
 import { lockShift } from './store.ts'
 
 export interface ShiftLine {
@@ -58,10 +58,15 @@ export interface ShiftReport {
  * locked (`lockShift`) as the close locks it, so a sale, payout or refund and the close of its shift are serialised:
  * the movement lands before the close (and is in its report) or is refused, never after it.
  */
-export async function assertShiftOpen(tx: Sql, shiftId: string | null, stationId?: string): Promise<void> {
+export async function assertShiftOpen(
+  tx: Sql,
+  shiftId: string | null,
+  stationId: string | undefined,
+  marks: MarksPolicy,
+): Promise<void> {
   // Issue 26 (GEN-7, GEN-4): every counter sale, payout, refund and voucher movement passes here: a station without
   // the seal code or type approval its hall's profile requires takes and pays no money (access/device-marks.ts).
-  if (stationId !== undefined) await assertDeviceMarked(tx, stationId)
+  if (stationId !== undefined) await assertDeviceMarked(tx, stationId, marks)
   if (shiftId === null) return
   const s = await lockShift(tx, shiftId)
   if (!s || s.status !== 'open')

@@ -63,6 +63,7 @@ import {
   personNameOf,
   movementRefLabel,
 } from './store.ts'
+import { marksPolicy } from '../access/device-marks.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall, assertReadsHall } from '../access/acting-hall.ts'
 import type { PlayerAdmission } from '../access/players.ts'
@@ -87,7 +88,7 @@ export interface CashdeskDeps {
   keys: OperatorKeys
   config: Pick<
     Config,
-    'voucherDays' | 'amlThresholdCents' | 'amlSmallShareBp' | 'idRequiredPrizeCents' | 'prizeClaimDays'
+    'voucherDays' | 'amlThresholdCents' | 'amlSmallShareBp' | 'idRequiredPrizeCents' | 'prizeClaimDays' | 'production'
   >
   printers: PrinterPool
   /** Issue 23 point 5: seals the print job a sale owes until its paper is out (ticket-prints.ts). */
@@ -410,7 +411,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     tx: Sql,
     m: Omit<CashMovement, 'id'> & { hallId: string; shiftId?: string | null; product?: string },
   ): Promise<void> {
-    await assertShiftOpen(tx, m.shiftId ?? null, m.stationId)
+    await assertShiftOpen(tx, m.shiftId ?? null, m.stationId, marksPolicy(deps.config))
     await insertCashMovement(tx, {
       id: deps.bingo.newId('cm'),
       hallId: m.hallId,

@@ -5,6 +5,7 @@
  * Every change is journaled.
  */
 import { DomainError } from '../shared/errors.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -229,8 +230,27 @@ async function checkServes(tx: Sql, kind: string, hallId: string | null, servesD
     })
 }
 
-export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
+/** The recorded references of a device that a regulator or laboratory issues (issue 24 point 4: never DEMO ones). */
+const REFERENCE_FIELDS = ['sealCode', 'certificateId', 'typeApprovalNo', 'issuingAuthorisation'] as const
+
+export function createDeviceRegistry(deps: {
+  db: Database
+  clock: Clock
+  /** Issue 24 point 4: a server without the demo (config.production) records no DEMO seal, certificate or approval. */
+  demoReferencesRefused: boolean
+}) {
   const { db, clock } = deps
+
+  function refuseDemoReferences(given: Partial<Record<(typeof REFERENCE_FIELDS)[number], string | null>>): void {
+    if (!deps.demoReferencesRefused) return
+    for (const field of REFERENCE_FIELDS)
+      if (isDemoReference(given[field]))
+        throw new DomainError(
+          'DEMO_REFERENCE_REFUSED',
+          `${field} "${given[field]!.trim()}" is a demo reference: a server without the demo records only real ones (GEN-7, GEN-4)`,
+          { field, rule: field === 'sealCode' ? 'GEN-7' : 'GEN-4' },
+        )
+  }
   const now = () => clock.now().toISOString()
   const scopeOf = (d: { hallId: string | null; id: string }) =>
     d.hallId ? `hall:${d.hallId}/device:${d.id}` : `device:${d.id}`
@@ -288,6 +308,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
     if (!(Object.values(DeviceKind) as string[]).includes(input.kind))
       throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`, { field: 'kind' })
     checkDate(input.certificateExpiresAt)
+    refuseDemoReferences(input)
     return db.transaction(async (tx) => {
       if (await isDeviceRegistered(tx, input.id))
         throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
@@ -332,6 +353,7 @@ export function createDeviceRegistry(deps: { db: Database; clock: Clock }) {
   /** Changes the recorded data of a device (a new seal after an inspection, a renewed certificate...). */
   async function update(id: string, patch: DevicePatch, by: string): Promise<Device> {
     checkDate(patch.certificateExpiresAt)
+    refuseDemoReferences(patch)
     return db.transaction(async (tx) => {
       const before = await load(tx, id)
       if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)

@@ -18,10 +18,11 @@ import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks } from '../bingo/types.ts'
 import type { Clock } from '../shared/clock.ts'
 import { DomainError } from '../shared/errors.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { getProfile, type Profile, type SoftwareComponent } from '../shared/profile.ts'
 import {
-  activeCertificateFor,
+  activeCertificatesFor,
   certifiedSoftwareById,
   hallHasActivePot,
   insertCertifiedSoftware,
@@ -145,26 +146,51 @@ export interface GameSoftwareView {
 /**
  * The certificate under which `component` runs in a hall of `profile`: null where the profile asks none; the record
  * of the running build otherwise, or SOFTWARE_NOT_CERTIFIED (the reasons in the details, the hash to certify).
+ * Issue 24 point 4: `demoRefused` (the server's config.production, never the request) makes a record of the demo
+ * (labelled demo, or a DEMO certificate reference: a database that once ran the demo, or a typed one) count as none.
  */
 export async function certificateFor(
   tx: Sql,
   component: SoftwareComponent,
   profile: Pick<Profile, 'id' | 'certifiedSoftware'>,
+  demoRefused: boolean,
 ): Promise<CertifiedSoftware | null> {
   if (!profile.certifiedSoftware.includes(component)) return null
   const build = softwareBuild(component)
-  const row = await activeCertificateFor(tx, component, profile.id, build.buildSha256)
-  if (row) return toCertified(row)
+  const rows = (await activeCertificatesFor(tx, component, profile.id, build.buildSha256)).map(toCertified)
+  const demoOnes = demoRefused ? rows.filter(isDemoCertificate) : []
+  const real = rows.find((r) => !demoOnes.includes(r))
+  if (real) return real
   const rule = component === 'pot-award' ? 'RNG-3' : component === 'derived-bingo' ? 'RNG-29' : 'RNG-32'
+  const why = demoOnes.length
+    ? `only a demo record ("${demoOnes[0]!.certificateRef}"), which a server without the demo takes as no certificate`
+    : 'no active certificate'
   throw new DomainError(
     'SOFTWARE_NOT_CERTIFIED',
-    `${component} build ${build.buildSha256} (version ${build.version}) has no active certificate recorded for ${profile.id} (${rule})`,
-    { component, jurisdiction: profile.id, version: build.version, buildSha256: build.buildSha256, rule },
+    `${component} build ${build.buildSha256} (version ${build.version}) has ${why} recorded for ${profile.id} (${rule})`,
+    {
+      component,
+      jurisdiction: profile.id,
+      version: build.version,
+      buildSha256: build.buildSha256,
+      rule,
+      ...(demoOnes.length ? { demoReference: demoOnes[0]!.certificateRef } : {}),
+    },
   )
 }
 
-export function createSoftwareRegistry(deps: { db: Database; clock: Clock }) {
-  const { db, clock } = deps
+/** The demo's own record, or one whose certificate reference says it is the demo's (issue 24 point 4). */
+function isDemoCertificate(c: CertifiedSoftware): boolean {
+  return c.demo || isDemoReference(c.certificateRef)
+}
+
+export function createSoftwareRegistry(deps: {
+  db: Database
+  clock: Clock
+  /** Issue 24 point 4: a server without the demo (config.production) takes no demo record as a certificate. */
+  demoReferencesRefused: boolean
+}) {
+  const { db, clock, demoReferencesRefused } = deps
 
   async function record(input: RecordSoftwareInput, by: string): Promise<CertifiedSoftware> {
     if (!SOFTWARE_COMPONENTS.includes(input.component))
@@ -179,6 +205,13 @@ export function createSoftwareRegistry(deps: { db: Database; clock: Clock }) {
       throw new DomainError('VALIDATION_FAILED', 'buildSha256 is 64 lowercase hex digits', { field: 'buildSha256' })
     for (const field of ['version', 'certificateRef', 'laboratory'] as const)
       if (!input[field]?.trim()) throw new DomainError('VALIDATION_FAILED', `${field} is required`, { field })
+    // Issue 24 point 4: a server without the demo records no demo certificate, labelled or typed.
+    if (demoReferencesRefused && (input.demo || isDemoReference(input.certificateRef)))
+      throw new DomainError(
+        'DEMO_REFERENCE_REFUSED',
+        `certificate reference "${input.certificateRef.trim()}" is a demo one: a server without the demo records only real certificates (RNG-32)`,
+        { field: 'certificateRef', rule: 'RNG-32' },
+      )
     const at = clock.now().toISOString()
     const id = `sw_${randomBytes(8).toString('hex')}`
     return db.transaction(async (tx) => {
@@ -237,7 +270,9 @@ export function createSoftwareRegistry(deps: { db: Database; clock: Clock }) {
       for (const component of needed) {
         // The draw engine is certified for the games it draws; a game drawn from a blower or by hand only logs.
         const cert =
-          component === 'draw-engine' && e.drawSource !== 'rng' ? null : await certificateFor(tx, component, e.profile)
+          component === 'draw-engine' && e.drawSource !== 'rng'
+            ? null
+            : await certificateFor(tx, component, e.profile, demoReferencesRefused)
         const build = softwareBuild(component)
         await insertGameSoftware(tx, {
           game_id: e.gameId,

@@ -443,15 +443,16 @@ export function listCertifiedSoftware(db: Sql): Promise<CertifiedSoftwareRow[]> 
 }
 
 /** The active record certifying `buildSha256` of `component` in `jurisdiction` (the newest first). */
-export function activeCertificateFor(
+/** Every active record of a build for a jurisdiction, the newest first. */
+export function activeCertificatesFor(
   tx: Sql,
   component: string,
   jurisdiction: string,
   buildSha256: string,
-): Promise<CertifiedSoftwareRow | undefined> {
-  return tx.get<CertifiedSoftwareRow>(
+): Promise<CertifiedSoftwareRow[]> {
+  return tx.all<CertifiedSoftwareRow>(
     `SELECT * FROM certified_software WHERE component = ? AND jurisdiction = ? AND build_sha256 = ? AND status = 'active'
-      ORDER BY recorded_at DESC, id LIMIT 1`,
+      ORDER BY recorded_at DESC, id`,
     [component, jurisdiction, buildSha256],
   )
 }

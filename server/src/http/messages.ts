@@ -106,6 +106,10 @@ export const messages: Record<
     es: 'El programa que haría esta partida no tiene un certificado registrado para esta versión en la jurisdicción de la sala.',
     en: "The software this game needs has no certificate recorded for this build in the hall's jurisdiction.",
   },
+  DEMO_REFERENCE_REFUSED: {
+    es: 'Esa referencia es de la demostración (empieza por DEMO), no un certificado, precinto u homologación real: este servidor no funciona en modo demostración y solo registra los reales.',
+    en: 'That reference is a demo one (it starts with DEMO), not a real certificate, seal or type approval: this server does not run the demo and records only real ones.',
+  },
   BALL_SET_EXHAUSTED: {
     es: 'El juego de bolas llegó a su límite de partidas: cámbielo por el de reserva.',
     en: 'The ball set has reached its game limit: change it for the reserve set.',
@@ -481,6 +485,10 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
       .map((m) => words[m][lang])
       .join(lang === 'es' ? ' y ' : ' and ')
     const device = typeof d.deviceName === 'string' ? d.deviceName : null
+    if (named && d.at === 'use' && Array.isArray(d.demo) && d.demo.length)
+      return lang === 'es'
+        ? `${device ? `El equipo «${device}»` : 'Este equipo'} no puede vender ni pagar: le falta ${named}; la referencia registrada es de la demostración (DEMO) y en un servidor sin demostración no vale. Pida al director que registre la real en la ficha del equipo.`
+        : `${device ? `Device "${device}"` : 'This device'} cannot sell or pay: it lacks ${named}; the reference on record is a demo one (DEMO), which counts for nothing on a server without the demo. Ask the director to record the real one on the device.`
     if (named && d.at === 'use')
       return lang === 'es'
         ? `${device ? `El equipo «${device}»` : 'Este equipo'} no puede vender ni pagar: le falta ${named}. Pida al director que lo registre en la ficha del equipo.`
@@ -514,6 +522,10 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
       .filter((m) => m !== 'printer-not-active' && m in words)
       .map((m) => words[m as keyof typeof words][lang])
       .join(lang === 'es' ? ' y ' : ' and ')
+    if (lacks && Array.isArray(d.demo) && d.demo.length)
+      return lang === 'es'
+        ? `${who} no puede vender ni pagar: a su impresora le falta ${lacks}; la referencia registrada es de la demostración (DEMO) y en un servidor sin demostración no vale. Pida al director que registre la real en la ficha de la impresora.`
+        : `${who} cannot sell or pay: its printer lacks ${lacks}; the reference on record is a demo one (DEMO), which counts for nothing on a server without the demo. Ask the director to record the real one on the printer.`
     if (lacks)
       return lang === 'es'
         ? `${who} no puede vender ni pagar: a su impresora le falta ${lacks}. Pida al director que lo registre en la ficha de la impresora.`
@@ -531,6 +543,11 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
       'derived-bingo': { es: 'el sistema de bingo derivado', en: 'the derived bingo system' },
     } as const
     const name = names[d.component as keyof typeof names]?.[lang]
+    // Issue 24 point 4: a demo record on a server without the demo: say that it is the demo's, not that none exists.
+    if (name && typeof d.demoReference === 'string')
+      return lang === 'es'
+        ? `No se puede: ${name} solo tiene registrado el certificado de la demostración («${d.demoReference}»), que en un servidor sin demostración no vale. Registre el certificado real de la versión en marcha.`
+        : `Not allowed: ${name} has only the demo's certificate recorded ("${d.demoReference}"), which counts for nothing on a server without the demo. Record the real certificate of the running build.`
     if (name)
       return lang === 'es'
         ? `No se puede: ${name} no tiene un certificado u homologación registrado para la versión que está en marcha en la jurisdicción de esta sala.`

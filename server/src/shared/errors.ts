@@ -38,6 +38,8 @@ export const ErrorCode = {
   DeviceMarksMissing: 'DEVICE_MARKS_MISSING',
   PrinterMarksMissing: 'PRINTER_MARKS_MISSING',
   SoftwareNotCertified: 'SOFTWARE_NOT_CERTIFIED',
+  /** Issue 24 point 4: a server without the demo records no DEMO certificate, seal or type-approval reference. */
+  DemoReferenceRefused: 'DEMO_REFERENCE_REFUSED',
   BallSetExhausted: 'BALL_SET_EXHAUSTED',
   BallSetRequired: 'BALL_SET_REQUIRED',
   ReserveBallSetRequired: 'RESERVE_BALL_SET_REQUIRED',

@@ -246,7 +246,9 @@ export function createTerminalService(deps: TerminalDeps) {
       // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
       await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
       // Issue 26 (GEN-7): an unsealed terminal opens no session on a player's money.
-      await assertDeviceMarked(tx, input.terminalId)
+      await assertDeviceMarked(tx, input.terminalId, {
+        demoReferencesRefused: deps.demoReferencesRefused ?? false,
+      })
       // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
       assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
       const { verdict } = await termsOfHall(tx, v.hallId)

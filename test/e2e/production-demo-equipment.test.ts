@@ -1,0 +1,319 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { setDeviceMarks } from '../../server/src/access/store.ts'
+import { createDeviceRegistry } from '../../server/src/equipment/devices.ts'
+import { createSoftwareRegistry, recordDemoSoftware } from '../../server/src/equipment/software.ts'
+import { sellVoucher } from '../helpers/cashdesk.ts'
+import { sealed } from '../helpers/device-marks.ts'
+import { openTill, type Till } from '../helpers/till.ts'
+import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { api } from '../helpers/server.ts'
+
+/**
+ * Issue 24 point 4 with issue 26's registries: on a server without the demo (production), a certificate, seal code or
+ * type approval labelled DEMO (a database that once ran the demo, or a reference typed in) counts as none. The game
+ * announcement and the kiosk sale are refused with the codes of a missing one, saying it is the demo's; the API
+ * records no DEMO reference there. Decided from the server's configuration: nothing in the request changes it.
+ * Authentication on, enrolled devices, real credentials. The demo keeps playing with its labelled records
+ * (demo-start.test.ts).
+ */
+const es = { 'accept-language': 'es' }
+const en = { 'accept-language': 'en' }
+
+describe('a production server takes no DEMO certificate, seal or type approval (issue 24 point 4, issue 26)', () => {
+  const keyDir = mkdtempSync(join(tmpdir(), 'bolillo-prod-demo-equipment-keys-'))
+  let s: RulesServer
+  let running: Record<string, { version: string; buildSha256: string }>
+  let hallId: string
+  let gameId: string
+  let counter: Till
+  let kiosk: { id: string; credential: string }
+  /** What the demo (or someone at a server that ran it) wrote to this database: the registries without the policy. */
+  let demoWrote: {
+    software: ReturnType<typeof createSoftwareRegistry>
+    devices: ReturnType<typeof createDeviceRegistry>
+  }
+
+  const freshHall = async (name: string) => {
+    const h = await hallWithSeries(s, { profileId: 'BO-2025', name, seed: `prod-demo-${name}` })
+    const sessionId = await openSession(s, h.hallId)
+    return {
+      ...h,
+      announce: (body: Record<string, unknown>, extra: Record<string, string> = {}) =>
+        s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [h.seriesId], ...body }, extra),
+    }
+  }
+  const kioskBuys = async (voucherCode: string) =>
+    api(
+      s.server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode, ageConfirmed: true, cards: { gameId, count: 2 } },
+      { ...es, authorization: `Device ${kiosk.credential}` },
+    )
+  const cardsSold = async () => (await s.call('auditor', 'GET', `/api/games/${gameId}`)).body.cardsSold as number
+
+  beforeAll(async () => {
+    s = await startRulesServer('2026-11-20T18:00:00Z', { production: true, keyDir })
+    running = Object.fromEntries(
+      (
+        (await s.call('auditor', 'GET', '/api/software')).body.running as Array<{
+          component: string
+          version: string
+          buildSha256: string
+        }>
+      ).map((b) => [b.component, b]),
+    )
+    const clock = { now: s.now }
+    demoWrote = {
+      software: createSoftwareRegistry({ db: s.server.services.db, clock, demoReferencesRefused: false }),
+      devices: createDeviceRegistry({ db: s.server.services.db, clock, demoReferencesRefused: false }),
+    }
+    const h = await freshHall('Sala Oruro')
+    hallId = h.hallId
+    const g = await h.announce({ drawSource: 'manual' })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    gameId = g.body.gameId
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    counter = await openTill(s.server.url, s.server.services, {
+      hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 100_000,
+    })
+    kiosk = await s.server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId })
+  }, 120_000)
+  afterAll(async () => {
+    await s?.server.cleanup()
+    rmSync(keyDir, { recursive: true, force: true })
+  })
+
+  it('an RNG game is not announced under the demo’s draw-engine record; the API records no DEMO certificate (RNG-32)', async () => {
+    // The test server's real certificate of the draw engine for BO-2025 withdrawn; the demo's record of the running
+    // build, as `npm start` with the demo writes it, is the only active one.
+    for (const r of (await s.call('auditor', 'GET', '/api/software')).body.records as Array<{
+      id: string
+      component: string
+      jurisdiction: string
+      status: string
+    }>)
+      if (r.component === 'draw-engine' && r.jurisdiction === 'BO-2025' && r.status === 'active')
+        expect((await s.call('jefa', 'POST', `/api/software/${r.id}/withdraw`, { reason: 'caducado' })).status).toBe(
+          200,
+        )
+    await recordDemoSoftware(demoWrote.software, ['BO-2025'])
+    const { announce } = await freshHall('Sala Sucre')
+    const refused = await announce({ drawSource: 'rng' }, es)
+    expect([refused.status, refused.body.error?.code], JSON.stringify(refused.body)).toEqual([
+      422,
+      'SOFTWARE_NOT_CERTIFIED',
+    ])
+    expect(refused.body.error.details).toMatchObject({
+      component: 'draw-engine',
+      jurisdiction: 'BO-2025',
+      buildSha256: running['draw-engine'].buildSha256,
+      demoReference: 'DEMO-SIN-CERTIFICAR-draw-engine',
+    })
+    expect(refused.body.error.message).toBe(
+      'No se puede: el motor de sorteo por software solo tiene registrado el certificado de la demostración («DEMO-SIN-CERTIFICAR-draw-engine»), que en un servidor sin demostración no vale. Registre el certificado real de la versión en marcha.',
+    )
+    expect((await announce({ drawSource: 'rng' }, en)).body.error.message).toBe(
+      'Not allowed: the software draw engine has only the demo\'s certificate recorded ("DEMO-SIN-CERTIFICAR-draw-engine"), which counts for nothing on a server without the demo. Record the real certificate of the running build.',
+    )
+    // Nor can the director type one in: a DEMO reference, whatever its case or spacing, is refused (400).
+    const certify = (certificateRef: string, extra = es) =>
+      s.call(
+        'jefa',
+        'POST',
+        '/api/software',
+        {
+          component: 'draw-engine',
+          jurisdiction: 'BO-2025',
+          version: running['draw-engine'].version,
+          buildSha256: running['draw-engine'].buildSha256,
+          certificateRef,
+          laboratory: 'GLI Europe',
+        },
+        extra,
+      )
+    const typed = await certify('  demo-sin-certificar')
+    expect([typed.status, typed.body.error?.code]).toEqual([400, 'DEMO_REFERENCE_REFUSED'])
+    expect(typed.body.error.details).toMatchObject({ field: 'certificateRef' })
+    expect(typed.body.error.message).toBe(
+      'Esa referencia es de la demostración (empieza por DEMO), no un certificado, precinto u homologación real: este servidor no funciona en modo demostración y solo registra los reales.',
+    )
+    expect((await certify('DEMO-CC-1', en)).body.error.message).toBe(
+      'That reference is a demo one (it starts with DEMO), not a real certificate, seal or type approval: this server does not run the demo and records only real ones.',
+    )
+    expect((await announce({ drawSource: 'rng' })).body.error?.code).toBe('SOFTWARE_NOT_CERTIFIED')
+    // The real certificate recorded, the same hall announces its RNG game under it, not under the demo's.
+    expect((await certify('AJ-CC-2026-0042')).status).toBe(201)
+    const ok = await announce({ drawSource: 'rng' })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    expect((await s.call('auditor', 'GET', `/api/games/${ok.body.gameId}`)).body.software).toEqual([
+      expect.objectContaining({ component: 'draw-engine', certificateRef: 'AJ-CC-2026-0042' }),
+    ])
+  })
+
+  it('a kiosk whose printer carries a DEMO seal sells nothing; the API records no DEMO seal (GEN-7, GEN-4)', async () => {
+    const vouchers = [
+      await sellVoucher(s.server.url, hallId, 1_000, {}, counter.headers),
+      await sellVoucher(s.server.url, hallId, 1_000, {}, counter.headers),
+    ]
+    // The kiosk's own printer, written with the demo's labelled marks (as DEMO-IMPRESORA is).
+    await demoWrote.devices.register({
+      id: 'IMP-KIOSCO-1',
+      kind: 'printer',
+      name: 'Impresora del kiosco',
+      hallId,
+      servesDeviceId: kiosk.id,
+      sealCode: 'DEMO-PRECINTO-IMPRESORA',
+      typeApprovalNo: 'DEMO-HOM-IMPRESORA',
+      issuingAuthorisation: 'DEMO-AUT-EMISION-EN-SALA',
+    })
+    const before = await cardsSold()
+    const refused = await kioskBuys(vouchers[0].code)
+    expect([refused.status, refused.body.error?.code], JSON.stringify(refused.body)).toEqual([
+      422,
+      'PRINTER_MARKS_MISSING',
+    ])
+    expect(refused.body.error.details).toMatchObject({
+      printerId: 'IMP-KIOSCO-1',
+      missing: ['seal-code'],
+      demo: ['seal-code'],
+      rule: 'GEN-7',
+    })
+    expect(refused.body.error.message).toBe(
+      'El equipo «Kiosco 1» no puede vender ni pagar: a su impresora le falta el código de precinto de seguridad (AJ); la referencia registrada es de la demostración (DEMO) y en un servidor sin demostración no vale. Pida al director que registre la real en la ficha de la impresora.',
+    )
+    expect(await cardsSold()).toBe(before)
+    expect((await s.call('jefa', 'POST', '/api/vouchers/check', { code: vouchers[0].code })).body).toMatchObject({
+      status: 'active',
+    })
+    // Nor is one typed in through the registry, in either language.
+    const patched = await s.call('jefa', 'PATCH', '/api/devices/IMP-KIOSCO-1', { sealCode: 'DEMO-PRECINTO-2' })
+    expect([patched.status, patched.body.error?.code]).toEqual([400, 'DEMO_REFERENCE_REFUSED'])
+    expect(patched.body.error.details).toMatchObject({ field: 'sealCode' })
+    const registered = await s.call(
+      'jefa',
+      'POST',
+      '/api/devices',
+      { id: 'IMP-X', kind: 'printer', name: 'x', hallId, typeApprovalNo: 'Demo homologación' },
+      en,
+    )
+    expect([registered.status, registered.body.error?.details?.field]).toEqual([400, 'typeApprovalNo'])
+    expect(registered.body.error.message).toMatch(/^That reference is a demo one/)
+    // The real seal recorded, the kiosk sells (BO-2025 asks the printer's seal code only).
+    expect((await s.call('jefa', 'PATCH', '/api/devices/IMP-KIOSCO-1', { sealCode: 'AJ-IMP-0007' })).status).toBe(200)
+    const sold = await kioskBuys(vouchers[1].code)
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    expect(await cardsSold()).toBe(before + 2)
+  })
+
+  it("a station whose own seal is a DEMO one takes no money; the device's marks take no DEMO reference (GEN-7)", async () => {
+    // A seal typed in while the server ran the demo, left on the counter station's record.
+    await setDeviceMarks(s.server.services.db, counter.station.id, {
+      sealCode: 'DEMO-PRECINTO-1',
+      typeApprovalNo: 'HOM-REAL-0001',
+    })
+    const refused = await api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, count: 1 },
+      { ...counter.headers, ...en },
+    )
+    expect([refused.status, refused.body.error?.code], JSON.stringify(refused.body)).toEqual([
+      422,
+      'DEVICE_MARKS_MISSING',
+    ])
+    expect(refused.body.error.details).toMatchObject({ missing: ['seal-code'], demo: ['seal-code'], at: 'use' })
+    expect(refused.body.error.message).toBe(
+      'Device "Caja 1" cannot sell or pay: it lacks the security seal code; the reference on record is a demo one (DEMO), which counts for nothing on a server without the demo. Ask the director to record the real one on the device.',
+    )
+    const marks = (sealCode: string) =>
+      s.call('jefa', 'POST', `/api/auth/devices/${counter.station.id}/marks`, {
+        sealCode,
+        typeApprovalNo: 'HOM-REAL-0001',
+      })
+    const typed = await marks('DEMO-PRECINTO-2')
+    expect([typed.status, typed.body.error?.code]).toEqual([400, 'DEMO_REFERENCE_REFUSED'])
+    expect((await marks('AJ-PREC-0001')).status).toBe(200)
+    const sold = await api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, count: 1 },
+      counter.headers,
+    )
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+  })
+})
+
+describe('the same DEMO records on a server with the demo still play (issue 26)', () => {
+  let s: RulesServer
+  beforeAll(async () => {
+    s = await startRulesServer('2026-11-20T18:00:00Z')
+  }, 120_000)
+  afterAll(async () => s?.server.cleanup())
+
+  it("announces an RNG game under the demo's draw-engine record and sells at a kiosk whose printer has the demo's seal", async () => {
+    for (const r of (await s.call('auditor', 'GET', '/api/software')).body.records as Array<{
+      id: string
+      component: string
+      jurisdiction: string
+      status: string
+    }>)
+      if (r.component === 'draw-engine' && r.jurisdiction === 'BO-2025' && r.status === 'active')
+        expect((await s.call('jefa', 'POST', `/api/software/${r.id}/withdraw`, { reason: 'caducado' })).status).toBe(
+          200,
+        )
+    await recordDemoSoftware(s.server.services.equipment.software, ['BO-2025'])
+    const h = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Demo', seed: 'demo-control' })
+    const sessionId = await openSession(s, h.hallId)
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+      seriesIds: [h.seriesId],
+      drawSource: 'rng',
+    })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    expect((await s.call('auditor', 'GET', `/api/games/${g.body.gameId}`)).body.software).toEqual([
+      expect.objectContaining({ component: 'draw-engine', certificateRef: 'DEMO-SIN-CERTIFICAR-draw-engine' }),
+    ])
+    expect((await s.call('mesa1', 'POST', `/api/games/${g.body.gameId}/sales/open`)).status).toBe(200)
+    const counter = await openTill(s.server.url, s.server.services, {
+      hallId: h.hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 100_000,
+    })
+    const kiosk = await s.server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco 1',
+      hallId: h.hallId,
+    })
+    // Through the API: a server with the demo records the demo's labelled seal.
+    const printer = await s.call('jefa', 'POST', '/api/devices', {
+      id: 'IMP-KIOSCO-1',
+      kind: 'printer',
+      name: 'Impresora del kiosco',
+      hallId: h.hallId,
+      servesDeviceId: kiosk.id,
+      sealCode: 'DEMO-PRECINTO-IMPRESORA',
+    })
+    expect(printer.status, JSON.stringify(printer.body)).toBe(201)
+    const voucher = await sellVoucher(s.server.url, h.hallId, 1_000, {}, counter.headers)
+    const sold = await api(
+      s.server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: voucher.code, ageConfirmed: true, cards: { gameId: g.body.gameId, count: 2 } },
+      { ...es, authorization: `Device ${kiosk.credential}` },
+    )
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+  })
+})
