@@ -327,4 +327,47 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     expect(last.body.window).toBe('figure:four-corners')
     expect(last.body.winners.map((w: { serial: string }) => w.serial)).toContain(serial)
   })
+
+  it('where the system claims for the players, a figure formed at the same ball as a line is claimed after the line at that ball, for the cards that formed it then (CFG-21)', async () => {
+    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Tunari II', seed: 'fig-auto-line' })
+    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, plan)).status).toBe(200)
+    const sessionId = await openSession(s, hall.hallId)
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+      seriesIds: [hall.seriesId],
+      drawSource: 'manual',
+      figures: ['four-corners'],
+    })
+    const gameId = g.body.gameId as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    const till = await s.till(hall.hallId)
+    const sold = await api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, count: 10 },
+      till.headers,
+    )
+    const serial = sold.body.cards[0].serial as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
+    const rows = await rowsOf(gameId, serial)
+    const top = rows[0]
+    const bottom = rows[rows.length - 1]
+    // The bottom corners, then the top row with its first corner last: ball 7 forms the line and the four corners.
+    const balls = [bottom[0], bottom[bottom.length - 1], ...top.slice(1), top[0]]
+    let r
+    for (const b of balls) r = await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: b })
+    expect(r!.body.window).toBe('line')
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/window/close`, {})).status).toBe(200)
+    const next = Array.from({ length: 90 }, (_, i) => i + 1).find(
+      (b) => !rows.flat().includes(b) && !balls.includes(b),
+    )!
+    const after = await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: next })
+    expect(after.body.window).toBe('figure:four-corners')
+    const claims = await s.server.services.db.all<{ serial: string; at_ball: number }>(
+      "SELECT serial, at_ball FROM claims WHERE game_id = ? AND kind = 'figure:four-corners' AND status = 'verified'",
+      [gameId],
+    )
+    // At the ball that formed it (7), not at the one after the line's window (8).
+    expect(claims.map((c) => [c.serial, Number(c.at_ball)])).toEqual([[serial, balls.length]])
+  })
 })

@@ -17,7 +17,7 @@ import {
   type Tx,
 } from './context.ts'
 import { registerClaim } from './claims.ts'
-import { figureFormed, figureKind } from './patterns.ts'
+import { figureKind, firstFormed } from './patterns.ts'
 import { figuresOfGame } from './store/figures.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
@@ -205,19 +205,22 @@ async function recordBall(
       // a time: the first open figure formed on any card, in the plan's order).
       for (const f of await figuresOfGame(tx, game.id)) {
         if (f.awardedAt) continue
-        const formed = cache.cards.filter((_, i) => figureFormed(f.figure, cache.rows[i], calledSet))
-        for (const card of formed)
+        // Formed at an earlier ball where that ball's line window held it back: the cards that formed it then, at
+        // that ball, not those that formed it since.
+        const first = firstFormed(f.figure, cache.rows, [...called, ball])
+        if (!first) continue
+        for (const i of first.cards)
           await registerClaim(
             ctx,
             tx,
             { ...game, status: 'drawing' as GameStatus },
-            card,
+            cache.cards[i],
             figureKind(f.figure),
-            seq,
+            first.atBall,
             calledSet,
             true,
           )
-        if (formed.length) break
+        break
       }
     }
   } else {

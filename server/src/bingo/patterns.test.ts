@@ -7,6 +7,7 @@ import {
   figureFits,
   figureFormed,
   figurePlanProblems,
+  firstFormed,
   poolsWithFigures,
   type Figure,
 } from './patterns.ts'
@@ -46,6 +47,38 @@ describe('prize figures (CFG-13, BNG-103, CFG-35)', () => {
         }
         // A figure that does not fit the card is never formed, even with every ball called.
         expect(alts.length > 0).toBe(figureFits(figure, { rows, perRow }))
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('the cards that formed a figure first are exactly those on which it is formed at the earliest prefix of the draw, at that ball (CFG-21)', () => {
+    // Several cards of one game and a partial draw: the oracle replays the draw ball by ball with figureFormed.
+    const game = fc.record({
+      figure: fc.constantFrom(...FIGURES),
+      cards: fc.array(
+        fc.shuffledSubarray(
+          Array.from({ length: 30 }, (_, i) => i + 1),
+          { minLength: 9, maxLength: 9 },
+        ),
+        { minLength: 1, maxLength: 8 },
+      ),
+      order: fc.shuffledSubarray(
+        Array.from({ length: 30 }, (_, i) => i + 1),
+        { minLength: 0, maxLength: 30 },
+      ),
+    })
+    fc.assert(
+      fc.property(game, ({ figure, cards, order }) => {
+        const grids = cards.map((c) => [c.slice(0, 3), c.slice(3, 6), c.slice(6, 9)])
+        let expected: { cards: number[]; atBall: number } | null = null
+        const called = new Set<number>()
+        for (let i = 0; i < order.length && !expected; i++) {
+          called.add(order[i])
+          const formed = grids.flatMap((g, k) => (figureFormed(figure, g, called) ? [k] : []))
+          if (formed.length) expected = { cards: formed, atBall: i + 1 }
+        }
+        expect(firstFormed(figure, grids, order)).toEqual(expected)
       }),
       { numRuns: 300 },
     )

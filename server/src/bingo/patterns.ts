@@ -98,6 +98,33 @@ export function figureFormed(
   return figureAlternatives(figure, rows).some((alt) => alt.every((n) => called.has(n)))
 }
 
+/**
+ * The cards on which the figure was formed first, and the ball (1-based, in the order called) that formed it there;
+ * null when no card has it. Where the system claims for the players (CFG-21), a figure formed at the same ball as a
+ * line is claimed only after the line's window: it goes to the cards that formed it at that ball, never to a card that
+ * formed it at a later one (which would share the pool with them).
+ */
+export function firstFormed(
+  figure: Figure,
+  cards: readonly (readonly (readonly number[])[])[],
+  order: readonly number[],
+): { cards: number[]; atBall: number } | null {
+  const at = new Map(order.map((b, i) => [b, i + 1]))
+  let best = Infinity
+  let found: number[] = []
+  cards.forEach((rows, i) => {
+    let formed = Infinity
+    for (const alt of figureAlternatives(figure, rows)) {
+      let last = 0
+      for (const n of alt) last = Math.max(last, at.get(n) ?? Infinity)
+      formed = Math.min(formed, last)
+    }
+    if (formed < best) [best, found] = [formed, [i]]
+    else if (formed === best && formed !== Infinity) found.push(i)
+  })
+  return best === Infinity ? null : { cards: found, atBall: best }
+}
+
 /** A figure prize of the approved plan: the figure and its part of the takings (basis points of the cards sold). */
 export interface FigurePrize {
   figure: Figure
