@@ -366,6 +366,16 @@ describe('a production server takes no DEMO certificate, seal or type approval (
     })
     expect([typed.status, typed.body.error?.code], JSON.stringify(typed.body)).toEqual([400, 'DEMO_REFERENCE_REFUSED'])
     expect(typed.body.error.details).toMatchObject({ field: 'approvalNo' })
+    // Nor a lotto ball set sealed under a DEMO reference (LNS-9); a real seal is recorded.
+    const lottoSet = (sealRef: string) =>
+      s.call('jefa', 'POST', '/api/lotto/ball-sets', { reference: `LB-${sealRef}`, ballCount: 49, sealRef })
+    const demoSeal = await lottoSet('DEMO-PRECINTO-BOLAS')
+    expect([demoSeal.status, demoSeal.body.error?.code], JSON.stringify(demoSeal.body)).toEqual([
+      400,
+      'DEMO_REFERENCE_REFUSED',
+    ])
+    expect(demoSeal.body.error.details).toMatchObject({ field: 'sealRef', rule: 'LNS-9' })
+    expect((await lottoSet('AJ-PRECINTO-BOLAS')).status).toBe(201)
   })
 })
 
@@ -431,5 +441,70 @@ describe('the same DEMO records on a server with the demo still play (issue 26)'
       { ...es, authorization: `Device ${kiosk.credential}` },
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+  })
+
+  it("draws an RNG game with the demo's RNG and a manual one from its drum and DEMO ball sets (GEN-6, BNG-26)", async () => {
+    const reg = (body: Record<string, unknown>) => s.call('jefa', 'POST', '/api/devices', body)
+    const rng = await reg({
+      id: 'DEMO-RNG',
+      kind: 'rng',
+      name: 'RNG (demostración)',
+      hallId: null,
+      sealCode: 'DEMO-PRECINTO-RNG',
+      certificateId: 'DEMO-CERT-RNG',
+      typeApprovalNo: 'DEMO-HOM-RNG',
+    })
+    expect(rng.status, JSON.stringify(rng.body)).toBe(201)
+    expect(
+      (await s.call('jefa', 'POST', `/api/devices/${TEST_RNG_ID}/status`, { status: 'suspended', reason: 'prueba' }))
+        .status,
+    ).toBe(200)
+    const h = await hallWithSeries(s, {
+      profileId: 'BO-2025',
+      name: 'Sala Demo 2',
+      seed: 'demo-ctl-2',
+      noBallSets: true,
+    })
+    for (const status of ['active', 'reserve'])
+      expect(
+        (
+          await s.call('jefa', 'POST', `/api/halls/${h.hallId}/ball-sets`, {
+            label: `Demo ${status}`,
+            approvalNo: 'DEMO-HOM-1',
+            guaranteedGames: 3000,
+            status,
+          })
+        ).status,
+      ).toBe(201)
+    expect(
+      (
+        await reg({
+          id: 'DEMO-BOMBO',
+          kind: 'blower',
+          name: 'Bombo (demostración)',
+          hallId: h.hallId,
+          sealCode: 'DEMO-PRECINTO-BOMBO',
+          certificateId: 'DEMO-CERT-BOMBO',
+          typeApprovalNo: 'DEMO-HOM-BOMBO',
+        })
+      ).status,
+    ).toBe(201)
+    const sessionId = await openSession(s, h.hallId)
+    const announce = (body: Record<string, unknown>) =>
+      s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [h.seriesId], ...body })
+    const byDrum = await announce({ drawSource: 'manual', deviceId: 'DEMO-BOMBO' })
+    expect(byDrum.status, JSON.stringify(byDrum.body)).toBe(201)
+    // The RNG game in a hall of its own (one game at a time per session), drawn by DEMO-RNG alone.
+    const h2 = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Demo 3', seed: 'demo-ctl-3' })
+    const byRng = await s.call('mesa1', 'POST', `/api/sessions/${await openSession(s, h2.hallId)}/games`, {
+      seriesIds: [h2.seriesId],
+      drawSource: 'rng',
+    })
+    expect(byRng.status, JSON.stringify(byRng.body)).toBe(201)
+    const assigned = await s.server.services.db.get<{ device_id: string }>(
+      "SELECT device_id FROM game_devices WHERE game_id = ? AND role = 'rng'",
+      [byRng.body.gameId],
+    )
+    expect(assigned?.device_id).toBe('DEMO-RNG')
   })
 })

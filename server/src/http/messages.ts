@@ -486,6 +486,10 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
     return lang === 'es'
       ? 'El juego de bolas activo tiene un número de homologación de la demostración (DEMO), que en un servidor sin demostración no vale: registre un juego homologado y cámbielo.'
       : 'The active ball set has a demo type-approval number (DEMO), which counts for nothing on a server without the demo: register a type-approved set and change to it.'
+  if ((code === 'LOTTO_BALL_SET_REQUIRED' || code === 'LOTTERY_BALL_SET_REQUIRED') && demoRefused)
+    return lang === 'es'
+      ? 'El juego de bolas de este sorteo tiene una referencia de precinto de la demostración (DEMO), que en un servidor sin demostración no vale: registre un juego precintado y úselo.'
+      : "This draw's ball set has a demo seal reference (DEMO), which counts for nothing on a server without the demo: register a sealed set and use it."
   if (code === 'DEVICE_MARKS_MISSING' && Array.isArray(d.missing)) {
     // Issue 26: names what is missing, and whether the device is being enrolled or was stopped selling or paying.
     const words = {
