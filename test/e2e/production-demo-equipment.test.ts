@@ -10,6 +10,9 @@ import { sealed } from '../helpers/device-marks.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
 import { api } from '../helpers/server.ts'
+import { plan649 } from '../helpers/lottery-plans.ts'
+import { TEST_RNG_ID } from '../helpers/device-marks.ts'
+import { createBallSetService } from '../../server/src/equipment/ball-sets.ts'
 
 /**
  * Issue 24 point 4 with issue 26's registries: on a server without the demo (production), a certificate, seal code or
@@ -36,8 +39,8 @@ describe('a production server takes no DEMO certificate, seal or type approval (
     devices: ReturnType<typeof createDeviceRegistry>
   }
 
-  const freshHall = async (name: string) => {
-    const h = await hallWithSeries(s, { profileId: 'BO-2025', name, seed: `prod-demo-${name}` })
+  const freshHall = async (name: string, opts: { noBallSets?: boolean } = {}) => {
+    const h = await hallWithSeries(s, { profileId: 'BO-2025', name, seed: `prod-demo-${name}`, ...opts })
     const sessionId = await openSession(s, h.hallId)
     return {
       ...h,
@@ -251,6 +254,129 @@ describe('a production server takes no DEMO certificate, seal or type approval (
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
   })
+
+  it("the demo's RNG (DEMO-RNG) draws no bingo game nor lotto draw; its marks count as none (GEN-6, LNS-8)", async () => {
+    // The demo's RNG as `npm start` with the demo writes it; the test server's real one suspended, so it is the only one.
+    await demoWrote.devices.register({
+      id: 'DEMO-RNG',
+      kind: 'rng',
+      name: 'Generador de números aleatorios del servidor (demostración)',
+      hallId: null,
+      sealCode: 'DEMO-PRECINTO-RNG',
+      certificateId: 'DEMO-CERT-RNG',
+      typeApprovalNo: 'DEMO-HOM-RNG',
+    })
+    const rngStatus = async (status: 'active' | 'suspended') =>
+      expect(
+        (await s.call('jefa', 'POST', `/api/devices/${TEST_RNG_ID}/status`, { status, reason: 'inspección' })).status,
+      ).toBe(200)
+    await rngStatus('suspended')
+    const refusedDemoRng = (r: { status: number; body: any }) => {
+      expect([r.status, r.body.error?.code], JSON.stringify(r.body)).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
+      expect(r.body.error.details.refused).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            deviceId: 'DEMO-RNG',
+            problems: expect.arrayContaining(['no-seal-code', 'no-certificate']),
+            demo: expect.arrayContaining(['no-seal-code', 'no-certificate']),
+          }),
+        ]),
+      )
+      expect(r.body.error.message).toBe(
+        'El dispositivo de sorteo no puede usarse: su precinto, certificado u homologación registrado es de la demostración (DEMO) y en un servidor sin demostración no vale. Registre el real en la ficha del dispositivo.',
+      )
+    }
+    const { announce } = await freshHall('Sala Tarija')
+    refusedDemoRng(await announce({ drawSource: 'rng' }, es))
+    const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
+    const t = s.now().getTime()
+    const plan = plan649({
+      gameCode: 'LOTODEMORNG',
+      salesStartAt: laPaz(t - 86_400_000),
+      salesCloseAt: laPaz(t + 5 * 86_400_000),
+      drawAt: laPaz(t + 5 * 86_400_000 + 3600_000),
+      claimDeadline: laPaz(t + 70 * 86_400_000),
+    })
+    refusedDemoRng(await s.call('jefa', 'POST', '/api/lotto/draws', plan, es))
+    // Nor can a DEMO reference be typed on the RNG's record.
+    const patched = await s.call('jefa', 'PATCH', '/api/devices/DEMO-RNG', { certificateId: 'DEMO-CERT-RNG-2' })
+    expect([patched.status, patched.body.error?.code]).toEqual([400, 'DEMO_REFERENCE_REFUSED'])
+    // The real RNG back in service: both go ahead, drawn by it.
+    await rngStatus('active')
+    const ok = await announce({ drawSource: 'rng' })
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    const planned = await s.call('jefa', 'POST', '/api/lotto/draws', plan)
+    expect(planned.status, JSON.stringify(planned.body)).toBe(201)
+  })
+
+  it('a manual game is drawn from no DEMO drum (DEMO-BOMBO) nor DEMO ball set; the API records neither (BNG-26, BNG-30)', async () => {
+    const h = await freshHall('Sala Potosí', { noBallSets: true })
+    // The demo's ball sets and drum, as its set-up writes them to a hall.
+    const demoSets = createBallSetService({
+      db: s.server.services.db,
+      clock: { now: s.now },
+      newId: () => `bs_demo_${Math.random().toString(16).slice(2)}`,
+      demoReferencesRefused: false,
+    })
+    for (const status of ['active', 'reserve'] as const)
+      await demoSets.register({
+        hallId: h.hallId,
+        label: `Demo ${status}`,
+        approvalNo: 'DEMO-HOM-1',
+        guaranteedGames: 3000,
+        status,
+      })
+    await demoWrote.devices.register({
+      id: 'DEMO-BOMBO',
+      kind: 'blower',
+      name: 'Bombo manual (demostración)',
+      hallId: h.hallId,
+      sealCode: 'DEMO-PRECINTO-BOMBO',
+      certificateId: 'DEMO-CERT-BOMBO',
+      typeApprovalNo: 'DEMO-HOM-BOMBO',
+    })
+    const byDrum = await h.announce({ drawSource: 'manual', deviceId: 'DEMO-BOMBO' }, es)
+    expect([byDrum.status, byDrum.body.error?.code], JSON.stringify(byDrum.body)).toEqual([422, 'DEVICE_NOT_CERTIFIED'])
+    expect(byDrum.body.error.details).toMatchObject({
+      deviceId: 'DEMO-BOMBO',
+      demo: expect.arrayContaining(['no-seal-code', 'no-certificate']),
+    })
+    expect(byDrum.body.error.message).toMatch(/^El dispositivo de sorteo no puede usarse: .* es de la demostración/)
+    // A real drum: the DEMO ball set is still no type-approved set.
+    const drum = await s.call('jefa', 'POST', '/api/devices', {
+      id: 'BOMBO-POTOSI',
+      kind: 'blower',
+      name: 'Bombo manual',
+      hallId: h.hallId,
+      sealCode: 'AJ-PRE-BOMBO-POTOSI',
+      certificateId: 'CC-BOMBO-POTOSI',
+      typeApprovalNo: 'HOM-BOMBO-POTOSI',
+    })
+    expect(drum.status, JSON.stringify(drum.body)).toBe(201)
+    const bySet = await h.announce({ drawSource: 'manual', deviceId: 'BOMBO-POTOSI' }, en)
+    expect([bySet.status, bySet.body.error?.code], JSON.stringify(bySet.body)).toEqual([409, 'BALL_SET_REQUIRED'])
+    expect(bySet.body.error.details).toMatchObject({ demo: ['approvalNo'], rule: 'BNG-26' })
+    expect(bySet.body.error.message).toMatch(/^The active ball set has a demo type-approval number/)
+    // Nor is a DEMO approval number typed in for a new set.
+    const typed = await s.call('jefa', 'POST', `/api/halls/${h.hallId}/ball-sets`, {
+      label: 'Otra',
+      approvalNo: 'DEMO-HOM-1',
+      guaranteedGames: 3000,
+      status: 'reserve',
+    })
+    expect([typed.status, typed.body.error?.code], JSON.stringify(typed.body)).toEqual([400, 'DEMO_REFERENCE_REFUSED'])
+    expect(typed.body.error.details).toMatchObject({ field: 'approvalNo' })
+    // Nor a lotto ball set sealed under a DEMO reference (LNS-9); a real seal is recorded.
+    const lottoSet = (sealRef: string) =>
+      s.call('jefa', 'POST', '/api/lotto/ball-sets', { reference: `LB-${sealRef}`, ballCount: 49, sealRef })
+    const demoSeal = await lottoSet('DEMO-PRECINTO-BOLAS')
+    expect([demoSeal.status, demoSeal.body.error?.code], JSON.stringify(demoSeal.body)).toEqual([
+      400,
+      'DEMO_REFERENCE_REFUSED',
+    ])
+    expect(demoSeal.body.error.details).toMatchObject({ field: 'sealRef', rule: 'LNS-9' })
+    expect((await lottoSet('AJ-PRECINTO-BOLAS')).status).toBe(201)
+  })
 })
 
 describe('the same DEMO records on a server with the demo still play (issue 26)', () => {
@@ -315,5 +441,70 @@ describe('the same DEMO records on a server with the demo still play (issue 26)'
       { ...es, authorization: `Device ${kiosk.credential}` },
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+  })
+
+  it("draws an RNG game with the demo's RNG and a manual one from its drum and DEMO ball sets (GEN-6, BNG-26)", async () => {
+    const reg = (body: Record<string, unknown>) => s.call('jefa', 'POST', '/api/devices', body)
+    const rng = await reg({
+      id: 'DEMO-RNG',
+      kind: 'rng',
+      name: 'RNG (demostración)',
+      hallId: null,
+      sealCode: 'DEMO-PRECINTO-RNG',
+      certificateId: 'DEMO-CERT-RNG',
+      typeApprovalNo: 'DEMO-HOM-RNG',
+    })
+    expect(rng.status, JSON.stringify(rng.body)).toBe(201)
+    expect(
+      (await s.call('jefa', 'POST', `/api/devices/${TEST_RNG_ID}/status`, { status: 'suspended', reason: 'prueba' }))
+        .status,
+    ).toBe(200)
+    const h = await hallWithSeries(s, {
+      profileId: 'BO-2025',
+      name: 'Sala Demo 2',
+      seed: 'demo-ctl-2',
+      noBallSets: true,
+    })
+    for (const status of ['active', 'reserve'])
+      expect(
+        (
+          await s.call('jefa', 'POST', `/api/halls/${h.hallId}/ball-sets`, {
+            label: `Demo ${status}`,
+            approvalNo: 'DEMO-HOM-1',
+            guaranteedGames: 3000,
+            status,
+          })
+        ).status,
+      ).toBe(201)
+    expect(
+      (
+        await reg({
+          id: 'DEMO-BOMBO',
+          kind: 'blower',
+          name: 'Bombo (demostración)',
+          hallId: h.hallId,
+          sealCode: 'DEMO-PRECINTO-BOMBO',
+          certificateId: 'DEMO-CERT-BOMBO',
+          typeApprovalNo: 'DEMO-HOM-BOMBO',
+        })
+      ).status,
+    ).toBe(201)
+    const sessionId = await openSession(s, h.hallId)
+    const announce = (body: Record<string, unknown>) =>
+      s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [h.seriesId], ...body })
+    const byDrum = await announce({ drawSource: 'manual', deviceId: 'DEMO-BOMBO' })
+    expect(byDrum.status, JSON.stringify(byDrum.body)).toBe(201)
+    // The RNG game in a hall of its own (one game at a time per session), drawn by DEMO-RNG alone.
+    const h2 = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Demo 3', seed: 'demo-ctl-3' })
+    const byRng = await s.call('mesa1', 'POST', `/api/sessions/${await openSession(s, h2.hallId)}/games`, {
+      seriesIds: [h2.seriesId],
+      drawSource: 'rng',
+    })
+    expect(byRng.status, JSON.stringify(byRng.body)).toBe(201)
+    const assigned = await s.server.services.db.get<{ device_id: string }>(
+      "SELECT device_id FROM game_devices WHERE game_id = ? AND role = 'rng'",
+      [byRng.body.gameId],
+    )
+    expect(assigned?.device_id).toBe('DEMO-RNG')
   })
 })

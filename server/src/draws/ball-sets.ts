@@ -21,6 +21,7 @@
  */
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { isDemoReference, type SoftwareDrawPolicy } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Actor } from '../shared/lottery-draw-v2.ts'
 import { currentScope } from '../shared/request-context.ts'
@@ -75,8 +76,15 @@ function assertOperatorWide(what: string): void {
     })
 }
 
-export function createBallSetRegistry(ctx: { db: Database; now: () => string; newId: (prefix: string) => string }) {
+export function createBallSetRegistry(ctx: {
+  db: Database
+  now: () => string
+  newId: (prefix: string) => string
+  /** Issue 24 point 4: softwareDraw.demoReferencesRefused is the server's config.production. */
+  deps: { softwareDraw: Pick<SoftwareDrawPolicy, 'demoReferencesRefused'> }
+}) {
   const { db, now, newId } = ctx
+  const demoRefused = ctx.deps.softwareDraw.demoReferencesRefused ?? false
 
   async function registerBallSet(
     input: { reference: string; kind?: BallSetKind; ballCount?: number; drums?: number; sealRef: string },
@@ -105,6 +113,12 @@ export function createBallSetRegistry(ctx: { db: Database; now: () => string; ne
         rule,
         problems,
       })
+    if (demoRefused && isDemoReference(sealRef))
+      throw new DomainError(
+        'DEMO_REFERENCE_REFUSED',
+        `sealRef "${sealRef}" is a demo reference: a server without the demo records only real ones (${rule})`,
+        { field: 'sealRef', rule },
+      )
     const id = newId(kind === 'digits' ? 'dbs' : 'lbs')
     const ballCount = kind === 'digits' ? 10 : input.ballCount!
     const drums = kind === 'digits' ? input.drums! : null
@@ -210,6 +224,14 @@ export function createBallSetRegistry(ctx: { db: Database; now: () => string; ne
         needs.code,
         `no registered ${main ? 'reserve set' : 'ball set'} of ${describeFit(needs.fit)}: register it before drawing (${needs.rule})`,
         { rule: needs.rule, fit: needs.fit, ballSet: main?.id ?? null, reserveSet: reserve?.id ?? null },
+      )
+    // Issue 24 point 4: on a server without the demo, a set sealed under a demo reference is no authorised set.
+    const demoSet = demoRefused ? [main, reserve].find((b) => b && isDemoReference(b.sealRef)) : undefined
+    if (demoSet)
+      throw new DomainError(
+        needs.code,
+        `ball set ${demoSet.reference} has the seal reference "${demoSet.sealRef}", a demo one, which a server without the demo takes as none (${needs.rule})`,
+        { rule: needs.rule, fit: needs.fit, ballSet: demoSet.id, demo: ['sealRef'] },
       )
     if (!row.ballSetId) await recordDrawBallSets(tx, row.id, main.id, reserve?.id ?? null)
     else if (!row.reserveSetId && reserve) await recordDrawReserveSet(tx, row.id, reserve.id)

@@ -201,6 +201,11 @@ export interface DrawLine<Row extends Draw, Plan extends LifecyclePlan> {
    * certified RNG device serves its hall or the operator (type-approved where `typeApproval`). Absent: not required.
    */
   rngDevice?: { required: boolean; typeApproval: boolean }
+  /**
+   * Issue 24 point 4: the server runs without the demo (config.production): a DEMO seal, certificate or type approval
+   * of the extraction or RNG device counts as none. Required, so that no line leaves it out.
+   */
+  demoReferencesRefused: boolean
   /** Inside the transaction, before the first ball or the RNG draw (lotto: LNS-14, LNS-21). */
   readyToDraw(tx: Sql, row: Row, plan: Plan): Promise<void>
   rngList(tx: Sql, row: Row, plan: Plan): Promise<RngList>
@@ -358,7 +363,9 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     const inTx = (body: (tx: Sql) => Promise<void>) => (within ? body(within) : db.transaction(body))
     await inTx(async (tx) => {
       if (p.drawMethod === 'manual' && line.registeredDevice(p))
-        p.drawDevice = (await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now())).id
+        p.drawDevice = (
+          await extractionDevice(tx, p.drawDevice, p.drawHallId ?? null, clock.now(), line.demoReferencesRefused)
+        ).id
       const rng = p.drawMethod === 'rng' ? await rngOf(tx, p.drawHallId ?? null) : null
       await check(tx)
       const at = now()
@@ -401,7 +408,10 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
   /** Issue 26 (GEN-6): the registered RNG that draws, where the profile requires one; null where it does not. */
   async function rngOf(tx: Sql, hallId: string | null) {
     if (!line.rngDevice?.required) return null
-    const d = await registeredRng(tx, hallId, clock.now(), { typeApproval: line.rngDevice.typeApproval })
+    const d = await registeredRng(tx, hallId, clock.now(), {
+      typeApproval: line.rngDevice.typeApproval,
+      demoRefused: line.demoReferencesRefused,
+    })
     return { id: d.id, sealCode: d.sealCode, certificateId: d.certificateId, typeApprovalNo: d.typeApprovalNo }
   }
 
@@ -642,7 +652,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
       // LNS-8 / LOT-18: a registered, certified, active device of the draw's hall, read as each value is entered.
       const ref = deviceId ?? plan.drawDevice
       const registered = line.registeredDevice(plan)
-        ? await extractionDevice(tx, ref, plan.drawHallId ?? null, clock.now())
+        ? await extractionDevice(tx, ref, plan.drawHallId ?? null, clock.now(), line.demoReferencesRefused)
         : null
       const device = { device: registered?.id ?? ref, sealCode: registered?.sealCode ?? null }
       const a = await accept(tx, row, plan, row.balls ? (JSON.parse(row.balls) as number[]) : [], device)

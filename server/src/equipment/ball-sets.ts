@@ -21,6 +21,7 @@
  * failure (BNG-81) needs both at its first manual ball, like any manual game.
  */
 import { DomainError } from '../shared/errors.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
 import { getProfile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks } from '../bingo/service.ts'
@@ -134,7 +135,13 @@ function toBallSet(r: BallSetRow): BallSet {
   }
 }
 
-export function createBallSetService(deps: { db: Database; clock: Clock; newId: () => string }) {
+export function createBallSetService(deps: {
+  db: Database
+  clock: Clock
+  newId: () => string
+  /** Issue 24 point 4: a server without the demo (config.production) takes no DEMO approval number as one. */
+  demoReferencesRefused: boolean
+}) {
   const { db, clock } = deps
   const now = () => clock.now().toISOString()
 
@@ -200,6 +207,14 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
         { hallId, ballSetId: set.id, ballCount: set.ballCount, rule: 'BNG-25' },
       )
     }
+    // Issue 24 point 4 (BNG-26): on a server without the demo, a set whose approval number is the demo's is no
+    // type-approved set (a database that once ran the demo, or a typed reference): no balls are drawn from it.
+    if (deps.demoReferencesRefused && isDemoReference(set.approvalNo))
+      throw new DomainError(
+        'BALL_SET_REQUIRED',
+        `the active ball set ${set.label} has the approval number "${set.approvalNo}", a demo one, which a server without the demo takes as none (BNG-26)`,
+        { hallId, ballSetId: set.id, demo: ['approvalNo'], rule: 'BNG-26' },
+      )
     return set
   }
 
@@ -219,6 +234,12 @@ export function createBallSetService(deps: { db: Database; clock: Clock; newId: 
     const warnPercent = input.warnPercent ?? 90
     if (!Number.isInteger(warnPercent) || warnPercent < 1 || warnPercent > 100)
       throw new DomainError('VALIDATION_FAILED', 'warnPercent must be 1..100', { field: 'warnPercent' })
+    if (deps.demoReferencesRefused && isDemoReference(input.approvalNo))
+      throw new DomainError(
+        'DEMO_REFERENCE_REFUSED',
+        `approvalNo "${input.approvalNo!.trim()}" is a demo reference: a server without the demo records only real ones (BNG-26)`,
+        { field: 'approvalNo', rule: 'BNG-26' },
+      )
     return db.transaction(async (tx) => {
       const profile = await hallProfile(tx, input.hallId)
       // BNG-26: type-approved balls, registered with the approval number and the manufacturer's guaranteed games.

@@ -99,17 +99,46 @@ export function deviceProblems(
     typeApprovalNo?: string | null
   },
   now: Date,
-  opts: { typeApproval?: boolean } = {},
+  opts: { typeApproval?: boolean; demoRefused?: boolean } = {},
 ): string[] {
   const problems: string[] = []
-  if (!d.sealCode?.trim()) problems.push('no-seal-code')
-  if (!d.certificateId?.trim()) problems.push('no-certificate')
+  // Issue 24 point 4: on a server without the demo (opts.demoRefused, from config.production) a DEMO reference is none.
+  const real = (ref: string | null | undefined) => (opts.demoRefused && isDemoReference(ref) ? null : ref)
+  if (!real(d.sealCode)?.trim()) problems.push('no-seal-code')
+  if (!real(d.certificateId)?.trim()) problems.push('no-certificate')
   else if (d.certificateExpiresAt && Date.parse(d.certificateExpiresAt) <= now.getTime())
     problems.push('certificate-expired')
   // BNG-31 / CFG-8: where the profile asks for it, a draw device is type-approved.
-  if (opts.typeApproval && !d.typeApprovalNo?.trim()) problems.push('no-type-approval')
+  if (opts.typeApproval && !real(d.typeApprovalNo)?.trim()) problems.push('no-type-approval')
   if (d.status !== DeviceStatus.Active) problems.push(`status-${d.status}`)
   return problems
+}
+
+/**
+ * Issue 24 point 4: the problems of `deviceProblems` that are there only because the reference is a demo one (for
+ * the refusal's message and details); empty when the server takes demo references (the demo) or none is at fault.
+ */
+export function demoProblems(
+  d: Pick<Device, 'sealCode' | 'certificateId'> & { typeApprovalNo?: string | null },
+  problems: readonly string[],
+  demoRefused: boolean,
+): string[] {
+  if (!demoRefused) return []
+  const refs: Record<string, string | null | undefined> = {
+    'no-seal-code': d.sealCode,
+    'no-certificate': d.certificateId,
+    'no-type-approval': d.typeApprovalNo,
+  }
+  return problems.filter((p) => isDemoReference(refs[p]))
+}
+
+/** The refusal's words on the demo references dropped (empty when none), and its details. */
+function demoNote(demo: readonly string[]): { text: string; details: Record<string, unknown> } {
+  if (!demo.length) return { text: '', details: {} }
+  return {
+    text: ` (its ${demo.map((p) => p.replace(/^no-/, '')).join(', ')} reference is a demo one, which a server without the demo takes as none)`,
+    details: { demo },
+  }
 }
 
 /** A registered extraction device as a lotto or lottery draw records it (LOT-18, LNS-8). */
@@ -133,6 +162,8 @@ export async function extractionDevice(
   ref: string | null | undefined,
   hallId: string | null | undefined,
   now: Date,
+  /** Issue 24 point 4: the server's config.production (a DEMO seal or certificate counts as none). */
+  demoRefused: boolean,
 ): Promise<ExtractionDevice> {
   const key = ref?.trim() ?? ''
   const row = key ? ((await deviceById(tx, key)) ?? (await deviceBySealCode(tx, key))) : undefined
@@ -142,15 +173,18 @@ export async function extractionDevice(
       `the extraction device "${key}" is not in the device registry: register the AJ-authorised tómbola or ball machine first (LOT-18, LNS-8)`,
       { rule: 'LNS-8', device: key, problems: ['not-registered'] },
     )
-  const problems = deviceProblems(toDevice(row), now)
+  const device = toDevice(row)
+  const problems = deviceProblems(device, now, { demoRefused })
   if (row.kind !== DeviceKind.Blower) problems.push(`kind-${row.kind}`)
   if (row.hall_id && row.hall_id !== (hallId ?? null)) problems.push('other-hall')
-  if (problems.length > 0)
+  if (problems.length > 0) {
+    const demo = demoNote(demoProblems(device, problems, demoRefused))
     throw new DomainError(
       'DEVICE_NOT_CERTIFIED',
-      `device ${row.id} may not draw this lottery: ${problems.join(', ')} (LOT-18, LNS-8)`,
-      { rule: 'LNS-8', deviceId: row.id, problems },
+      `device ${row.id} may not draw this lottery: ${problems.join(', ')}${demo.text} (LOT-18, LNS-8)`,
+      { rule: 'LNS-8', deviceId: row.id, problems, ...demo.details },
     )
+  }
   return {
     id: row.id,
     name: row.name,
@@ -170,10 +204,11 @@ export async function registeredRng(
   tx: Sql,
   hallId: string | null,
   now: Date,
-  opts: { typeApproval?: boolean } = {},
+  /** typeApproval: the profile's; demoRefused: the server's config.production (issue 24 point 4), never the request. */
+  opts: { typeApproval?: boolean; demoRefused: boolean },
 ): Promise<ExtractionDevice & { typeApprovalNo: string | null }> {
   const candidates = (await rngDevicesFor(tx, hallId)).map(toDevice)
-  const refused: Array<{ deviceId: string; problems: string[] }> = []
+  const refused: Array<{ deviceId: string; problems: string[]; demo?: string[] }> = []
   for (const d of candidates) {
     const problems = deviceProblems(d, now, opts)
     if (problems.length === 0)
@@ -185,13 +220,14 @@ export async function registeredRng(
         hallId: d.hallId,
         typeApprovalNo: d.typeApprovalNo,
       }
-    refused.push({ deviceId: d.id, problems })
+    const demo = demoProblems(d, problems, opts.demoRefused)
+    refused.push({ deviceId: d.id, problems, ...(demo.length ? { demo } : {}) })
   }
   throw new DomainError(
     'DEVICE_NOT_CERTIFIED',
     candidates.length === 0
       ? `no RNG device is registered for ${hallId ? `hall ${hallId}` : 'the operator'}: a draw by software needs a registered, sealed and certified RNG (GEN-6, BNG-30)`
-      : `no registered RNG may draw now: ${refused.map((r) => `${r.deviceId} (${r.problems.join(', ')})`).join('; ')} (GEN-6, BNG-30)`,
+      : `no registered RNG may draw now: ${refused.map((r) => `${r.deviceId} (${r.problems.join(', ')}${demoNote(r.demo ?? []).text})`).join('; ')} (GEN-6, BNG-30)`,
     { rule: 'GEN-6', problems: candidates.length === 0 ? ['no-rng-device'] : ['rng-not-usable'], refused },
   )
 }
@@ -282,22 +318,27 @@ export function createDeviceRegistry(deps: {
     if (expect.hallId && d.hallId && d.hallId !== expect.hallId)
       throw new DomainError('VALIDATION_FAILED', `device ${id} belongs to hall ${d.hallId}`, { deviceId: id })
     const at = clock.now()
-    const problems = deviceProblems(d, at, { typeApproval: expect.typeApproval })
-    if (problems.length)
+    const demoRefused = deps.demoReferencesRefused
+    const problems = deviceProblems(d, at, { typeApproval: expect.typeApproval, demoRefused })
+    if (problems.length) {
+      const demo = demoNote(demoProblems(d, problems, demoRefused))
       throw new DomainError(
         'DEVICE_NOT_CERTIFIED',
-        `device ${id} may not take part in play: ${problems.join(', ')} (GEN-7, BNG-30)`,
-        { deviceId: id, problems, rule: 'GEN-7' },
+        `device ${id} may not take part in play: ${problems.join(', ')}${demo.text} (GEN-7, BNG-30)`,
+        { deviceId: id, problems, rule: 'GEN-7', ...demo.details },
       )
+    }
     const parts = (await activePartsOf(tx, id)).map(toDevice)
     for (const p of parts) {
-      const pp = deviceProblems(p, at, { typeApproval: expect.typeApproval })
-      if (pp.length)
+      const pp = deviceProblems(p, at, { typeApproval: expect.typeApproval, demoRefused })
+      if (pp.length) {
+        const demo = demoNote(demoProblems(p, pp, demoRefused))
         throw new DomainError(
           'DEVICE_NOT_CERTIFIED',
-          `${p.kind} ${p.id} of device ${id} may not take part in play: ${pp.join(', ')} (BNG-31)`,
-          { deviceId: p.id, parentId: id, problems: pp, rule: 'BNG-31' },
+          `${p.kind} ${p.id} of device ${id} may not take part in play: ${pp.join(', ')}${demo.text} (BNG-31)`,
+          { deviceId: p.id, parentId: id, problems: pp, rule: 'BNG-31', ...demo.details },
         )
+      }
     }
     return d
   }
@@ -519,7 +560,12 @@ export function createDeviceRegistry(deps: {
         e.drawSource === 'manual'
           ? await extractorOf(tx, e.hallId, e.deviceId)
           : e.drawSource === 'rng' && !e.deviceId && e.profile.rngDeviceRequired
-            ? (await registeredRng(tx, e.hallId, clock.now(), { typeApproval: e.profile.drawDeviceTypeApproval })).id
+            ? (
+                await registeredRng(tx, e.hallId, clock.now(), {
+                  typeApproval: e.profile.drawDeviceTypeApproval,
+                  demoRefused: deps.demoReferencesRefused,
+                })
+              ).id
             : e.deviceId
       if (!deviceId) return
       const kinds = e.drawSource === 'rng' ? [DeviceKind.Rng] : [DeviceKind.Blower]

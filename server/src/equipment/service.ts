@@ -35,7 +35,12 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
     },
   })
   const devices = createDeviceRegistry({ db, clock, demoReferencesRefused: config.production ?? false })
-  const ballSets = createBallSetService({ db, clock, newId: () => `bs_${randomBytes(8).toString('hex')}` })
+  const ballSets = createBallSetService({
+    db,
+    clock,
+    newId: () => `bs_${randomBytes(8).toString('hex')}`,
+    demoReferencesRefused: config.production ?? false,
+  })
   // Issue 26 (RNG-3, RNG-29, RNG-32): the certified software components, checked and recorded as a game is announced.
   const software = createSoftwareRegistry({ db, clock, demoReferencesRefused: config.production ?? false })
   const hooks: BingoHooks[] = [devices.bingoHooks, ballSets.bingoHooks, software.bingoHooks]

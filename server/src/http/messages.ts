@@ -474,6 +474,22 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
     return lang === 'es'
       ? 'No se pudo leer bien el código del cartón: el QR está dañado o el código se leyó o tecleó mal. Vuelva a escanearlo; si no se lee, teclee el código impreso bajo el QR (empieza por C).'
       : "The card's code could not be read correctly: the QR is damaged or the code was misread or mistyped. Scan it again; if it can't be read, type the code printed under the QR (it starts with C)."
+  // Issue 24 point 4: a draw device or ball set refused because its seal, certificate or approval is the demo's.
+  const demoRefused =
+    (Array.isArray(d.demo) && d.demo.length > 0) ||
+    (Array.isArray(d.refused) && (d.refused as Array<{ demo?: unknown[] }>).some((r) => r.demo?.length))
+  if (code === 'DEVICE_NOT_CERTIFIED' && demoRefused)
+    return lang === 'es'
+      ? 'El dispositivo de sorteo no puede usarse: su precinto, certificado u homologación registrado es de la demostración (DEMO) y en un servidor sin demostración no vale. Registre el real en la ficha del dispositivo.'
+      : 'The draw device cannot be used: its seal, certificate or type approval on record is a demo one (DEMO), which counts for nothing on a server without the demo. Record the real one on the device.'
+  if (code === 'BALL_SET_REQUIRED' && demoRefused)
+    return lang === 'es'
+      ? 'El juego de bolas activo tiene un número de homologación de la demostración (DEMO), que en un servidor sin demostración no vale: registre un juego homologado y cámbielo.'
+      : 'The active ball set has a demo type-approval number (DEMO), which counts for nothing on a server without the demo: register a type-approved set and change to it.'
+  if ((code === 'LOTTO_BALL_SET_REQUIRED' || code === 'LOTTERY_BALL_SET_REQUIRED') && demoRefused)
+    return lang === 'es'
+      ? 'El juego de bolas de este sorteo tiene una referencia de precinto de la demostración (DEMO), que en un servidor sin demostración no vale: registre un juego precintado y úselo.'
+      : "This draw's ball set has a demo seal reference (DEMO), which counts for nothing on a server without the demo: register a sealed set and use it."
   if (code === 'DEVICE_MARKS_MISSING' && Array.isArray(d.missing)) {
     // Issue 26: names what is missing, and whether the device is being enrolled or was stopped selling or paying.
     const words = {

@@ -295,6 +295,7 @@ export function createLotteryContext(deps: LotteryDeps) {
       required: deps.softwareDraw.rngDeviceRequired ?? false,
       typeApproval: deps.softwareDraw.rngTypeApproval ?? false,
     },
+    demoReferencesRefused: deps.softwareDraw.demoReferencesRefused ?? false,
     checkRng(plan) {
       // INS-16 / RNG-26: a numbered lottery drawn by software ("lotería electrónica") only while its authorisation stands.
       if (!isRaffle(plan)) checkSoftwareDraw('rng', deps.softwareDraw)

@@ -179,6 +179,7 @@ export function createLottoContext(deps: LottoDeps) {
       required: deps.softwareDraw.rngDeviceRequired ?? false,
       typeApproval: deps.softwareDraw.rngTypeApproval ?? false,
     },
+    demoReferencesRefused: deps.softwareDraw.demoReferencesRefused ?? false,
     checkRng(plan) {
       checkSoftwareDraw('rng', deps.softwareDraw)
       checkDemoReferences(plan, deps.softwareDraw)
