@@ -298,6 +298,13 @@ describe('a production server takes no DEMO certificate, seal or type approval (
       claimDeadline: laPaz(t + 70 * 86_400_000),
     })
     refusedDemoRng(await s.call('jefa', 'POST', '/api/lotto/draws', plan, es))
+    // The registry's view says what the server refuses: the demo's references listed as missing (the back office's
+    // device list reads it).
+    const seen = await s.call('jefa', 'GET', '/api/devices/DEMO-RNG')
+    expect(seen.body.problems).toEqual(expect.arrayContaining(['no-seal-code', 'no-certificate']))
+    const listed = (await s.call('jefa', 'GET', '/api/devices')).body
+    const inList = (Array.isArray(listed) ? listed : listed.devices).find((d: { id: string }) => d.id === 'DEMO-RNG')
+    expect(inList.problems).toEqual(expect.arrayContaining(['no-seal-code', 'no-certificate']))
     // Nor can a DEMO reference be typed on the RNG's record.
     const patched = await s.call('jefa', 'PATCH', '/api/devices/DEMO-RNG', { certificateId: 'DEMO-CERT-RNG-2' })
     expect([patched.status, patched.body.error?.code]).toEqual([400, 'DEMO_REFERENCE_REFUSED'])
@@ -455,6 +462,8 @@ describe('the same DEMO records on a server with the demo still play (issue 26)'
       typeApprovalNo: 'DEMO-HOM-RNG',
     })
     expect(rng.status, JSON.stringify(rng.body)).toBe(201)
+    // With the demo its references are the demo's own, and nothing is missing.
+    expect((await s.call('jefa', 'GET', '/api/devices/DEMO-RNG')).body.problems).toEqual([])
     expect(
       (await s.call('jefa', 'POST', `/api/devices/${TEST_RNG_ID}/status`, { status: 'suspended', reason: 'prueba' }))
         .status,

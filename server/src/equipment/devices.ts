@@ -385,7 +385,11 @@ export function createDeviceRegistry(deps: {
         at,
         type: 'device.registered',
         scope: scopeOf(d),
-        payload: { device: d, problems: deviceProblems(d, clock.now()), rule: 'GEN-7' },
+        payload: {
+          device: d,
+          problems: deviceProblems(d, clock.now(), { demoRefused: deps.demoReferencesRefused }),
+          rule: 'GEN-7',
+        },
       })
       return d
     })
@@ -430,7 +434,13 @@ export function createDeviceRegistry(deps: {
         at,
         type: 'device.updated',
         scope: scopeOf(after),
-        payload: { deviceId: id, by, changes, problems: deviceProblems(after, clock.now()), rule: 'GEN-7' },
+        payload: {
+          deviceId: id,
+          by,
+          changes,
+          problems: deviceProblems(after, clock.now(), { demoRefused: deps.demoReferencesRefused }),
+          rule: 'GEN-7',
+        },
       })
       return after
     })
@@ -637,11 +647,14 @@ export function createDeviceRegistry(deps: {
     bingoHooks,
     async get(id: string): Promise<Device & { problems: string[] }> {
       const d = await load(db, id)
-      return { ...d, problems: deviceProblems(d, clock.now()) }
+      return { ...d, problems: deviceProblems(d, clock.now(), { demoRefused: deps.demoReferencesRefused }) }
     },
     async list(filter: { hallId?: string; kind?: DeviceKind } = {}): Promise<Array<Device & { problems: string[] }>> {
       const rows = await listDevices(db, filter)
-      return rows.map(toDevice).map((d) => ({ ...d, problems: deviceProblems(d, clock.now()) }))
+      // What the server itself would refuse: on production a DEMO reference shows as missing (issue 24 point 4).
+      return rows
+        .map(toDevice)
+        .map((d) => ({ ...d, problems: deviceProblems(d, clock.now(), { demoRefused: deps.demoReferencesRefused }) }))
     },
   }
 }
