@@ -50,6 +50,47 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
       ))!.numbers,
     ) as number[][]
 
+  /**
+   * A BO-2025 hall with its figure plan, a manual game playing `figures`, `count` cards sold at the till and the sales
+   * closed unless `keepOpen`: the set-up the tests below share.
+   */
+  async function figureGame(o: {
+    name: string
+    seed: string
+    figurePlan: { authorisationRef: string; prizes: Array<{ figure: string; shareBp: number }> }
+    figures: string[]
+    count: number
+    autoClaim?: boolean
+  }) {
+    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: o.name, seed: o.seed })
+    if (o.autoClaim === false)
+      expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/auto-claim`, { autoClaim: false })).status).toBe(
+        200,
+      )
+    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, o.figurePlan)).status).toBe(200)
+    const sessionId = await openSession(s, hall.hallId)
+    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
+      seriesIds: [hall.seriesId],
+      drawSource: 'manual',
+      figures: o.figures,
+    })
+    expect(g.status, JSON.stringify(g.body)).toBe(201)
+    const gameId = g.body.gameId as string
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    const till = await s.till(hall.hallId)
+    const sold = await api(
+      s.server.url,
+      'POST',
+      `/api/games/${gameId}/sales`,
+      { ageConfirmed: true, count: o.count },
+      till.headers,
+    )
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    const closed = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})
+    expect(closed.status).toBe(200)
+    return { gameId, serial: sold.body.cards[0].serial as string, closed }
+  }
+
   it('only the director records the figure plan, with the approval reference; a profile with line and bingo only refuses it', async () => {
     const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'fig-rules' })
     for (const who of ['locutor', 'cajera', 'mesa1'] as const) {
@@ -243,30 +284,15 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     }
   })
   it("a figure nobody claimed before the bingo is formed on the bingo card and paid with it: the plan's money is paid out to the centavo", async () => {
-    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Huayna', seed: 'fig-bingo' })
-    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/auto-claim`, { autoClaim: false })).status).toBe(200)
     const frame = { authorisationRef: 'AJ/LIC/FIG-2026-8', prizes: [{ figure: 'frame', shareBp: 300 }] }
-    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, frame)).status).toBe(200)
-    const sessionId = await openSession(s, hall.hallId)
-    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
-      seriesIds: [hall.seriesId],
-      drawSource: 'manual',
+    const { gameId, serial, closed } = await figureGame({
+      name: 'Sala Huayna',
+      seed: 'fig-bingo',
+      figurePlan: frame,
       figures: ['frame'],
+      count: 11,
+      autoClaim: false,
     })
-    expect(g.status, JSON.stringify(g.body)).toBe(201)
-    const gameId = g.body.gameId as string
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
-    const till = await s.till(hall.hallId)
-    const sold = await api(
-      s.server.url,
-      'POST',
-      `/api/games/${gameId}/sales`,
-      { ageConfirmed: true, count: 11 },
-      till.headers,
-    )
-    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
-    const serial = sold.body.cards[0].serial as string
-    const closed = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})
     // 11 x 5.00 = 55.00: line 10 % = 5.50; bingo 51 % = 28.05, of which the frame 3 % = 1.65 (both rounded down).
     expect([closed.body.linePoolCents, closed.body.bingoPoolCents, closed.body.figures[0].poolCents]).toEqual([
       550, 2640, 165,
@@ -296,27 +322,13 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     expect(journal).toHaveLength(1)
   })
   it('where the system claims for the players (CFG-21), it claims a figure at the ball that forms it, not before', async () => {
-    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Tunari', seed: 'fig-auto' })
-    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, plan)).status).toBe(200)
-    const sessionId = await openSession(s, hall.hallId)
-    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
-      seriesIds: [hall.seriesId],
-      drawSource: 'manual',
+    const { gameId, serial } = await figureGame({
+      name: 'Sala Tunari',
+      seed: 'fig-auto',
+      figurePlan: plan,
       figures: ['four-corners'],
+      count: 10,
     })
-    expect(g.status, JSON.stringify(g.body)).toBe(201)
-    const gameId = g.body.gameId as string
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
-    const till = await s.till(hall.hallId)
-    const sold = await api(
-      s.server.url,
-      'POST',
-      `/api/games/${gameId}/sales`,
-      { ageConfirmed: true, count: 10 },
-      till.headers,
-    )
-    const serial = sold.body.cards[0].serial as string
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
     const rows = await rowsOf(gameId, serial)
     const corners = [rows[0][0], rows[0][rows[0].length - 1], rows[2][0], rows[2][rows[2].length - 1]]
     for (const b of corners.slice(0, 3)) {
@@ -329,26 +341,13 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
   })
 
   it('where the system claims for the players, a figure formed at the same ball as a line is claimed after the line at that ball, for the cards that formed it then (CFG-21)', async () => {
-    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Tunari II', seed: 'fig-auto-line' })
-    expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, plan)).status).toBe(200)
-    const sessionId = await openSession(s, hall.hallId)
-    const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
-      seriesIds: [hall.seriesId],
-      drawSource: 'manual',
+    const { gameId, serial } = await figureGame({
+      name: 'Sala Tunari II',
+      seed: 'fig-auto-line',
+      figurePlan: plan,
       figures: ['four-corners'],
+      count: 10,
     })
-    const gameId = g.body.gameId as string
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
-    const till = await s.till(hall.hallId)
-    const sold = await api(
-      s.server.url,
-      'POST',
-      `/api/games/${gameId}/sales`,
-      { ageConfirmed: true, count: 10 },
-      till.headers,
-    )
-    const serial = sold.body.cards[0].serial as string
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})).status).toBe(200)
     const rows = await rowsOf(gameId, serial)
     const top = rows[0]
     const bottom = rows[rows.length - 1]
