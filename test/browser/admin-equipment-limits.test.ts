@@ -126,7 +126,7 @@ browserSuite('the director’s forms for printers, game limits and certified sof
     const panel = page.getByTestId('game-limits')
     await expect
       .poll(() => panel.getByTestId('game-limits-state').innerText())
-      .toBe('Partida n.º 1 (en venta). Sin límites propios: esta partida se vende con los límites de la sala.')
+      .toBe('Partida n.º 1 (en venta). Sin límites propios Esta partida se vende con los límites de la sala.')
     expect(await panel.getByTestId('game-limits-hall').innerText()).toMatch(
       /^Límites de la sala: de 1 a 50 cartones por compra, \d+ como máximo por jugador y partida\.$/,
     )
@@ -169,7 +169,7 @@ browserSuite('the director’s forms for printers, game limits and certified sof
     await expect
       .poll(() => panel.getByTestId('game-limits-state').innerText())
       .toBe(
-        'Partida n.º 1 (en venta). Límites propios registrados (referencia AJ-RA-PLAN-2026-7 (partida 1)): de 1 a 2 cartones por compra, 4 como máximo por jugador.',
+        'Partida n.º 1 (en venta). Límites propios Registrados con la referencia AJ-RA-PLAN-2026-7 (partida 1): de 1 a 2 cartones por compra, 4 como máximo por jugador.',
       )
     expect(await panel.getByTestId('game-limits-channel-kiosk').innerText()).toBe(
       'En el quiosco: de 1 a 1 cartones por compra, 1 como máximo por jugador.',
@@ -206,7 +206,7 @@ browserSuite('the director’s forms for printers, game limits and certified sof
     await expect
       .poll(() => panel.getByTestId('game-limits-state').innerText())
       .toBe(
-        'Game no. 1 (on sale). Own limits on record (reference AJ-RA-PLAN-2026-7 (partida 1)): 1 to 2 cards per purchase, at most 4 per player.',
+        'Game no. 1 (on sale). Own limits Recorded under reference AJ-RA-PLAN-2026-7 (partida 1): 1 to 2 cards per purchase, at most 4 per player.',
       )
     await shot('game-limits-done-en')
     await page.click('[data-testid=lang-es]')
@@ -286,7 +286,7 @@ browserSuite('the director’s forms for printers, game limits and certified sof
     await dialog.waitFor({ state: 'detached' })
     await expect
       .poll(() => page.getByTestId('running-certified-draw-engine').innerText())
-      .toContain('Bolivia (2025) (AJ-CC-2026-0042)')
+      .toContain('Bolivia (2025): AJ-CC-2026-0042')
     await noLeaks()
     await shot('software-done-es', true)
     const records = (await s.call('auditor', 'GET', '/api/software')).body.records as Array<Record<string, unknown>>

@@ -182,13 +182,12 @@ function OneGame(props: { game: GameView; refRequired: boolean; onSaved: () => v
     <div data-testid="game-limits-game-panel">
       <p data-testid="game-limits-state">
         <strong>{ex('gl_gameNo', { n: g.orderNo })}</strong> ({ex(`gl_status_${g.status}` as EquipmentTextKey)}).{' '}
-        <span class={`tag ${own ? 'good' : 'info'}`}>
-          {own
-            ? own.authorisationRef
-              ? ex('gl_onRecord', { reference: own.authorisationRef, ...limitsText(own) })
-              : ex('gl_onRecordNoRef', limitsText(own))
-            : ex('gl_none')}
-        </span>
+        <span class={`tag ${own ? 'good' : 'info'}`}>{ex(own ? 'gl_tagOwn' : 'gl_tagHall')}</span>{' '}
+        {own
+          ? own.authorisationRef
+            ? ex('gl_onRecord', { reference: own.authorisationRef, ...limitsText(own) })
+            : ex('gl_onRecordNoRef', limitsText(own))
+          : ex('gl_none')}
       </p>
       {own &&
         CHANNELS.filter((c) => own.channels[c]).map((c) => (

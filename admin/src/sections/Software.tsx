@@ -90,7 +90,14 @@ export function SoftwareSection() {
   })
 
   if (!list.data) return <Loading error={list.error} />
-  const records = list.data.records
+  // By component, then jurisdiction, the newest first: a withdrawn record beside the one that replaced it.
+  const order = (c: string) => running.findIndex((b) => b.component === c)
+  const records = [...list.data.records].sort(
+    (a, b) =>
+      order(a.component) - order(b.component) ||
+      a.jurisdiction.localeCompare(b.jurisdiction) ||
+      b.recordedAt.localeCompare(a.recordedAt),
+  )
   const activeFor = (b: Build) =>
     records.filter((r) => r.status === 'active' && r.component === b.component && r.buildSha256 === b.buildSha256)
   return (
@@ -109,14 +116,14 @@ export function SoftwareSection() {
                 {b.buildSha256}
               </code>,
               certs.length ? (
-                <span data-testid={`running-certified-${b.component}`}>
-                  {certs
-                    .map(
-                      (c) =>
-                        `${jurisdictionName(c.jurisdiction)} (${c.certificateRef}${c.demo ? `, ${ex('sw_demo')}` : ''})`,
-                    )
-                    .join(' · ')}
-                </span>
+                <ul class="plain" data-testid={`running-certified-${b.component}`}>
+                  {certs.map((c) => (
+                    <li key={c.id}>
+                      {jurisdictionName(c.jurisdiction)}: {c.certificateRef}
+                      {c.demo ? ` (${ex('sw_demo')})` : ''}
+                    </li>
+                  ))}
+                </ul>
               ) : (
                 <span class="tag bad" data-testid={`running-certified-${b.component}`}>
                   {ex('sw_notCertified')}
@@ -160,7 +167,7 @@ export function SoftwareSection() {
                 {r.status === 'active' ? (
                   <span class={`tag ${current ? 'good' : 'warn'}`}>{ex('sw_active')}</span>
                 ) : (
-                  <span class="tag bad">
+                  <span class="tag bad block">
                     {ex('sw_withdrawn', { date: when(r.withdrawnAt), reason: r.withdrawnReason ?? '—' })}
                   </span>
                 )}
@@ -252,16 +259,16 @@ export function SoftwareSection() {
           <Field label={ex('sw_laboratory')} wide>
             <Input name="laboratory" value={laboratory} maxLength={120} onValue={setLaboratory} />
           </Field>
+          {build && (
+            <p class="wide" data-testid="software-build">
+              {ex('sw_willCertify', { component: componentName(component), version: build.version })}{' '}
+              <code class="mono hash">{build.buildSha256}</code>
+            </p>
+          )}
           <button type="submit" class="primary" disabled={record.busy || !build}>
             {ex('sw_record')}
           </button>
         </form>
-        {build && (
-          <p data-testid="software-build">
-            {ex('sw_version')}: <strong>{build.version}</strong> · {ex('sw_hash')}:{' '}
-            <code class="mono hash">{build.buildSha256}</code>
-          </p>
-        )}
         {problem && (
           <Notice kind="error" testId="software-problem">
             {problem}

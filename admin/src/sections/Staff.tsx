@@ -3,7 +3,7 @@
  * (kiosks, cash desks, hall displays), with revocation. The enrolment credential is shown once, as the link that
  * sets the station up.
  */
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import { api, can, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
@@ -225,13 +225,13 @@ function PrinterCell(props: { d: Device }) {
     <span data-testid="device-printer">
       {name}{' '}
       {missing.length > 0 ? (
-        <span class="tag bad" data-testid="device-printer-missing">
+        <span class="tag bad block" data-testid="device-printer-missing">
           {ex('pr_missing', {
             what: missing.map((m) => exNamed('pr_m_', m === 'no-printer' ? 'no_printer' : m, m)).join(', '),
           })}
         </span>
       ) : (
-        <span class="tag good" data-testid="device-printer-ok">
+        <span class="tag good block" data-testid="device-printer-ok">
           {needsAny ? ex('pr_complete') : ex('pr_noneNeeded')}
         </span>
       )}
@@ -480,7 +480,7 @@ function Stations() {
                     })
                   }}
                 >
-                  {ex('pr_edit')}
+                  {ex(d.printer?.own ? 'pr_editOwn' : 'pr_edit')}
                 </button>
               )}
             </div>,
@@ -604,8 +604,15 @@ function PrinterFormView(props: {
   const need = f.device.printerMarksRequired
   const set = (k: keyof Omit<PrinterForm, 'device'>) => (v: string) => props.onForm({ ...f, [k]: v })
   const label = (text: string, required: boolean | undefined) => (required ? `${text} (${ex('pr_required')})` : text)
+  // The form opens below the device list: brought into view, so the director sees what the button opened.
+  const box = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'center' })
+    box.current?.querySelector('input')?.focus()
+  }, [f.device.id])
   return (
     <form
+      ref={box}
       class="inline"
       data-testid="device-printer-form"
       onSubmit={(e) => {
