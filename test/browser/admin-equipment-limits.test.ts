@@ -210,6 +210,28 @@ browserSuite('the director’s forms for printers, game limits and certified sof
       )
     await shot('game-limits-done-en')
     await page.click('[data-testid=lang-es]')
+
+    // Once the game's sale is over the server refuses any change: the dialog says so in words, never a code.
+    // (BNG-21: the game's minimum participation, ten cards, sold two at a time under its own limits.)
+    while ((await w.cardsSold(w.gameId)) < 10) expect((await w.channels().counter()).status).toBe(201)
+    const closed = await s.call('mesa1', 'POST', `/api/games/${w.gameId}/sales/close`)
+    expect(closed.status, JSON.stringify(closed.body)).toBe(200)
+    await panel.getByTestId('game-limits-remove').click()
+    await dialog.waitFor()
+    expect(await dialog.innerText()).toContain(
+      'Desde la próxima compra, la partida se vende con los límites de la sala, sin límites propios ni por canal.',
+    )
+    await page.getByTestId('confirm-ok').click()
+    await expect
+      .poll(() => dialog.getByTestId('error').innerText())
+      .toBe(
+        'La venta de la partida n.º 1 ya terminó: sus límites quedan como estaban y ya no se cambian. Actualice la página.',
+      )
+    await noLeaks()
+    await shot('game-limits-refused-es')
+    await page.getByTestId('confirm-cancel').click()
+    await dialog.waitFor({ state: 'detached' })
+    expect((await s.call('auditor', 'GET', `/api/games/${w.gameId}`)).body.gameBets.maxCardsPerPurchase).toBe(2)
   })
 
   it('an RNG game is refused once the certificate is withdrawn on screen, and announced once recorded for the running build (RNG-32)', async () => {

@@ -7,6 +7,7 @@
  */
 import { useState } from 'preact/hooks'
 import { PROFILES } from '../../../server/src/shared/profile.ts'
+import { ApiError } from '../../../web/http.ts'
 import { api, can } from '../session.ts'
 import { ConfirmDialog, Field, Input, Loading, Notice, Select, num, useAction, useLoad } from '../ui.tsx'
 import { ex, type EquipmentTextKey } from './equipment-texts.ts'
@@ -158,7 +159,14 @@ function OneGame(props: { game: GameView; refRequired: boolean; onSaved: () => v
   const [asking, setAsking] = useState<{ limits: GameLimits | null } | null>(null)
   const save = useAction(async () => {
     if (!asking) return
-    await api('PUT', `/api/games/${encodeURIComponent(g.gameId)}/sale-limits`, { limits: asking.limits })
+    try {
+      await api('PUT', `/api/games/${encodeURIComponent(g.gameId)}/sale-limits`, { limits: asking.limits })
+    } catch (err) {
+      // The sale ended while the page was open: said for this form, not as the generic state refusal.
+      if (err instanceof ApiError && err.code === 'ILLEGAL_TRANSITION')
+        throw new ApiError(err.code, ex('gl_saleOver', { n: g.orderNo }), err.status)
+      throw err
+    }
     const removed = asking.limits === null
     setAsking(null)
     props.onSaved()
@@ -279,9 +287,7 @@ function OneGame(props: { game: GameView; refRequired: boolean; onSaved: () => v
         <ConfirmDialog
           title={ex(asking.limits ? 'gl_confirmTitle' : 'gl_removeTitle', { n: g.orderNo })}
           consequence={
-            asking.limits
-              ? confirmText(asking.limits)
-              : [ex('gl_removeLead', { hall: ex('gl_hallLimits', limitsText(g.bets)) })]
+            asking.limits ? confirmText(asking.limits) : [ex('gl_removeLead'), ex('gl_hallLimits', limitsText(g.bets))]
           }
           confirm={ex(asking.limits ? 'gl_save' : 'gl_remove')}
           busy={save.busy}

@@ -53,7 +53,10 @@ const es = {
   gl_confirmChannels: 'Por canal: {list}',
   gl_confirmRef: 'Quedan registrados con la referencia {reference}. Una compra fuera de estos límites se rechaza.',
   gl_removeTitle: '¿Quitar los límites propios de la partida n.º {n}?',
-  gl_removeLead: 'Desde la próxima compra, la partida se vende con los límites de la sala: {hall}',
+  gl_removeLead:
+    'Desde la próxima compra, la partida se vende con los límites de la sala, sin límites propios ni por canal.',
+  gl_saleOver:
+    'La venta de la partida n.º {n} ya terminó: sus límites quedan como estaban y ya no se cambian. Actualice la página.',
   gl_saved: 'Límites de la partida registrados.',
   gl_removed: 'La partida vuelve a los límites de la sala.',
 
@@ -194,7 +197,10 @@ const en: Record<EquipmentTextKey, string> = {
   gl_confirmChannels: 'Per channel: {list}',
   gl_confirmRef: 'They are recorded under reference {reference}. A purchase outside these limits is refused.',
   gl_removeTitle: 'Remove the own limits of game no. {n}?',
-  gl_removeLead: "From the next purchase, the game sells under the hall's limits: {hall}",
+  gl_removeLead:
+    "From the next purchase, the game sells under the hall's limits, with no limits of its own or per channel.",
+  gl_saleOver:
+    'The sale of game no. {n} is over: its limits stay as they were and can no longer change. Reload the page.',
   gl_saved: "The game's limits are recorded.",
   gl_removed: "The game is back to the hall's limits.",
 
