@@ -208,6 +208,7 @@ browserSuite('the director’s forms for printers, game limits and certified sof
       .toBe(
         'Game no. 1 (on sale). Own limits Recorded under reference AJ-RA-PLAN-2026-7 (partida 1): 1 to 2 cards per purchase, at most 4 per player.',
       )
+    await panel.getByTestId('game-limits-state').scrollIntoViewIfNeeded()
     await shot('game-limits-done-en')
     await page.click('[data-testid=lang-es]')
 

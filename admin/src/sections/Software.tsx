@@ -6,6 +6,7 @@
  * one, each asked first with its consequence. Until then only the API could (POST /api/software).
  */
 import { useState } from 'preact/hooks'
+import { PROFILES } from '../../../server/src/shared/profile.ts'
 import { api } from '../session.ts'
 import {
   ConfirmDialog,
@@ -44,9 +45,10 @@ interface Certificate {
   withdrawnReason: string | null
 }
 
-const JURISDICTIONS = ['BO-2025', 'BO-2013', 'ES-CB-2010'] as const
+/** A certificate is issued for the halls of one regulation: the shipped profiles. */
+const JURISDICTIONS = Object.keys(PROFILES)
 const componentName = (c: string) => exNamed('sw_c_', c, ex('sw_component'))
-const jurisdictionName = (j: string) => exNamed('sw_j_', j, ex('sw_jurisdiction'))
+const jurisdictionName = (j: string) => exNamed('sw_j_', j, PROFILES[j]?.name ?? ex('sw_jurisdiction'))
 /** A fingerprint cut for a sentence: its first and last 8 hex digits (the full one is in the table). */
 const shortHash = (h: string) => (h.length > 20 ? `${h.slice(0, 8)}…${h.slice(-8)}` : h)
 
