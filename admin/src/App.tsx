@@ -16,6 +16,7 @@ import { InstantSection } from './sections/Instant.tsx'
 import { AmlSection } from './sections/Aml.tsx'
 import { InspectionSection } from './sections/Inspection.tsx'
 import { ReportsSection } from './sections/Reports.tsx'
+import { SoftwareSection } from './sections/Software.tsx'
 
 interface SectionDef {
   key: string
@@ -29,6 +30,8 @@ interface SectionDef {
 export const SECTIONS: SectionDef[] = [
   { key: 'halls', title: 's_halls', group: 'g_director', needs: ['hall.admin'], view: HallsSection },
   { key: 'staff', title: 's_staff', group: 'g_director', needs: ['users.admin', 'device.admin'], view: StaffSection },
+  // Issue 26 (RNG-32): the certificates of the running build, recorded by whoever registers equipment.
+  { key: 'software', title: 's_software', group: 'g_director', needs: ['device.admin'], view: SoftwareSection },
   { key: 'ball-sets', title: 's_ballsets', group: 'g_director', needs: ['hall.admin'], view: BallSetsSection },
   { key: 'bonus', title: 's_bonus', group: 'g_director', needs: ['hall.admin'], view: BonusSection },
   { key: 'draws', title: 's_draws', group: 'g_lottery', needs: ['lottery.admin', 'lottery.draw'], view: DrawsSection },

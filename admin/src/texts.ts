@@ -39,6 +39,7 @@ const es = {
   // sections
   s_halls: 'Salas y series',
   s_staff: 'Personal y dispositivos',
+  s_software: 'Software certificado',
   s_ballsets: 'Juegos de bolas',
   s_bonus: 'Prima y pozos',
   s_draws: 'Sorteos: lotto, lotería y rifas',
@@ -512,6 +513,7 @@ const en: Record<AdminTextKey, string> = {
   noSection: 'Your role has no back-office sections. Use the screen of your station.',
   s_halls: 'Halls and series',
   s_staff: 'Staff and devices',
+  s_software: 'Certified software',
   s_ballsets: 'Ball sets',
   s_bonus: 'Bonus and pots',
   s_draws: 'Draws: lotto, lottery and raffles',

@@ -292,6 +292,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(await navOf(director)).toEqual([
       'halls',
       'staff',
+      // Issue 26: the certified software, for whoever registers equipment (device.admin).
+      'software',
       'ball-sets',
       'bonus',
       'draws',

@@ -242,6 +242,47 @@ describe('the ticket printer of every device that sells (GEN-4, GEN-7, BNG-9)', 
     const ok = await buy()
     expect(ok.status, JSON.stringify(ok.body)).toBe(201)
   })
+
+  it("the director's device list names each selling device's printer and what it lacks, as its sale judges it", async () => {
+    // A second kiosk in the Cantabrian hall, with no printer of its own: it prints on the operator's shared one.
+    const halls = (await s.call('jefa', 'GET', '/api/halls')).body.halls as Array<{ id: string; name: string }>
+    const altamira = halls.find((h) => h.name === 'Sala Altamira')!.id
+    await s.server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco Altamira 2',
+      hallId: altamira,
+    })
+    const list = await s.call('jefa', 'GET', '/api/auth/devices')
+    expect(list.status, JSON.stringify(list.body)).toBe(200)
+    type Listed = {
+      name: string
+      printer: { name: string; own: boolean; shared: string | null; sealCode: string | null; status: string } | null
+      printerMissing: string[]
+      printerMarksRequired: Record<string, boolean> | null
+    }
+    const of = (name: string) => (list.body.devices as Listed[]).find((d) => d.name === name)!
+    // Suspended in the test above: the list says so, with the very words the kiosk's refused sale carries.
+    expect(of('Kiosco 1')).toMatchObject({
+      printer: { name: 'Impresora kiosk', own: true, shared: null, sealCode: 'AJ-IMP-kiosk', status: 'suspended' },
+      printerMissing: ['printer-not-active'],
+      printerMarksRequired: { sealCode: true, typeApproval: false, issuingAuthorisation: false },
+    })
+    const refused = await channels().kiosk.buy()
+    expect(refused.body.error?.details?.missing).toEqual(of('Kiosco 1').printerMissing)
+    expect(of('Terminal 1')).toMatchObject({ printer: { name: 'Impresora terminal', own: true }, printerMissing: [] })
+    expect(of('Kiosco Altamira')).toMatchObject({
+      printer: { name: 'Impresora Altamira', own: true },
+      printerMissing: [],
+      printerMarksRequired: { sealCode: false, typeApproval: true, issuingAuthorisation: true },
+    })
+    expect(of('Kiosco Altamira 2')).toMatchObject({
+      printer: { name: 'Impresora de tickets (pruebas)', own: false, shared: 'operator' },
+      printerMissing: [],
+    })
+    // Only whoever registers devices reads the list.
+    expect((await api(s.server.url, 'GET', '/api/auth/devices', undefined, counter.headers)).status).toBe(403)
+  })
 })
 
 describe('the certified software of draws, pots and derived bingo (RNG-3, RNG-24, RNG-29, RNG-32)', () => {

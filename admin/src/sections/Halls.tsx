@@ -5,6 +5,7 @@
 import { useState } from 'preact/hooks'
 import { PROFILES } from '../../../server/src/shared/profile.ts'
 import { api, can } from '../session.ts'
+import { GameLimitsPanel } from './GameLimits.tsx'
 import {
   ConfirmDialog,
   Field,
@@ -637,6 +638,7 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
         <SaleAuthorisationPanel hall={hall} onChanged={overview.reload} />
         <IdentifiedSalesPanel hall={hall} />
         <TerminalTermsPanel hall={hall} />
+        <GameLimitsPanel hallId={hall.id} profileId={hall.profileId} openSessionId={openSessionId} />
       </div>
       <h3>{tx('series')}</h3>
       <Table

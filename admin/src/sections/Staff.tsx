@@ -3,12 +3,13 @@
  * (kiosks, cash desks, hall displays), with revocation. The enrolment credential is shown once, as the link that
  * sets the station up.
  */
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import { api, can, lang, me } from '../session.ts'
 import { named } from '../texts.ts'
 import { ConfirmDialog, Field, Input, Loading, Notice, Panel, Select, Table, tx, useAction, useLoad } from '../ui.tsx'
 import { useHalls } from './Halls.tsx'
+import { ex, exNamed } from './equipment-texts.ts'
 
 /** The people's roles of access/permissions.ts (BNG-94, BNG-96, GEN-9). */
 const PERSON_ROLES = [
@@ -184,6 +185,58 @@ interface Device {
   sealCode: string | null
   typeApprovalNo: string | null
   missingMarks: string[]
+  /** Issue 26 (GEN-4, GEN-7, BNG-9): the printer it prints on, and what it lacks, as the server judges a sale. */
+  printer?: PrinterOf | null
+  printerMissing?: string[]
+  printerMarksRequired?: { sealCode: boolean; typeApproval: boolean; issuingAuthorisation: boolean } | null
+}
+interface PrinterOf {
+  id: string
+  name: string
+  own: boolean
+  shared: 'hall' | 'operator' | null
+  sealCode: string | null
+  typeApprovalNo: string | null
+  issuingAuthorisation: string | null
+  status: string
+}
+/** What is typed in a device's printer form. */
+interface PrinterForm {
+  device: Device
+  name: string
+  model: string
+  sealCode: string
+  typeApprovalNo: string
+  issuingAuthorisation: string
+}
+/** The printer's state in words: which one, whose, and whether the device may sell on it. */
+function PrinterCell(props: { d: Device }) {
+  const { d } = props
+  const p = d.printer
+  const missing = d.printerMissing ?? []
+  const name = !p
+    ? ex('pr_none')
+    : p.own
+      ? ex('pr_own', { name: p.name })
+      : ex(p.shared === 'hall' ? 'pr_shared' : 'pr_sharedOperator', { name: p.name })
+  const need = d.printerMarksRequired
+  const needsAny = !!need && (need.sealCode || need.typeApproval || need.issuingAuthorisation)
+  return (
+    <span data-testid="device-printer">
+      {name}{' '}
+      {missing.length > 0 ? (
+        <span class="tag bad block" data-testid="device-printer-missing">
+          {ex('pr_missing', {
+            what: missing.map((m) => exNamed('pr_m_', m === 'no-printer' ? 'no_printer' : m, m)).join(', '),
+          })}
+        </span>
+      ) : (
+        <span class="tag good block" data-testid="device-printer-ok">
+          {needsAny ? ex('pr_complete') : ex('pr_noneNeeded')}
+        </span>
+      )}
+    </span>
+  )
 }
 
 /**
@@ -201,6 +254,37 @@ function Stations() {
   /** Issue 26: the device whose seal and type approval are being recorded, with what is typed. */
   const [marking, setMarking] = useState<{ device: Device; sealCode: string; typeApprovalNo: string } | null>(null)
   const devices = useLoad(() => api<{ devices: Device[] }>('GET', '/api/auth/devices').then((r) => r.devices))
+  /** Issue 26: the device whose printer is being recorded, what is typed, and whether it is being asked. */
+  const [printing, setPrinting] = useState<PrinterForm | null>(null)
+  const [askingPrinter, setAskingPrinter] = useState(false)
+  const [printerProblem, setPrinterProblem] = useState<string | null>(null)
+  const savePrinter = useAction(async () => {
+    if (!printing) return
+    const d = printing.device
+    const text = (v: string) => v.trim() || null
+    const marks = {
+      name: printing.name.trim(),
+      // A model left empty keeps the one on record.
+      ...(printing.model.trim() ? { model: printing.model.trim() } : {}),
+      sealCode: text(printing.sealCode),
+      typeApprovalNo: text(printing.typeApprovalNo),
+      issuingAuthorisation: text(printing.issuingAuthorisation),
+    }
+    if (d.printer?.own) await api('PATCH', `/api/devices/${encodeURIComponent(d.printer.id)}`, marks)
+    else
+      await api('POST', '/api/devices', {
+        // The registry's id is for the calls only: nobody types or reads it.
+        id: `IMP-${[...crypto.getRandomValues(new Uint8Array(6))].map((b) => b.toString(16).padStart(2, '0')).join('')}`,
+        kind: 'printer',
+        hallId: d.hallId,
+        servesDeviceId: d.id,
+        ...marks,
+      })
+    setAskingPrinter(false)
+    setPrinting(null)
+    devices.reload()
+    return ex('pr_saved', { device: d.name })
+  })
   /** The credential just issued, shown once (gone on reload, as the server keeps only its hash). */
   const [issued, setIssued] = useState<{ name: string; link: string; again: boolean } | null>(null)
   const [asking, setAsking] = useState<{ action: 'revoke' | 'reenrol'; device: Device } | null>(null)
@@ -325,6 +409,7 @@ function Stations() {
             tx('hall'),
             tx('sealCode'),
             tx('typeApprovalNo'),
+            ex('pr_column'),
             tx('lastSeen'),
             tx('enrolledAt'),
             tx('status'),
@@ -350,6 +435,7 @@ function Stations() {
               )}
             </span>,
             <span data-testid="device-type-approval">{d.typeApprovalNo ?? '—'}</span>,
+            d.kind === 'display' ? '—' : <PrinterCell d={d} />,
             d.lastSeenAt ? hallTime(d, d.lastSeenAt) : tx('never'),
             hallTime(d, d.enrolledAt),
             d.revokedAt ? (
@@ -376,6 +462,25 @@ function Stations() {
                   }
                 >
                   {tx('editMarks')}
+                </button>
+              )}
+              {!d.revokedAt && d.kind !== 'display' && (
+                <button
+                  data-testid="edit-printer"
+                  onClick={() => {
+                    const p = d.printer?.own ? d.printer : null
+                    setPrinterProblem(null)
+                    setPrinting({
+                      device: d,
+                      name: p?.name ?? `${ex('pr_column')} ${d.name}`,
+                      model: '',
+                      sealCode: p?.sealCode ?? '',
+                      typeApprovalNo: p?.typeApprovalNo ?? '',
+                      issuingAuthorisation: p?.issuingAuthorisation ?? '',
+                    })
+                  }}
+                >
+                  {ex(d.printer?.own ? 'pr_editOwn' : 'pr_edit')}
                 </button>
               )}
             </div>,
@@ -415,6 +520,36 @@ function Stations() {
         </form>
       )}
       {saveMarks.feedback}
+      {printing && (
+        <PrinterFormView
+          form={printing}
+          onForm={setPrinting}
+          busy={savePrinter.busy}
+          onSubmit={() => {
+            if (!printing.name.trim()) return setPrinterProblem(ex('pr_nameNeeded'))
+            setPrinterProblem(null)
+            setAskingPrinter(true)
+          }}
+          onCancel={() => setPrinting(null)}
+        />
+      )}
+      {printerProblem && (
+        <Notice kind="error" testId="printer-problem">
+          {printerProblem}
+        </Notice>
+      )}
+      {!askingPrinter && savePrinter.feedback}
+      {askingPrinter && printing && (
+        <ConfirmDialog
+          title={ex('pr_confirmTitle', { device: printing.device.name })}
+          consequence={printerConsequence(printing)}
+          confirm={ex('pr_save')}
+          busy={savePrinter.busy}
+          error={savePrinter.error}
+          onConfirm={() => void savePrinter.run()}
+          onCancel={() => setAskingPrinter(false)}
+        />
+      )}
       {!asking && act.feedback}
       {asking && (
         <ConfirmDialog
@@ -429,6 +564,96 @@ function Stations() {
         />
       )}
     </Panel>
+  )
+}
+
+/** What recording the printer leads to: the marks it will carry, and whether the device then sells. */
+function printerConsequence(f: PrinterForm): string[] {
+  const need = f.device.printerMarksRequired
+  const marks = [
+    f.sealCode.trim() && ex('pr_markSeal', { v: f.sealCode.trim() }),
+    f.typeApprovalNo.trim() && ex('pr_markTypeApproval', { v: f.typeApprovalNo.trim() }),
+    f.issuingAuthorisation.trim() && ex('pr_markIssuing', { v: f.issuingAuthorisation.trim() }),
+  ].filter(Boolean)
+  const still = [
+    need?.sealCode && !f.sealCode.trim() && 'seal-code',
+    need?.typeApproval && !f.typeApprovalNo.trim() && 'type-approval',
+    need?.issuingAuthorisation && !f.issuingAuthorisation.trim() && 'issuing-authorisation',
+  ].filter((m): m is string => !!m)
+  return [
+    ex('pr_confirmLead', {
+      device: f.device.name,
+      printer: f.name.trim(),
+      marks: marks.length ? marks.join(', ') : ex('pr_marksNone'),
+    }),
+    still.length
+      ? ex('pr_confirmStill', { what: still.map((m) => exNamed('pr_m_', m, m)).join(', ') })
+      : ex('pr_confirmOk'),
+  ]
+}
+
+/** Issue 26: the form of a device's own printer, the fields its hall's rules require marked as such. */
+function PrinterFormView(props: {
+  form: PrinterForm
+  onForm: (f: PrinterForm) => void
+  busy: boolean
+  onSubmit: () => void
+  onCancel: () => void
+}) {
+  const f = props.form
+  const need = f.device.printerMarksRequired
+  const set = (k: keyof Omit<PrinterForm, 'device'>) => (v: string) => props.onForm({ ...f, [k]: v })
+  const label = (text: string, required: boolean | undefined) => (required ? `${text} (${ex('pr_required')})` : text)
+  // The form opens below the device list: brought into view, so the director sees what the button opened.
+  const box = useRef<HTMLFormElement>(null)
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: 'center' })
+    box.current?.querySelector('input')?.focus()
+  }, [f.device.id])
+  return (
+    <form
+      ref={box}
+      class="inline"
+      data-testid="device-printer-form"
+      onSubmit={(e) => {
+        e.preventDefault()
+        props.onSubmit()
+      }}
+    >
+      <div class="wide">
+        <strong>{ex('pr_formTitle', { name: f.device.name })}</strong>
+        <p class="muted">
+          {ex('pr_formHelp')}{' '}
+          {f.device.printer?.own ? ex('pr_formExisting', { name: f.device.printer.name }) : ex('pr_formNew')}
+        </p>
+      </div>
+      <Field label={ex('pr_name')}>
+        <Input name="printerName" value={f.name} maxLength={120} onValue={set('name')} />
+      </Field>
+      <Field label={ex('pr_model')}>
+        <Input name="printerModel" value={f.model} maxLength={120} onValue={set('model')} />
+      </Field>
+      <Field label={label(ex('pr_seal'), need?.sealCode)}>
+        <Input name="printerSeal" value={f.sealCode} maxLength={40} onValue={set('sealCode')} />
+      </Field>
+      <Field label={label(ex('pr_typeApproval'), need?.typeApproval)}>
+        <Input name="printerTypeApproval" value={f.typeApprovalNo} maxLength={60} onValue={set('typeApprovalNo')} />
+      </Field>
+      <Field label={label(ex('pr_issuing'), need?.issuingAuthorisation)} wide>
+        <Input
+          name="printerIssuing"
+          value={f.issuingAuthorisation}
+          maxLength={120}
+          onValue={set('issuingAuthorisation')}
+        />
+      </Field>
+      <button type="submit" class="primary" disabled={props.busy}>
+        {ex('pr_save')}
+      </button>
+      <button type="button" onClick={props.onCancel}>
+        {tx('cancel')}
+      </button>
+    </form>
   )
 }
 

@@ -75,17 +75,7 @@ export function assertMarksOf(d: DeviceMarksRow | undefined, policy: MarksPolicy
   // requires (printerMarks) takes and pays no money either. A display prints nothing.
   if (!PRINTING_KINDS.includes(d.kind)) return
   demo.length = 0
-  const printerMissing = missingPrinterMarks(
-    profile,
-    d.printer_id
-      ? {
-          sealCode: real('seal-code', d.printer_seal_code),
-          typeApprovalNo: real('type-approval', d.printer_type_approval_no),
-          issuingAuthorisation: real('issuing-authorisation', d.printer_issuing_authorisation),
-          status: d.printer_status ?? '',
-        }
-      : undefined,
-  )
+  const printerMissing = printerMissingOf(d, profile, policy, demo)
   if (printerMissing.length)
     throw new DomainError(
       'PRINTER_MARKS_MISSING',
@@ -103,6 +93,40 @@ export function assertMarksOf(d: DeviceMarksRow | undefined, policy: MarksPolicy
             : 'GEN-4',
       },
     )
+}
+
+/**
+ * Issue 26 (GEN-4, GEN-7, BNG-9): what the printer a selling device prints on lacks under `profile`, read as the sale
+ * reads it (a demo reference is none where `policy` says so; those are pushed to `demo`). The back office's device
+ * list shows the same words, so the screen and the refusal never disagree.
+ */
+export function printerMissingOf(
+  d: DeviceMarksRow,
+  profile: Parameters<typeof missingPrinterMarks>[0],
+  policy: MarksPolicy,
+  demo: string[] = [],
+): ReturnType<typeof missingPrinterMarks> {
+  const real = (mark: string, ref: string | null | undefined): string | null => {
+    if (!policy.demoReferencesRefused || !isDemoReference(ref)) return ref ?? null
+    demo.push(mark)
+    return null
+  }
+  return missingPrinterMarks(
+    profile,
+    d.printer_id
+      ? {
+          sealCode: real('seal-code', d.printer_seal_code),
+          typeApprovalNo: real('type-approval', d.printer_type_approval_no),
+          issuingAuthorisation: real('issuing-authorisation', d.printer_issuing_authorisation),
+          status: d.printer_status ?? '',
+        }
+      : undefined,
+  )
+}
+
+/** Whether a device of `kind` prints (and so is held to its printer's marks). */
+export function printsTickets(kind: string): boolean {
+  return PRINTING_KINDS.includes(kind)
 }
 
 /** The missing marks that are missing because their reference was the demo's; undefined when none. */

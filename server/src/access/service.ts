@@ -45,7 +45,9 @@ import {
   unlockUser,
   userById,
   type UserRow,
+  deviceMarksById,
 } from './store.ts'
+import { printerMissingOf, printsTickets } from './device-marks.ts'
 
 const scrypt = promisify(scryptCb) as (
   password: string,
@@ -130,6 +132,18 @@ export interface PasswordHashing {
 export const PASSWORD_HASHING: Readonly<PasswordHashing> = Object.freeze({ N: 16384, r: 8, p: 1 })
 const SCRYPT_MAXMEM = 64 * 1024 * 1024
 /** A device of no hall (or of an unknown profile) is asked for no mark. */
+/** Issue 26: the printer an enrolled device prints on, as the back office's device list shows it. */
+interface PrinterOfDevice {
+  id: string
+  name: string
+  /** It serves this device; otherwise a shared one of its hall or of the operator. */
+  own: boolean
+  shared: 'hall' | 'operator' | null
+  sealCode: string | null
+  typeApprovalNo: string | null
+  issuingAuthorisation: string | null
+  status: string
+}
 const NO_MARKS = { enrolledDeviceMarks: { sealCode: [], typeApproval: [] } }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
@@ -645,7 +659,31 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
    * were enrolled, last seen and revoked. The id is there for the revoke call, not for a screen to show.
    */
   async function listDevices(halls: '*' | readonly string[]) {
-    return (await enrolledDevices(db, halls)).map((d) => ({
+    const policy = { demoReferencesRefused: deps.options?.demoReferencesRefused ?? false }
+    const list = await enrolledDevices(db, halls)
+    // Issue 26 (GEN-4, GEN-7, BNG-9): the printer each selling device prints on, chosen and judged as its sale is.
+    const printers = new Map<string, { printer: PrinterOfDevice | null; printerMissing: string[] }>()
+    for (const d of list) {
+      if (!printsTickets(d.kind)) continue
+      const m = await deviceMarksById(db, d.id)
+      const profile = getProfile(d.hall_profile_id ?? '')
+      printers.set(d.id, {
+        printer: m?.printer_id
+          ? {
+              id: m.printer_id,
+              name: m.printer_name ?? '',
+              own: m.printer_serves_device_id === d.id,
+              shared: m.printer_serves_device_id === d.id ? null : m.printer_hall_id ? 'hall' : 'operator',
+              sealCode: m.printer_seal_code,
+              typeApprovalNo: m.printer_type_approval_no,
+              issuingAuthorisation: m.printer_issuing_authorisation,
+              status: m.printer_status ?? '',
+            }
+          : null,
+        printerMissing: m && profile ? printerMissingOf(m, profile, policy) : [],
+      })
+    }
+    return list.map((d) => ({
       id: d.id,
       name: d.name,
       kind: d.kind,
@@ -663,6 +701,11 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
         sealCode: d.seal_code,
         typeApprovalNo: d.type_approval_no,
       }),
+      // Issue 26: its printer (null: none, or a device that prints nothing) and what the hall's profile asks of it.
+      printer: printers.get(d.id)?.printer ?? null,
+      printerMissing: printers.get(d.id)?.printerMissing ?? [],
+      /** What the hall's profile asks of a printer, for the form to mark the fields it requires. */
+      printerMarksRequired: getProfile(d.hall_profile_id ?? '')?.printerMarks ?? null,
     }))
   }
 

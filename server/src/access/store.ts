@@ -309,6 +309,10 @@ export interface DeviceMarksRow {
   printer_type_approval_no: string | null
   printer_issuing_authorisation: string | null
   printer_status: string | null
+  /** Issue 26: its name, and whether it is the device's own (serves it) or a shared one of the hall or operator. */
+  printer_name: string | null
+  printer_serves_device_id: string | null
+  printer_hall_id: string | null
 }
 
 /**
@@ -320,7 +324,8 @@ export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksR
   return db.get<DeviceMarksRow>(
     `SELECT d.id, d.kind, d.name, d.hall_id, d.seal_code, d.type_approval_no, h.profile_id AS hall_profile_id,
             p.id AS printer_id, p.seal_code AS printer_seal_code, p.type_approval_no AS printer_type_approval_no,
-            p.issuing_authorisation AS printer_issuing_authorisation, p.status AS printer_status
+            p.issuing_authorisation AS printer_issuing_authorisation, p.status AS printer_status,
+            p.name AS printer_name, p.serves_device_id AS printer_serves_device_id, p.hall_id AS printer_hall_id
        FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id
        LEFT JOIN devices p ON p.id = (
          SELECT x.id FROM devices x
