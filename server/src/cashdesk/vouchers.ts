@@ -14,7 +14,7 @@
  * person's identity key, CFG-3 aggregation window), exceeds BOLILLO_AML_SMALL_SHARE_PERCENT of the UIF threshold, a
  * suspicious-operation record is opened for the responsible officer (FR), who files the ROS or documents why not.
  */
-import type { CashTendered } from '../shared/cash-count.ts'
+import type { CashPieces } from '../shared/cash-count.ts'
 import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
@@ -434,7 +434,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function checkCashIn(input: {
     hallId: string
     amountCents: number
-    cash: CashTendered
+    cash: CashPieces
     stationId: string
     buyerDocument?: string | null
   }): Promise<void> {
@@ -464,7 +464,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     input: {
       hallId: string
       amountCents: number
-      cash: CashTendered
+      cash: CashPieces
       stationId: string
       cashierId: string
       shiftId?: string | null
@@ -544,7 +544,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function sell(input: {
     hallId: string
     amountCents: number
-    cash: CashTendered
+    cash: CashPieces
     stationId: string
     cashierId: string
     shiftId?: string | null
