@@ -8,8 +8,8 @@
  * Every movement is journaled inside its transaction (voucher.sold, voucher.redeemed, voucher.issued,
  * voucher.cashed_out), and cash in and out of each cashier station is kept in cash_movements.
  *
- * GEN-17 (AML small-denomination rule): the cashier records how the voucher was paid, small notes and coins (Bs 10,
- * Bs 20, coins: CFG-2) against the rest, as a cash intake (cash-intake.ts, the one path of every cash sale). When
+ * GEN-17 (AML small-denomination rule): the cashier counts how the voucher was paid by note and coin, and the hall's
+ * profile splits it into small notes and coins (Bs 10, Bs 20, coins: CFG-2) against the rest, as a cash intake (cash-intake.ts, the one path of every cash sale). When
  * the small-denomination cash of the operation, or of the buyer's day (voucher and counter sales of the same
  * person's identity key, CFG-3 aggregation window), exceeds BOLILLO_AML_SMALL_SHARE_PERCENT of the UIF threshold, a
  * suspicious-operation record is opened for the responsible officer (FR), who files the ROS or documents why not.
