@@ -253,7 +253,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
       count: 4,
     })
     refused(uncounted, 422, 'CASH_COUNT_REQUIRED')
-    expect(uncounted.body.error.message).toMatch(/billetes de Bs 10, Bs 20 y monedas/)
+    expect(uncounted.body.error.message).toMatch(/contar el efectivo por billete y moneda/)
     expect(uncounted.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
     refused(
       await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, {
