@@ -49,8 +49,8 @@ export const COINS: Record<string, number[]> = {
   EUR: [200, 100, 50, 20, 10, 5, 2, 1],
 }
 
-/** A cash count as a request carries it: by denomination (CFG-2), or already split (older clients). */
-export type CashSent = { pieces: Record<string, number> } | { smallCents: number; otherCents: number }
+/** A cash count as a request carries it: by note and coin only (CFG-2; the server refuses the split itself). */
+export type CashSent = { pieces: Record<string, number> }
 
 /**
  * CFG-2: the count as the server takes it, how many of each note and coin; the server decides which are small by

@@ -199,7 +199,8 @@ async function seedDemoTerminals(
   const sold = await services.cashdesk.vouchers.sell({
     hallId,
     amountCents: 2000,
-    cash: { smallCents: 0, otherCents: 2000 },
+    // CFG-2: counted by note and coin, one Bs 20 note (small in Bolivia; the profile splits it).
+    cash: { pieces: { '2000': 1 } },
     stationId: cashier.credential.split('.')[0],
     cashierId: 'Demostración',
   })

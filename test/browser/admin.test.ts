@@ -9,6 +9,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
 import { money } from '../../web/format.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * The back office (issue 17 points 1 and 2) in real Chromium against a real server with authentication on and
@@ -234,7 +235,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     const v = await call('cajera@caja1', 'POST', '/api/vouchers', {
       hallId,
       amountCents: 40_000,
-      cash: { smallCents: 35_000, otherCents: 5_000 },
+      cash: countOf(40_000, { smallCents: 35_000 }),
       buyerDocument: 'CI 4455667',
     })
     expect(v.aml.flagged).toBe(true)

@@ -19,6 +19,7 @@ import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -133,7 +134,7 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
       server.url,
       'POST',
       '/api/vouchers',
-      { hallId: setup.hallId, amountCents: 2000, cash: { smallCents: 0, otherCents: 2000 } },
+      { hallId: setup.hallId, amountCents: 2000, cash: countOf(2000) },
       caja.headers,
     )
     expect(v.status, JSON.stringify(v.body)).toBe(201)
@@ -151,7 +152,7 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
         server.url,
         'POST',
         `/api/games/${gameId}/sales`,
-        { ageConfirmed: true, count, cash: { smallCents: 0, otherCents: count * 1000 } },
+        { ageConfirmed: true, count, cash: countOf(count * 1000) },
         till.headers,
       )
       expect(r.status, JSON.stringify(r.body)).toBe(201)

@@ -20,6 +20,7 @@ import { decodeEscPos } from '../helpers/escpos-decode.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { countOf } from '../helpers/cash.ts'
 
 const PASSWORD = 'correct horse battery'
 const norm = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim()
@@ -139,7 +140,7 @@ browserSuite("a card's printed code typed at the kiosk's refund and at the table
       server.url,
       'POST',
       '/api/vouchers',
-      { hallId: setup.hallId, amountCents: 3000, cash: { smallCents: 0, otherCents: 3000 } },
+      { hallId: setup.hallId, amountCents: 3000, cash: countOf(3000) },
       caja.headers,
     )
     expect(v.status, JSON.stringify(v.body)).toBe(201)
@@ -175,7 +176,7 @@ browserSuite("a card's printed code typed at the kiosk's refund and at the table
       server.url,
       'POST',
       `/api/games/${game2}/sales`,
-      { ageConfirmed: true, count: 30, cash: { smallCents: 0, otherCents: 30_000 } },
+      { ageConfirmed: true, count: 30, cash: countOf(30_000) },
       mesa.headers,
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)

@@ -25,6 +25,7 @@ import {
   printedCodes,
   RECORD_IDS as IDS,
 } from '../helpers/cashier-hall.ts'
+import { countOf } from '../helpers/cash.ts'
 
 const PASSWORD = CASHIER_PASSWORD
 const clock = cashierClock()
@@ -144,7 +145,7 @@ browserSuite('a card found by its serial within a game at the cashier (issue 29)
       server.url,
       'POST',
       `/api/games/${annulled}/sales`,
-      { count: 2, ageConfirmed: true, cash: { smallCents: 0, otherCents: 1000 } },
+      { count: 2, ageConfirmed: true, cash: countOf(1000) },
       till.headers,
     )
     expect(sold2.status, JSON.stringify(sold2.body)).toBe(201)

@@ -4,6 +4,7 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd } from '../helpers/cas
 import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 29 point 1 over real HTTP, authentication on, real people at enrolled stations: the refund of an annulled
@@ -70,7 +71,7 @@ describe('refunds of an annulled game at the cashier, the kiosk and the table (i
     const v = await h.call('cajero@caja2', 'POST', '/api/vouchers', {
       hallId: h.setup.hallId,
       amountCents: 2000,
-      cash: { smallCents: 0, otherCents: 2000 },
+      cash: countOf(2000),
     })
     const bought = await h.call('kiosk', 'POST', '/api/kiosk/purchases', {
       voucherCode: v.body.voucher.code,
@@ -84,14 +85,14 @@ describe('refunds of an annulled game at the cashier, the kiosk and the table (i
     const sold = await asTable('POST', `/api/games/${gameId}/sales`, {
       ageConfirmed: true,
       count: 3,
-      cash: { smallCents: 0, otherCents: 3000 },
+      cash: countOf(3000),
     })
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     tableCards = sold.body.cards.map((c: { serial: string; code: string }) => ({ serial: c.serial, code: c.code }))
     const counter = await h.call('cajero@caja2', 'POST', `/api/games/${gameId}/sales`, {
       ageConfirmed: true,
       count: 2,
-      cash: { smallCents: 0, otherCents: 2000 },
+      cash: countOf(2000),
     })
     expect(counter.status, JSON.stringify(counter.body)).toBe(201)
     counterCodes = counter.body.cards.map((c: { code: string }) => c.code)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 14 points 2, 3 and 6 over real HTTP with authentication on: journal records name the authenticated
@@ -64,7 +65,7 @@ describe('attribution, roles and blocking (issue 14 points 2, 3, 6)', () => {
       {
         hallId: setup.hallId,
         amountCents: 2000,
-        cash: { smallCents: 2000, otherCents: 0 },
+        cash: countOf(2000),
         stationId: 'caja-9',
         cashierId: 'Directora de Bingo',
         buyerDocument: '4455667 LP',

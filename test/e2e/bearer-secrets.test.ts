@@ -42,6 +42,7 @@ import {
 import { api, startTestServer } from '../helpers/server.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /** The server's log, as one-line JSON into DATA_DIR/logs (the file a deployment would keep), at debug level. */
 function fileLogger(file: string): Logger {
@@ -115,7 +116,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       server.url,
       hall.hallId,
       400_000,
-      { cash: { smallCents: 400_000, otherCents: 0 }, buyerDocument: voucherBuyer },
+      { cash: countOf(400_000, { smallCents: 400_000 }), buyerDocument: voucherBuyer },
       asCashier(),
     )
     bearerCodesIn(smallNotes, 'voucher paid in small notes', codes)
@@ -377,7 +378,7 @@ describe('no bearer code and no identity document in clear at rest (issue 24 poi
       server.url,
       hall.hallId,
       400_000,
-      { cash: { smallCents: 400_000, otherCents: 0 }, buyerDocument: '5544332-or' },
+      { cash: countOf(400_000, { smallCents: 400_000 }), buyerDocument: '5544332-or' },
       asCashier(),
     ).catch((e: Error) => e)
     expect(String(refusedSale)).toMatch(/PLAYER_EXCLUDED/)

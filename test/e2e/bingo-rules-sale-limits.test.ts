@@ -12,6 +12,7 @@ import {
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 18 over real HTTP with authentication on: the posted minimum and maximum bets of a hall, per purchase and
@@ -216,7 +217,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         s.server.url,
         'POST',
         '/api/vouchers',
-        { hallId: hall.hallId, amountCents: 10_000, cash: { smallCents: 0, otherCents: 10_000 } },
+        { hallId: hall.hallId, amountCents: 10_000, cash: countOf(10_000) },
         (await cashierTill(hall.hallId)).headers,
       )
       expect(v.status, JSON.stringify(v.body)).toBe(201)
@@ -258,7 +259,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
         s.server.url,
         'POST',
         '/api/vouchers',
-        { hallId: hall.hallId, amountCents: 2_000, cash: { smallCents: 0, otherCents: 2_000 } },
+        { hallId: hall.hallId, amountCents: 2_000, cash: countOf(2_000) },
         (await cashierTill(hall.hallId)).headers,
       )
       const kioskFull = await api(

@@ -3,6 +3,7 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes } from '
 import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { startTestServer, api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 29: the cashier finds a card by its serial within a chosen game, typed as heard ("41", "a 41", "A-00041"),
@@ -41,7 +42,7 @@ describe('a card found by its serial within a game at the cashier (issue 29)', (
     const sold = await h.call('cajera@caja1', 'POST', `/api/games/${annulled}/sales`, {
       ageConfirmed: true,
       count: 2,
-      cash: { smallCents: 0, otherCents: 2000 },
+      cash: countOf(2000),
     })
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     voidCards = sold.body.cards.map((c: { serial: string; code: string }) => ({ serial: c.serial, code: c.code }))

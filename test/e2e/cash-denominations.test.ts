@@ -92,24 +92,23 @@ describe("a cash count by denomination, split by the hall's profile (CFG-2, GEN-
   })
   afterAll(async () => server?.cleanup())
 
-  /** Every intake path, each paid with the given pieces (`amount` minor units in all). */
-  const paths = (pieces: Record<string, number>) => ({
-    voucher: (amountCents: number) =>
-      call('POST', '/api/vouchers', { hallId: hall.hallId, amountCents, cash: { pieces } }),
+  /** Every intake path, each paid with the given cash (`amount` minor units in all). */
+  const withCash = (cash: unknown) => ({
+    voucher: (amountCents: number) => call('POST', '/api/vouchers', { hallId: hall.hallId, amountCents, cash }),
     terminalLoad: (amountCents: number) =>
       call('POST', '/api/terminal-sessions/load', {
         terminalId: terminal.id,
         amountCents,
-        cash: { pieces },
+        cash,
         ageConfirmed: true,
       }),
-    cards: () => call('POST', `/api/games/${hall.gameId}/sales`, { ageConfirmed: true, count: 1, cash: { pieces } }),
+    cards: () => call('POST', `/api/games/${hall.gameId}/sales`, { ageConfirmed: true, count: 1, cash }),
     slip: () =>
       call('POST', `/api/lotto/draws/${drawId}/slips`, {
         ageConfirmed: true,
         quickPicks: 1,
         player: { name: 'Juana Rojas Flores', document: '3344556-CB' },
-        cash: { pieces },
+        cash,
       }),
     raffle: () =>
       call('POST', `/api/lottery/draws/${raffleId}/tickets`, {
@@ -117,15 +116,17 @@ describe("a cash count by denomination, split by the hall's profile (CFG-2, GEN-
         count: 1,
         buyerName: 'Juana Rojas',
         buyerDocument: 'CI 3344556',
-        cash: { pieces },
+        cash,
       }),
     instant: () =>
       call('POST', `/api/instant/halls/${hall.hallId}/electronic`, {
         ageConfirmed: true,
         gameNo: E_INSTANT.gameNo,
-        cash: { pieces },
+        cash,
       }),
   })
+  /** Every intake path, each paid with the given pieces. */
+  const paths = (pieces: Record<string, number>) => withCash({ pieces })
 
   it('records in every intake the small and other cash the profile counts, whatever the cashier would type', async () => {
     // Bs 5 (a card, a slip): two Bs 2 coins and one Bs 1 coin; every coin is small in Bolivia (monedas fraccionadas).
@@ -183,6 +184,56 @@ describe("a cash count by denomination, split by the hall's profile (CFG-2, GEN-
       'en',
     )
     expect(en.body.error.message).toMatch(/^Bs 30 is not a note or coin of the hall\. Notes: Bs 10, Bs 20/)
+  })
+
+  it('refuses the old split (small, other) at every intake, in Spanish and English, and sells or takes nothing', async () => {
+    // Issue 26: a cashier typing Bs 4.000 as "other" (or as "small") states the split itself; only pieces are taken.
+    const sold = async () => ({
+      intakes: (await intakes()).length,
+      cash: await n('SELECT COUNT(*) AS n FROM cash_movements'),
+      vouchers: await n('SELECT COUNT(*) AS n FROM vouchers'),
+      cards: await n('SELECT COUNT(*) AS n FROM cards'),
+      slips: await n('SELECT COUNT(*) AS n FROM lotto_slips'),
+      raffle: await n('SELECT COUNT(*) AS n FROM lottery_sales'),
+      instant: await n('SELECT COUNT(*) AS n FROM instant_sales'),
+      sessions: await n('SELECT COUNT(*) AS n FROM terminal_sessions'),
+    })
+    const before = await sold()
+    // Something of each was sold before (the first test), so an unchanged count is a sale refused, not a table unused.
+    expect(
+      Object.values(before).every((v) => v > 0),
+      JSON.stringify(before),
+    ).toBe(true)
+    const forms = [{ smallCents: 0, otherCents: 400_000 }, { smallCents: 500 }, { otherCents: 500 }]
+    for (const split of forms) {
+      const old = withCash(split)
+      for (const [name, r] of [
+        ['voucher', await old.voucher(400_000)],
+        ['terminal load', await old.terminalLoad(400_000)],
+        ['cards', await old.cards()],
+        ['slip', await old.slip()],
+        ['raffle', await old.raffle()],
+        ['instant', await old.instant()],
+      ] as const) {
+        expect(r.status, `${name}: ${JSON.stringify(r.body)}`).toBe(400)
+        expect(r.body.error.code, name).toBe('CASH_COUNT_BY_PIECE')
+        expect(r.body.error.details, name).toMatchObject({ field: 'cash' })
+        expect(r.body.error.message, name).toBe(
+          'Cuente el efectivo por billete y moneda: cuántos billetes y monedas de cada valor se entregaron. Ya no se acepta un importe repartido a mano entre billetes pequeños y otros; la sala decide cuáles son pequeños.',
+        )
+      }
+    }
+    // Beside a count by piece too: the split is not a second opinion on it.
+    const both = await withCash({ pieces: { '500': 1 }, smallCents: 0, otherCents: 500 }).cards()
+    expect(both.body.error?.code).toBe('CASH_COUNT_BY_PIECE')
+    const en = await call(
+      'POST',
+      '/api/vouchers',
+      { hallId: hall.hallId, amountCents: 5000, cash: { smallCents: 0, otherCents: 5000 } },
+      'en',
+    )
+    expect(en.body.error.message).toMatch(/^Count the cash by note and coin: how many notes and coins of each value/)
+    expect(await sold()).toEqual(before)
   })
 
   it('checks the count adds up to the amount from the pieces, not from what is typed', async () => {

@@ -12,6 +12,7 @@ import {
   winningCodes,
   type HallSetup,
 } from '../helpers/cashdesk.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * The money path over real HTTP with the file printer: cash -> voucher at the cashier (GEN-13) -> cards at the
@@ -34,7 +35,7 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
     const bad = await api(server.url, 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 5000,
-      cash: { smallCents: 1000, otherCents: 3000 },
+      cash: countOf(4_000),
       stationId: 'caja-1',
       cashierId: 'Ana',
     })
@@ -43,7 +44,7 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
     const r = await api(server.url, 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 5000,
-      cash: { smallCents: 1000, otherCents: 4000 },
+      cash: countOf(5_000),
       stationId: 'caja-1',
       cashierId: 'Ana',
     })
@@ -75,13 +76,13 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
 
   it('raises a suspicious-operation record when small notes exceed 30 % of the UIF threshold (GEN-17)', async () => {
     // Threshold Bs 1.000,00 in this test: 30 % is Bs 300,00 of small notes.
-    const under = await sellVoucher(server.url, setup.hallId, 30_000, { cash: { smallCents: 30_000, otherCents: 0 } })
+    const under = await sellVoucher(server.url, setup.hallId, 30_000, { cash: countOf(30_000, { smallCents: 30_000 }) })
     expect(under.amountCents).toBe(30_000)
     // Issue 13 point 8: over the limit the buyer's identity document is asked for first.
     const anonymous = await api(server.url, 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 40_000,
-      cash: { smallCents: 30_001, otherCents: 9_999 },
+      cash: countOf(40_000, { smallCents: 35_000 }),
       stationId: 'caja-1',
       cashierId: 'Ana',
     })
@@ -93,7 +94,7 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
     const over = await api(server.url, 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 40_000,
-      cash: { smallCents: 30_001, otherCents: 9_999 },
+      cash: countOf(40_000, { smallCents: 35_000 }),
       stationId: 'caja-1',
       cashierId: 'Ana',
       buyerDocument: 'CI 1122334',
@@ -102,13 +103,13 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
     expect(over.body.aml).toMatchObject({ flagged: true, limitCents: 30_000 })
     // The same buyer's day adds up (CFG-3 window): two purchases of Bs 200 in small notes.
     await sellVoucher(server.url, setup.hallId, 20_000, {
-      cash: { smallCents: 20_000, otherCents: 0 },
+      cash: countOf(20_000, { smallCents: 20_000 }),
       buyerDocument: 'CI 4455667',
     })
     const second = await api(server.url, 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 20_000,
-      cash: { smallCents: 20_000, otherCents: 0 },
+      cash: countOf(20_000, { smallCents: 20_000 }),
       stationId: 'caja-2',
       cashierId: 'Luis',
       buyerDocument: 'CI 4455667',

@@ -13,6 +13,7 @@ import {
   type CashierHall,
 } from '../helpers/cashier.ts'
 import { startTestServer } from '../helpers/server.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 13 points 5 to 8 over real HTTP with authentication on, real people logged in at enrolled stations: a
@@ -37,7 +38,7 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
     h.call(who, 'POST', '/api/vouchers', {
       hallId: h.setup.hallId,
       amountCents,
-      cash: { smallCents: 0, otherCents: amountCents },
+      cash: countOf(amountCents),
       ...extra,
     })
 
@@ -102,17 +103,18 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
   let cardCodes: string[] = []
   it("holds a voucher bought with small notes over the GEN-17 limit, and its change, until the officer has reviewed it; the buyer's ID is asked first", async () => {
     // Default threshold Bs 10.000,00: 30 % is Bs 3.000,00 of small notes.
-    const small = { smallCents: 300_001, otherCents: 0 }
+    // Bs 3.000,10 in Bs 20 and Bs 10 notes and coins, all small (CFG-2).
+    const small = countOf(300_010, { smallCents: 300_010 })
     const anonymous = await h.call('cajera@caja1', 'POST', '/api/vouchers', {
       hallId: h.setup.hallId,
-      amountCents: 300_001,
+      amountCents: 300_010,
       cash: small,
     })
     expect(anonymous.status).toBe(422)
     expect(anonymous.body.error).toMatchObject({ code: 'BUYER_ID_REQUIRED', details: { rule: 'GEN-17' } })
     const flagged = await h.call('cajera@caja1', 'POST', '/api/vouchers', {
       hallId: h.setup.hallId,
-      amountCents: 300_001,
+      amountCents: 300_010,
       cash: small,
       buyerDocument: 'CI 7788990',
     })
@@ -146,7 +148,7 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
     expect(review.body.reviewedBy).toMatch(/Elena Ríos/)
     const cashed = await h.call('cajera@caja1', 'POST', '/api/vouchers/cashout', { code: change })
     expect(cashed.status).toBe(200)
-    expect(cashed.body.paidCents).toBe(300_001 - 2000)
+    expect(cashed.body.paidCents).toBe(300_010 - 2000)
   })
 
   it("pays each winner only after the game ends, against its code, out of the shift's drawer; the table pays through the same path", async () => {
@@ -213,10 +215,10 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
     ).reduce((s, p) => s + Number(p.amount_cents), 0)
     const line = (product: string, kind: string) =>
       closed.body.lines.find((l: any) => l.product === product && l.kind === kind)
-    expect(line('voucher', 'voucher_sale')).toMatchObject({ count: 2, inCents: 2000 + 300_001 })
-    expect(line('voucher', 'voucher_cashout')).toMatchObject({ count: 1, outCents: 298_001 })
+    expect(line('voucher', 'voucher_sale')).toMatchObject({ count: 2, inCents: 2000 + 300_010 })
+    expect(line('voucher', 'voucher_cashout')).toMatchObject({ count: 1, outCents: 298_010 })
     expect(line('card', 'prize_payout')).toMatchObject({ outCents: paid })
-    expect(expected).toBe(50_000 + 2000 + 300_001 - 298_001 - paid)
+    expect(expected).toBe(50_000 + 2000 + 300_010 - 298_010 - paid)
     // The drawer balances against its movements: float + sum = expected.
     const sum = await server.services.db.get<{ s: number }>(
       'SELECT SUM(amount_cents) AS s FROM cash_movements WHERE shift_id = ?',

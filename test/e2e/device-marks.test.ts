@@ -3,6 +3,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { playToTheEnd, sellVoucher, winningCodes } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 26 (GEN-7, GEN-4, BNG-31, RNG-33, RNG-34). The audit's scenarios: "Kiosks, cashier stations and displays work
@@ -156,7 +157,7 @@ describe('the seal code and type approval of enrolled devices (GEN-7, GEN-4)', (
         server.url,
         'POST',
         '/api/vouchers',
-        { hallId: hall.hallId, amountCents: 1000, cash: { smallCents: 0, otherCents: 1000 } },
+        { hallId: hall.hallId, amountCents: 1000, cash: countOf(1000) },
         asCashier(),
       ),
     )

@@ -3,6 +3,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 14 point 1, over real HTTP with authentication on: people and devices of hall A act on hall A only
@@ -89,7 +90,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
     const v = await call('cajera-b', 'POST', '/api/vouchers', {
       hallId: ids.hallB,
       amountCents: 2000,
-      cash: { smallCents: 0, otherCents: 2000 },
+      cash: countOf(2000),
       stationId: 'caja-b',
       cashierId: 'x',
     })
@@ -122,7 +123,7 @@ describe('hall scoping of people and devices (issue 14 point 1)', () => {
         {
           hallId: ids.hallB,
           amountCents: 1000,
-          cash: { smallCents: 0, otherCents: 1000 },
+          cash: countOf(1000),
           stationId: 's',
           cashierId: 'x',
         },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 26, CFG-5 (002 §1.2.2.2: minimum age "and identity documents accepted"): the profile lists the kinds of
@@ -18,7 +19,7 @@ describe('only the identity documents the profile accepts are taken (CFG-5)', ()
       server.url,
       'POST',
       '/api/vouchers',
-      { hallId: hall.hallId, amountCents: 1000, cash: { smallCents: 0, otherCents: 1000 }, buyerDocument },
+      { hallId: hall.hallId, amountCents: 1000, cash: countOf(1000), buyerDocument },
       as(lang),
     )
   const cards = (body: Record<string, unknown>) =>

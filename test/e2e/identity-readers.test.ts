@@ -7,6 +7,7 @@ import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { PASSWORD, cashierHall, type CashierHall } from '../helpers/cashier.ts'
 import { startTestServer } from '../helpers/server.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 24, over real HTTP with authentication on and enrolled cash desks:
@@ -122,7 +123,7 @@ describe('identity documents to the roles that read them, AML records bound to t
       h.call('cajera@caja1', 'POST', '/api/vouchers', {
         hallId: h.setup.hallId,
         amountCents: smallCents,
-        cash: { smallCents, otherCents: 0 },
+        cash: countOf(smallCents, { smallCents }),
         buyerDocument,
       })
     // Bs 2,000 then Bs 2,000 in small notes: the second crosses the Bs 3,000 limit of the day (GEN-17).

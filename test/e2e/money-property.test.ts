@@ -5,6 +5,7 @@ import { nextGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.
 import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { E_INSTANT } from '../helpers/paid-hall.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 13, "what it must show": random interleavings of sales, payouts, refunds and voucher cash-outs of every
@@ -216,7 +217,7 @@ describe('money invariants over random interleavings of every product, two stati
         const r = await h.call(who, 'POST', '/api/vouchers', {
           hallId: h.setup.hallId,
           amountCents: o.amount,
-          cash: { smallCents: 0, otherCents: o.amount },
+          cash: countOf(o.amount),
         })
         expect(r.status, JSON.stringify(r.body)).toBe(201)
         add(o.amount)

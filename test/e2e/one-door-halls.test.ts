@@ -5,6 +5,7 @@ import { openTill, type Till } from '../helpers/till.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { runAs } from '../../server/src/shared/request-context.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 23 point 3, over real HTTP with authentication on: authorisation from what a request touches, not from what
@@ -63,7 +64,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
     const r = await call(who, 'POST', '/api/vouchers', {
       hallId,
       amountCents,
-      cash: { smallCents: 0, otherCents: amountCents },
+      cash: countOf(amountCents),
       ...(buyerDocument ? { buyerDocument } : {}),
     })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
@@ -183,7 +184,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
   })
 
   it("voucher sale: selling in another hall is refused from text/plain (415) and from JSON naming that hall (WRONG_HALL); a sale in the station's hall works", async () => {
-    const sale = { hallId: south.hallId, amountCents: 400_000, cash: { smallCents: 0, otherCents: 400_000 } }
+    const sale = { hallId: south.hallId, amountCents: 400_000, cash: countOf(400_000) }
     const before = {
       vouchers: await n('SELECT COUNT(*) AS n FROM vouchers WHERE hall_id = ?', [south.hallId]),
       north: await drawer(tillNorth),
@@ -201,7 +202,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
     const sale = {
       hallId: north.hallId,
       amountCents: 400_000,
-      cash: { smallCents: 0, otherCents: 400_000 },
+      cash: countOf(400_000),
       buyerDocument: EXCLUDED,
     }
     const before = { vouchers: await n('SELECT COUNT(*) AS n FROM vouchers'), north: await drawer(tillNorth) }
@@ -366,7 +367,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
         cashdesk.vouchers.sell({
           hallId: south.hallId,
           amountCents: 100,
-          cash: { smallCents: 0, otherCents: 100 },
+          cash: countOf(100),
           ...northStation,
         }),
       ),
@@ -413,7 +414,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
           cashdesk.vouchers.sell({
             hallId: south.hallId,
             amountCents: 100,
-            cash: { smallCents: 0, otherCents: 100 },
+            cash: countOf(100),
             stationId: 'no-enrolada',
             cashierId: 'u',
           }),
@@ -426,7 +427,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
         cashdesk.vouchers.sell({
           hallId: north.hallId,
           amountCents: 100,
-          cash: { smallCents: 0, otherCents: 100 },
+          cash: countOf(100),
           buyerDocument: EXCLUDED,
           ...northStation,
         }),

@@ -5,6 +5,7 @@ import { openTill, type Till } from '../helpers/till.ts'
 import { plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { E_INSTANT } from '../helpers/paid-hall.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 24 point 6, over real HTTP with authentication on and enrolled devices: one person, one key. A review found
@@ -52,7 +53,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     call('caja', 'POST', '/api/vouchers', {
       hallId: hall.hallId,
       amountCents,
-      cash: { smallCents, otherCents: amountCents - smallCents },
+      cash: countOf(amountCents, { smallCents }),
       ...(buyerDocument !== undefined ? { buyerDocument } : {}),
     })
 
@@ -160,7 +161,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
         ageConfirmed: true,
         quickPicks: 1,
         player: { name: 'Juana Rojas Flores', document: '3344556-CB' },
-        cash: { smallCents: 500, otherCents: 0 },
+        cash: countOf(500),
       }),
     )
     expect(slip.payment).toMatchObject({ paidBy: 'cash', amountCents: 500, aml: { flagged: false } })
@@ -170,7 +171,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
         count: 2,
         buyerName: 'Juana Rojas',
         buyerDocument: 'CI 3344556',
-        cash: { smallCents: 1000, otherCents: 0 },
+        cash: countOf(1000),
       }),
     )
     expect(raffle.payment).toMatchObject({ amountCents: 1000, aml: { flagged: false } })
@@ -180,7 +181,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
         ageConfirmed: true,
         gameNo: E_INSTANT.gameNo,
         buyerDocument: '3.344.556 Cochabamba',
-        cash: { smallCents: 1000, otherCents: 0 },
+        cash: countOf(1000),
       }),
     )
     expect(ticket.payment.aml).toMatchObject({ flagged: true, counted: true })
@@ -242,7 +243,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
     const bad = await call('caja', 'POST', `/api/lottery/draws/${raffleId}/tickets`, {
       ageConfirmed: true,
       count: 2,
-      cash: { smallCents: 500, otherCents: 0 },
+      cash: countOf(500),
     })
     refused(bad, 400, 'VALIDATION_FAILED')
     expect(bad.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
@@ -252,13 +253,13 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
       count: 4,
     })
     refused(uncounted, 422, 'CASH_COUNT_REQUIRED')
-    expect(uncounted.body.error.message).toMatch(/billetes de Bs 10, Bs 20 y monedas/)
+    expect(uncounted.body.error.message).toMatch(/contar el efectivo por billete y moneda/)
     expect(uncounted.body.error.details).toMatchObject({ field: 'cash', rule: 'GEN-17' })
     refused(
       await call('caja', 'POST', `/api/lottery/draws/${dearRaffleId}/tickets`, {
         ageConfirmed: true,
         count: 4,
-        cash: { smallCents: 350_000, otherCents: 50_000 },
+        cash: countOf(400_000, { smallCents: 350_000 }),
       }),
       422,
       'BUYER_ID_REQUIRED',
@@ -302,7 +303,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
         {
           hallId: hall.hallId,
           amountCents: 5_000,
-          cash: { smallCents: 0, otherCents: 5_000 },
+          cash: countOf(5_000),
           buyerDocument: '7654321-lp',
         },
       ],
@@ -310,7 +311,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
         'caja',
         'POST',
         `/api/lotto/draws/${drawId}/slips`,
-        { ageConfirmed: true, quickPicks: 1, player, cash: { smallCents: 0, otherCents: 500 } },
+        { ageConfirmed: true, quickPicks: 1, player, cash: countOf(500) },
       ],
       [
         'caja',
@@ -328,7 +329,7 @@ describe('one person, one key: AML totals, denominations and the exclusion list 
         'caja',
         'POST',
         `/api/lottery/draws/${raffleId}/tickets`,
-        { ageConfirmed: true, count: 1, buyerDocument: 'ci7654321', cash: { smallCents: 500, otherCents: 0 } },
+        { ageConfirmed: true, count: 1, buyerDocument: 'ci7654321', cash: countOf(500) },
       ],
       [
         'caja',

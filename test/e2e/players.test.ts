@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
 import { openTill } from '../helpers/till.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 14 point 8 over real HTTP with authentication on: self-excluded and prohibited players (GEN-23, GEN-27),
@@ -64,7 +65,7 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
     const sale = await call('cajera', 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 2_000_000,
-      cash: { smallCents: 0, otherCents: 2_000_000 },
+      cash: countOf(2_000_000),
       stationId: 'caja-1',
       cashierId: 'x',
       buyerDocument: '12345678 lp',
@@ -95,7 +96,7 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
     const other = await call('cajera', 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 2_000_000,
-      cash: { smallCents: 0, otherCents: 2_000_000 },
+      cash: countOf(2_000_000),
       stationId: 'caja-1',
       cashierId: 'x',
       buyerDocument: '7654321 LP',
@@ -108,7 +109,7 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
     const sale = await call('cajera', 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 2_000_000,
-      cash: { smallCents: 0, otherCents: 2_000_000 },
+      cash: countOf(2_000_000),
       stationId: 'caja-1',
       cashierId: 'x',
       buyerDocument: '12345678LP',
@@ -144,7 +145,7 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
     const sale = await call('cajera', 'POST', '/api/vouchers', {
       hallId: setup.hallId,
       amountCents: 2_000_000,
-      cash: { smallCents: 0, otherCents: 2_000_000 },
+      cash: countOf(2_000_000),
       stationId: 'caja-1',
       cashierId: 'x',
       buyerDocument: '9988776',

@@ -8,6 +8,7 @@ import { testPostgresUrl } from '../helpers/database.ts'
 import { openSqliteReadonly, type SqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import type { Sql } from '../../server/src/db/database.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 23 point 5, over real HTTP with authentication on, enrolled kiosks and real TCP printers on 127.0.0.1:
@@ -49,7 +50,7 @@ describe('sales commit, then print (issue 23 point 5)', () => {
       server.url,
       'POST',
       '/api/vouchers',
-      { hallId: hall.hallId, amountCents, cash: { smallCents: 0, otherCents: amountCents } },
+      { hallId: hall.hallId, amountCents, cash: countOf(amountCents) },
       asCashier(),
     )
     expect(r.status).toBe(201)
@@ -277,7 +278,7 @@ describe('sales commit, then print (issue 23 point 5)', () => {
         server.url,
         'POST',
         '/api/vouchers',
-        { hallId: hall.hallId, amountCents: 2_000, cash: { smallCents: 0, otherCents: 2_000 } },
+        { hallId: hall.hallId, amountCents: 2_000, cash: countOf(2_000) },
         asCashier(),
       )
     } finally {

@@ -7,6 +7,7 @@ import { openDatabase } from '../../server/src/services.ts'
 import { api, startTestServer, testConfig } from '../helpers/server.ts'
 import { startFakePrinter } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 23 point 5: nothing a jammed kiosk printer causes stops the other kiosks or the balls. Its failure is recorded
@@ -59,7 +60,7 @@ describe('a failed print is recorded without an fsync on the event loop', () => 
       server.url,
       'POST',
       '/api/vouchers',
-      { hallId: hall.hallId, amountCents: 500, cash: { smallCents: 0, otherCents: 500 } },
+      { hallId: hall.hallId, amountCents: 500, cash: countOf(500) },
       { authorization: `Bearer ${hall.cashierToken}` },
     )
     expect(voucher.status).toBe(201)

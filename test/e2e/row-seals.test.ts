@@ -7,6 +7,7 @@ import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { cashierHall, type CashierHall } from '../helpers/cashier.ts'
 import { startTestServer } from '../helpers/server.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 24 point 1, state that proves itself, over real HTTP with authentication on and enrolled stations: every row
@@ -78,7 +79,7 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
     const r = await h.call('cajera@caja1', 'POST', '/api/vouchers', {
       hallId: h.setup.hallId,
       amountCents,
-      cash: { smallCents: 0, otherCents: amountCents },
+      cash: countOf(amountCents),
     })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     return r.body.voucher as { id: string; code: string }
@@ -310,7 +311,7 @@ describe('a restart does not re-seal what was changed while the server was down 
     const sold = await h.call('cajera@caja1', 'POST', '/api/vouchers', {
       hallId: h.setup.hallId,
       amountCents: 1000,
-      cash: { smallCents: 0, otherCents: 1000 },
+      cash: countOf(1000),
     })
     expect(sold.status).toBe(201)
     const voucher = sold.body.voucher as { id: string; code: string }

@@ -5,6 +5,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { playToTheEnd, sellVoucher } from '../helpers/cashdesk.ts'
 import type { PaidHall } from '../helpers/paid-hall.ts'
 import { asTerminal, paidHallWithTerminals, TERMINAL_TERMS as terms } from '../helpers/terminals.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 27 (BNG-101): a virtual card's prize is credited to its terminal session the moment it is awarded (the line
@@ -151,7 +152,7 @@ describe('terminal prizes credited when awarded (issue 27)', () => {
         server.url,
         'POST',
         '/api/terminal-sessions/load',
-        { terminalId, amountCents: 1000, cash: { smallCents: 0, otherCents: 1000 }, ageConfirmed: true },
+        { terminalId, amountCents: 1000, cash: countOf(1000), ageConfirmed: true },
         headers,
       )
     const other = await server.services.bingo.createHall({

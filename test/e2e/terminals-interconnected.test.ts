@@ -4,6 +4,7 @@ import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 27 with BNG-100 (bingo simultáneo, the interconnected game of a central and its joined halls), over real HTTP
@@ -66,7 +67,7 @@ describe('hall terminals in an interconnected game across halls (issue 27, BNG-1
     const { voucher } = await server.services.cashdesk.vouchers.sell({
       hallId,
       amountCents,
-      cash: { smallCents: 0, otherCents: amountCents },
+      cash: countOf(amountCents),
       stationId: desk.id,
       cashierId: 'cajera',
     })

@@ -11,6 +11,7 @@ import type { PaidHall } from '../helpers/paid-hall.ts'
 import { asTerminal, paidHallWithTerminals, TERMINAL_TERMS as terms } from '../helpers/terminals.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { countOf } from '../helpers/cash.ts'
 
 /**
  * Issue 27 (BNG-101, BNG-9), over real HTTP with authentication on and enrolled terminals: a terminal session is a
@@ -72,7 +73,7 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
       await server.services.cashdesk.vouchers.sell({
         hallId: other.id,
         amountCents: 1000,
-        cash: { smallCents: 0, otherCents: 1000 },
+        cash: countOf(1000),
         stationId: desk.id,
         cashierId: 'cajero B',
       })

@@ -6,6 +6,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import type { Services } from '../../server/src/services.ts'
 import { api } from './server.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
+import { countOf } from './cash.ts'
 
 export interface HallSetup {
   hallId: string
@@ -87,7 +88,7 @@ export async function sellVoucher(
     {
       hallId,
       amountCents,
-      cash: { smallCents: 0, otherCents: amountCents },
+      cash: countOf(amountCents),
       stationId: 'caja-1',
       cashierId: 'Ana Quispe',
       ...extra,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { expect } from 'vitest'
 import { api } from './server.ts'
+import { countOf } from './cash.ts'
 
 /** Starts `command args` (a server entry point) and resolves with its URL once it printed its banner. */
 export function startServerProcess(
@@ -144,7 +145,7 @@ export async function checkDemoProductLines(
     url,
     'POST',
     '/api/vouchers',
-    { hallId: 'demo', amountCents: 2000, cash: { smallCents: 0, otherCents: 2000 } },
+    { hallId: 'demo', amountCents: 2000, cash: countOf(2000) },
     asCashier,
   )
   expect(voucher.status, JSON.stringify(voucher.body)).toBe(201)

@@ -8,6 +8,7 @@ import { equipForManualGames } from './ball-sets.ts'
 import { sealed } from './device-marks.ts'
 import { paidHall, type PaidHall } from './paid-hall.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
+import { countOf } from './cash.ts'
 
 type Terminal = { id: string; credential: string }
 
@@ -138,7 +139,7 @@ export async function terminalsWithVouchers(
     const { voucher } = await services.cashdesk.vouchers.sell({
       hallId,
       amountCents: 2000,
-      cash: { smallCents: 0, otherCents: 2000 },
+      cash: countOf(2000),
       stationId: desk.id,
       cashierId: 'cajera',
     })

@@ -4,6 +4,9 @@ import { code } from '../../../test/helpers/error-code.ts'
 import type { Database } from '../db/database.ts'
 import { createCashIntakes, type CashIntake } from './cash-intake.ts'
 import { amlReportRows, cashIntakesOfBuyer } from './store.ts'
+import { splitCash, type CashPieces } from '../shared/cash-count.ts'
+import { BOLIVIA_2025 } from '../shared/profile.ts'
+import { countOf } from '../../../test/helpers/cash.ts'
 
 const dbs: Database[] = []
 afterEach(async () => {
@@ -14,6 +17,9 @@ afterEach(async () => {
 const LIMIT = 100_000
 
 /** The buyer's identity key as the admission list makes it: spelling, spaces and dashes do not count. */
+/** CFG-2: a count by note and coin of `cents` as the Bolivian profile splits it (`smallCents` of it in small pieces). */
+const counted = (cents: number, smallCents?: number) => splitCash(BOLIVIA_2025, countOf(cents, { smallCents }))
+
 const keyOf = (document: string) => `k:${document.toUpperCase().replace(/[^0-9A-Z]/g, '')}`
 
 async function setup() {
@@ -33,7 +39,7 @@ async function setup() {
     refId: 'v_1',
     amountCents: 10_000,
     currency: 'BOB',
-    cash: { smallCents: 0, otherCents: 10_000 },
+    cash: counted(10_000),
     buyerDocument: null,
     at: '2026-11-21T15:00:00.000Z',
   }
@@ -50,22 +56,22 @@ describe('cash intakes (GEN-17)', () => {
   })
 
   it('refuses denominations that do not add up to the amount, and writes nothing (GEN-17)', async () => {
-    const { record, dayOf } = await setup()
-    const wrong = record({ amountCents: 10_000, cash: { smallCents: 3_000, otherCents: 6_000 }, buyerDocument: '123' })
+    const { db, intakes, record, dayOf } = await setup()
+    const wrong = record({ amountCents: 10_000, cash: counted(8_000, 3_000), buyerDocument: '123' })
     await expect(wrong).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'cash', rule: 'GEN-17' } })
-    const over = record({ amountCents: 10_000, cash: { smallCents: 3_000, otherCents: 7_001 }, buyerDocument: '123' })
+    const over = record({ amountCents: 10_000, cash: counted(13_000, 3_000), buyerDocument: '123' })
     expect(await code(over)).toBe('VALIDATION_FAILED')
-    for (const cash of [
-      { smallCents: -1, otherCents: 10_001 },
-      { smallCents: 0.5, otherCents: 9_999.5 },
-    ])
-      expect(await code(record({ cash, buyerDocument: '123' }))).toBe('VALIDATION_FAILED')
+    // CFG-2 (issue 26): the split itself, stated by the caller, is not a count: refused before any hall is read.
+    for (const cash of [{ smallCents: 0, otherCents: 10_000 }, { smallCents: 3_000 }, 10_000, { pieces: [1] }])
+      expect(await code(db.transaction((tx) => intakes.split(tx, 'hall_a', cash as unknown as CashPieces)))).toBe(
+        'CASH_COUNT_BY_PIECE',
+      )
     expect(await dayOf('123')).toEqual([])
-    expect(await record({ cash: { smallCents: 3_000, otherCents: 7_000 }, buyerDocument: '123' })).toMatchObject({
+    expect(await record({ cash: counted(10_000, 5_000), buyerDocument: '123' })).toMatchObject({
       flagged: false,
       counted: true,
     })
-    expect(await dayOf('123')).toMatchObject([{ small_cents: 3_000, other_cents: 7_000, counted: 1 }])
+    expect(await dayOf('123')).toMatchObject([{ small_cents: 5_000, other_cents: 5_000, counted: 1 }])
   })
 
   it('takes cash not counted only up to the limit, and then counts it whole as small notes (GEN-17)', async () => {
@@ -78,11 +84,11 @@ describe('cash intakes (GEN-17)', () => {
       limitCents: LIMIT,
       counted: false,
     })
-    // One centavo more in small notes the same day goes over: the uncounted sale counted whole.
+    // Ten centavos more in small coins the same day goes over: the uncounted sale counted whole.
     const next = await record({
       refId: 'v_2',
-      amountCents: 1,
-      cash: { smallCents: 1, otherCents: 0 },
+      amountCents: 10,
+      cash: counted(10),
       buyerDocument: '123',
     })
     expect(next.flagged).toBe(true)
@@ -91,19 +97,17 @@ describe('cash intakes (GEN-17)', () => {
 
   it('asks for the buyer document when small notes go over the limit, and opens a record for the officer (GEN-17)', async () => {
     const { db, record } = await setup()
-    const cash = { smallCents: LIMIT + 500, otherCents: 0 }
+    const cash = counted(LIMIT + 500, LIMIT + 500)
     const anonymous = record({ amountCents: LIMIT + 500, cash })
     await expect(anonymous).rejects.toMatchObject({ code: 'BUYER_ID_REQUIRED', details: { field: 'buyerDocument' } })
     expect(await amlReportRows(db)).toEqual([])
     // The same amount mostly in large notes needs no document and opens no record.
     expect(
-      (await record({ refId: 'v_2', amountCents: LIMIT + 500, cash: { smallCents: LIMIT, otherCents: 500 } })).flagged,
+      (await record({ refId: 'v_2', amountCents: LIMIT + 5_000, cash: counted(LIMIT + 5_000, LIMIT) })).flagged,
     ).toBe(false)
     const named = await record({ refId: 'v_3', amountCents: LIMIT + 500, cash, buyerDocument: '4455667 LP' })
     // One intake per sale: the same sale recorded twice is refused by the database.
-    expect(await code(record({ refId: 'v_3', amountCents: 100, cash: { smallCents: 0, otherCents: 100 } }))).toBe(
-      'CONFLICT',
-    )
+    expect(await code(record({ refId: 'v_3', amountCents: 100, cash: counted(100) }))).toBe('CONFLICT')
     expect(named).toMatchObject({ flagged: true, limitCents: LIMIT, counted: true })
     const reports = await amlReportRows(db)
     expect(reports).toHaveLength(1)
@@ -112,7 +116,7 @@ describe('cash intakes (GEN-17)', () => {
 
   it("adds up the buyer's UTC day in the hall by identity key, whatever the spelling (GEN-17, CFG-3)", async () => {
     const { record } = await setup()
-    const half = { amountCents: 60_000, cash: { smallCents: 60_000, otherCents: 0 } }
+    const half = { amountCents: 60_000, cash: counted(60_000, 60_000) }
     expect((await record({ ...half, refId: 'v_1', buyerDocument: '4455667-LP' })).flagged).toBe(false)
     // Another hall's intake and the next UTC day are not this hall's day.
     expect((await record({ ...half, refId: 'v_2', hallId: 'hall_b', buyerDocument: '4455667 lp' })).flagged).toBe(false)

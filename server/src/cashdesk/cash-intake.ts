@@ -5,6 +5,9 @@
  * and the buyer's day (CFG-3: the UTC day, per hall) is added up by the buyer's identity key over voucher and
  * counter sales alike, so that three spellings of one document are one person's total.
  *
+ * The count is taken by note and coin (CFG-2, issue 26): which of them are small is the hall's profile's, split here
+ * (`split`); a count given as the split itself is refused (CASH_COUNT_BY_PIECE).
+ *
  * The rule needs the count wherever small notes could cross the limit (BOLILLO_AML_SMALL_SHARE_PERCENT of the UIF
  * threshold). A sale of at most the limit may be recorded "not counted" (the counter screens of older clients);
  * it then counts whole as small notes in the buyer's day, so not counting never hides cash from the rule. A sale
@@ -19,15 +22,12 @@ import { assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { hallById, insertAmlReport, insertCashIntake, smallCashOfBuyer } from './store.ts'
 import { assertAcceptedDocument } from '../shared/identity.ts'
 import { getProfile } from '../shared/profile.ts'
-import { isPieces, splitCash, type CashTendered } from '../shared/cash-count.ts'
+import { assertCountedByPiece, splitCash, type CashPieces, type CashSplit } from '../shared/cash-count.ts'
 
 const DAY_MS = 86_400_000
 
-/** How the cash was paid: small notes and coins, and the rest (GEN-17). */
-export interface CashCount {
-  smallCents: number
-  otherCents: number
-}
+/** How the cash was paid: small notes and coins, and the rest (GEN-17), as the hall's profile split it (`split`). */
+export type CashCount = CashSplit
 
 export interface CashIntake {
   hallId: string
@@ -38,11 +38,8 @@ export interface CashIntake {
   refId: string
   amountCents: number
   currency: string
-  /**
-   * null: not counted (allowed up to the limit only). CFG-2: counted by denomination (`pieces`), split by the hall's
-   * profile; or already split (older clients).
-   */
-  cash: CashTendered | null
+  /** null: not counted (allowed up to the limit only). CFG-2: the count by piece as `split` made it. */
+  cash: CashCount | null
   /** As typed by the cashier (kept for display); matched by its key. */
   buyerDocument: string | null
   at: string
@@ -65,33 +62,38 @@ export function createCashIntakes(deps: {
   const { config } = deps
   const limitCents = () => shareOf(config.amlThresholdCents, config.amlSmallShareBp)
 
-  /** The checks that need no database: the count adds up, is given over the limit, and names the buyer past it. */
-  function check(input: { amountCents: number; cash: CashTendered | null; buyerDocument: string | null }): void {
-    // CFG-2: a count by denomination is split, and checked, in the transaction that knows the hall (record).
-    if (input.cash && isPieces(input.cash)) return
-    const { amountCents } = input
-    const cash = input.cash
+  /**
+   * The checks that need no database, before the sale's transaction: the count is by note and coin (CFG-2), and is
+   * given over the limit.
+   */
+  function check(input: { amountCents: number; cash: CashPieces | null; buyerDocument: string | null }): void {
+    assertCountedByPiece(input.cash)
     const limit = limitCents()
-    if (cash) {
-      for (const [field, v] of [
-        ['cash.smallCents', cash.smallCents],
-        ['cash.otherCents', cash.otherCents],
-      ] as const) {
-        if (!Number.isSafeInteger(v) || v < 0)
-          throw new DomainError('VALIDATION_FAILED', `${field} must be a whole number of minor units`, { field })
-      }
-      if (cash.smallCents + cash.otherCents !== amountCents) {
-        throw new DomainError(
-          'VALIDATION_FAILED',
-          `the cash breakdown (${cash.smallCents} + ${cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`,
-          { field: 'cash', rule: 'GEN-17' },
-        )
-      }
-    } else if (amountCents > limit) {
+    if (!input.cash && input.amountCents > limit) {
       throw new DomainError(
         'CASH_COUNT_REQUIRED',
-        `${amountCents} in cash is over the GEN-17 limit of ${limit}: count the small notes and coins (cash.smallCents, cash.otherCents)`,
+        `${input.amountCents} in cash is over the GEN-17 limit of ${limit}: count the notes and coins (cash.pieces)`,
         { field: 'cash', limitCents: limit, rule: 'GEN-17' },
+      )
+    }
+  }
+
+  /** The split count adds up to the amount, and small notes over the limit name the buyer (GEN-17). */
+  function checkCounted(input: CashIntake): void {
+    const { amountCents, cash } = input
+    const limit = limitCents()
+    if (!cash && amountCents > limit) {
+      throw new DomainError(
+        'CASH_COUNT_REQUIRED',
+        `${amountCents} in cash is over the GEN-17 limit of ${limit}: count the notes and coins (cash.pieces)`,
+        { field: 'cash', limitCents: limit, rule: 'GEN-17' },
+      )
+    }
+    if (cash && cash.smallCents + cash.otherCents !== amountCents) {
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        `the notes and coins counted (${cash.smallCents + cash.otherCents}) must add up to the amount ${amountCents} (GEN-17)`,
+        { field: 'cash', rule: 'GEN-17' },
       )
     }
     // GEN-17 (issue 13 point 8): small notes over the limit are recorded against the buyer's identity document, so
@@ -107,11 +109,12 @@ export function createCashIntakes(deps: {
   }
 
   /**
-   * CFG-2: a count by denomination split into small notes and coins and the rest by the hall's profile (an unknown
-   * note or coin refused, DENOMINATION_UNKNOWN); a split count as it came; null, not counted.
+   * CFG-2: a count by note and coin split into small notes and coins and the rest by the hall's profile (an unknown
+   * note or coin refused, DENOMINATION_UNKNOWN; the split itself refused, CASH_COUNT_BY_PIECE); null, not counted.
    */
-  async function split(tx: Sql, hallId: string, cash: CashTendered | null): Promise<CashCount | null> {
-    if (!cash || !isPieces(cash)) return cash
+  async function split(tx: Sql, hallId: string, cash: CashPieces | null): Promise<CashCount | null> {
+    assertCountedByPiece(cash)
+    if (!cash) return null
     const hall = await hallById(tx, hallId)
     const profile = hall ? getProfile(hall.profile_id) : undefined
     if (!profile) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
@@ -119,9 +122,8 @@ export function createCashIntakes(deps: {
   }
 
   /** Records the intake and opens a GEN-17 record when the operation, or the buyer's day, goes over the limit. */
-  async function record(tx: Sql, tendered: CashIntake): Promise<AmlScreen> {
-    const input = { ...tendered, cash: await split(tx, tendered.hallId, tendered.cash) }
-    check(input)
+  async function record(tx: Sql, input: CashIntake): Promise<AmlScreen> {
+    checkCounted(input)
     // CFG-5: every buyer's document taken with cash (a voucher, a counter sale of any product) is one of the kinds
     // of identity document the hall's profile accepts.
     if (input.buyerDocument?.trim()) {

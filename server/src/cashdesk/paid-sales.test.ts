@@ -8,6 +8,7 @@ import { hallWithGameOnSale } from '../../../test/helpers/cashdesk.ts'
 import { deskOverDatabase, type DeskSetup } from '../../../test/helpers/cashdesk-unit.ts'
 import type { StationPerson } from './shifts.ts'
 import { sealed } from '../../../test/helpers/device-marks.ts'
+import { countOf } from '../../../test/helpers/cash.ts'
 
 const open: DeskSetup[] = []
 afterEach(async () => {
@@ -44,7 +45,7 @@ async function hallOnSale() {
       await vouchers.sell({
         hallId: setup.hallId,
         amountCents,
-        cash: { smallCents: 0, otherCents: amountCents },
+        cash: countOf(amountCents),
         ...till,
       })
     ).voucher
@@ -60,7 +61,7 @@ describe('cards sold at the counter', () => {
       shiftId: h.till.shiftId,
       gameId: h.setup.gameId,
       count: 3,
-      cash: { smallCents: 0, otherCents: 3 * FACE },
+      cash: countOf(3 * FACE),
       ageConfirmed: true,
     })
     expect(sale.cards).toHaveLength(3)
@@ -79,7 +80,7 @@ describe('cards sold at the counter', () => {
         shiftId: h.till.shiftId,
         gameId: h.setup.gameId,
         count: 2,
-        cash: { smallCents: 0, otherCents: 2 * FACE },
+        cash: countOf(2 * FACE),
         ageConfirmed: true,
       }),
     ).rejects.toMatchObject({ code: 'SHIFT_NOT_OPEN' })

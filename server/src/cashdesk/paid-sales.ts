@@ -54,7 +54,7 @@ import {
 } from './store.ts'
 import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen } from './cash-intake.ts'
-import type { CashTendered } from '../shared/cash-count.ts'
+import type { CashPieces } from '../shared/cash-count.ts'
 import { assertActsInHallOf } from '../access/acting-hall.ts'
 import { assertDeviceMarked, assertMarksOf } from '../access/device-marks.ts'
 import { deviceMarksById } from '../access/store.ts'
@@ -673,7 +673,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       shiftId?: string | null
       at: string
       currency: string
-      cash: CashTendered | null
+      cash: CashPieces | null
       buyerDocument: string | null
       /** GEN-23: the seller confirmed the player is of age (the staff's tick on the cashier or table screen). */
       ageConfirmed: boolean | undefined
@@ -786,7 +786,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     stationId: string
     soldBy: string
     shiftId?: string | null
-    cash?: CashTendered | null
+    cash?: CashPieces | null
     buyerDocument?: string | null
     /** GEN-23: the seller's confirmation that the player is of age (required; refused in takeCash without it). */
     ageConfirmed?: boolean

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { code } from '../../../test/helpers/error-code.ts'
 import { deskOverDatabase, type DeskSetup } from '../../../test/helpers/cashdesk-unit.ts'
+import { countOf } from '../../../test/helpers/cash.ts'
 
 const open: DeskSetup[] = []
 afterEach(async () => {
@@ -22,7 +23,7 @@ describe('cashier shifts', () => {
       vouchers.sell({
         hallId,
         amountCents,
-        cash: { smallCents: 0, otherCents: amountCents },
+        cash: countOf(amountCents),
         stationId: till.stationId,
         cashierId: till.cashierId,
         shiftId: till.shiftId,
@@ -75,7 +76,7 @@ describe('cashier shifts', () => {
     await vouchers.sell({
       hallId,
       amountCents: 5_000,
-      cash: { smallCents: 0, otherCents: 5_000 },
+      cash: countOf(5_000),
       ...till,
     })
     const short = shifts.close(rosa, { countedCents: 24_950 })
@@ -93,7 +94,7 @@ describe('cashier shifts', () => {
     await shifts.open(rosa, { floatCents: 0 })
     const till = await shifts.till(rosa)
     const closed = await shifts.close(rosa, { countedCents: 0 })
-    const late = vouchers.sell({ hallId, amountCents: 1_000, cash: { smallCents: 0, otherCents: 1_000 }, ...till })
+    const late = vouchers.sell({ hallId, amountCents: 1_000, cash: countOf(1_000), ...till })
     expect(await code(late)).toBe('SHIFT_NOT_OPEN')
     expect((await shifts.report(closed.shiftId)).movements).toEqual([])
   })

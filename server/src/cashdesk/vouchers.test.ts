@@ -5,6 +5,7 @@ import { code } from '../../../test/helpers/error-code.ts'
 import { testConfig } from '../../../test/helpers/server.ts'
 import type { StationPerson } from './shifts.ts'
 import { sealed } from '../../../test/helpers/device-marks.ts'
+import { countOf } from '../../../test/helpers/cash.ts'
 
 const open: DeskSetup[] = []
 afterEach(async () => {
@@ -20,7 +21,7 @@ async function desk() {
     return shifts.till(sp)
   }
   const rosa = await tillOf(d.rosa)
-  const sell = (amountCents: number, cash = { smallCents: 0, otherCents: amountCents }) =>
+  const sell = (amountCents: number, cash = countOf(amountCents)) =>
     vouchers.sell({ hallId: d.hallId, amountCents, cash, ...rosa })
   return { ...d, shifts, vouchers, tillOf, rosaTill: rosa, sell }
 }
@@ -68,10 +69,14 @@ describe('credit vouchers at the cashier', () => {
 
   it('sells a voucher only with a cash count that adds up, and writes nothing when it does not (GEN-17)', async () => {
     const { shifts, sell, rosaTill } = await desk()
-    expect(await code(sell(10_000, { smallCents: 2_000, otherCents: 7_000 }))).toBe('VALIDATION_FAILED')
-    expect(await code(sell(0, { smallCents: 0, otherCents: 0 }))).toBe('VALIDATION_FAILED')
+    // Bs 20 and Bs 50 counted for a Bs 100 voucher.
+    expect(await code(sell(10_000, { pieces: { '2000': 1, '5000': 1 } }))).toBe('VALIDATION_FAILED')
+    expect(await code(sell(0, countOf(0)))).toBe('VALIDATION_FAILED')
+    // CFG-2 (issue 26): the split itself, stated by whoever calls, is not a count.
+    const split = { smallCents: 2_000, otherCents: 8_000 } as unknown as { pieces: Record<string, number> }
+    expect(await code(sell(10_000, split))).toBe('CASH_COUNT_BY_PIECE')
     expect((await shifts.report(rosaTill.shiftId!)).movements).toEqual([])
-    const { voucher } = await sell(10_000, { smallCents: 2_000, otherCents: 8_000 })
+    const { voucher } = await sell(10_000, countOf(10_000, { smallCents: 5_000 }))
     expect((await shifts.report(rosaTill.shiftId!)).movements.map((m) => m.refId)).toEqual([voucher.id])
   })
 

@@ -8,13 +8,13 @@
  * Every movement is journaled inside its transaction (voucher.sold, voucher.redeemed, voucher.issued,
  * voucher.cashed_out), and cash in and out of each cashier station is kept in cash_movements.
  *
- * GEN-17 (AML small-denomination rule): the cashier records how the voucher was paid, small notes and coins (Bs 10,
- * Bs 20, coins: CFG-2) against the rest, as a cash intake (cash-intake.ts, the one path of every cash sale). When
+ * GEN-17 (AML small-denomination rule): the cashier counts how the voucher was paid by note and coin, and the hall's
+ * profile splits it into small notes and coins (Bs 10, Bs 20, coins: CFG-2) against the rest, as a cash intake (cash-intake.ts, the one path of every cash sale). When
  * the small-denomination cash of the operation, or of the buyer's day (voucher and counter sales of the same
  * person's identity key, CFG-3 aggregation window), exceeds BOLILLO_AML_SMALL_SHARE_PERCENT of the UIF threshold, a
  * suspicious-operation record is opened for the responsible officer (FR), who files the ROS or documents why not.
  */
-import type { CashTendered } from '../shared/cash-count.ts'
+import type { CashPieces } from '../shared/cash-count.ts'
 import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
@@ -434,7 +434,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function checkCashIn(input: {
     hallId: string
     amountCents: number
-    cash: CashTendered
+    cash: CashPieces
     stationId: string
     buyerDocument?: string | null
   }): Promise<void> {
@@ -464,7 +464,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     input: {
       hallId: string
       amountCents: number
-      cash: CashTendered
+      cash: CashPieces
       stationId: string
       cashierId: string
       shiftId?: string | null
@@ -544,7 +544,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   async function sell(input: {
     hallId: string
     amountCents: number
-    cash: CashTendered
+    cash: CashPieces
     stationId: string
     cashierId: string
     shiftId?: string | null

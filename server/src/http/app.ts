@@ -125,6 +125,7 @@ const statusByCode: Record<ErrorCode, ContentfulStatusCode> = {
   BUYER_ID_REQUIRED: 422,
   CASH_COUNT_REQUIRED: 422,
   DENOMINATION_UNKNOWN: 422,
+  CASH_COUNT_BY_PIECE: 400,
   // Issue 18 (bingo rules)
   SERIES_LAPSED: 409,
   PRIZE_SHARES_INVALID: 422,

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
-import { DomainError, type ErrorCode } from '../shared/errors.ts'
+import { DomainError, ErrorCode as ErrorCodes, type ErrorCode } from '../shared/errors.ts'
 import { detailedMessage, messages, pickLang } from './messages.ts'
 import { isAllowed, permissions, type Permission, type Role } from '../access/permissions.ts'
 import { ANONYMOUS, type Principal } from '../access/service.ts'
@@ -72,9 +72,15 @@ export async function body<T extends z.ZodType>(c: AppContext, schema: T): Promi
   const raw: unknown = given === undefined ? {} : given
   const parsed = schema.safeParse(raw)
   if (!parsed.success) {
-    throw new DomainError('VALIDATION_FAILED', 'the body does not match the expected fields', {
-      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    })
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+    // A schema may name the domain code of a refusal whose message says more than "not valid" (station.ts: a cash
+    // count given as the small/other split is CASH_COUNT_BY_PIECE, CFG-2).
+    for (const i of parsed.error.issues) {
+      const named = i.code === 'custom' ? (i.params as { errorCode?: unknown } | undefined)?.errorCode : undefined
+      if (typeof named === 'string' && Object.values(ErrorCodes).includes(named as ErrorCode))
+        throw new DomainError(named as ErrorCode, i.message, { field: i.path.join('.'), issues })
+    }
+    throw new DomainError('VALIDATION_FAILED', 'the body does not match the expected fields', { issues })
   }
   return parsed.data
 }

@@ -264,12 +264,16 @@ export const messages: Record<
     en: 'This voucher was paid with small notes over the limit: it is not cashed out until the compliance officer has reviewed the case.',
   },
   CASH_COUNT_REQUIRED: {
-    es: 'Por este importe hay que registrar cuánto se pagó en billetes de Bs 10, Bs 20 y monedas, y cuánto en otros billetes.',
-    en: 'For this amount, record how much was paid in Bs 10 and Bs 20 notes and coins, and how much in other notes.',
+    es: 'Por este importe hay que contar el efectivo por billete y moneda: cuántos billetes y monedas de cada valor se entregaron.',
+    en: 'For this amount, count the cash by note and coin: how many notes and coins of each value were handed over.',
   },
   DENOMINATION_UNKNOWN: {
     es: 'El recuento de efectivo incluye un billete o moneda que no existe en la moneda de la sala. Cuente solo billetes y monedas en circulación.',
     en: "The cash count includes a note or coin that does not exist in the hall's currency. Count only notes and coins in circulation.",
+  },
+  CASH_COUNT_BY_PIECE: {
+    es: 'Cuente el efectivo por billete y moneda: cuántos billetes y monedas de cada valor se entregaron. Ya no se acepta un importe repartido a mano entre billetes pequeños y otros; la sala decide cuáles son pequeños.',
+    en: 'Count the cash by note and coin: how many notes and coins of each value were handed over. An amount split by hand between small notes and others is no longer accepted; the hall decides which are small.',
   },
   BUYER_ID_REQUIRED: {
     es: 'Por el importe en billetes pequeños hay que registrar el documento de identidad del comprador.',

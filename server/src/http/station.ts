@@ -9,27 +9,43 @@ import type { Services } from '../services.ts'
 import { tillOf } from './till.ts'
 import { z } from 'zod'
 
-const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
 /**
- * GEN-17 (issue 24 point 6): what every counter sale's body may carry about its cash: the count (small notes and
- * coins, the rest; required over the limit, cash-intake.ts) and the buyer's identity document.
+ * CFG-2 (issue 26): the cash count of an intake, by denomination only (`pieces`: how many of each note and coin, by
+ * its value in minor units), split into small and other by the hall's profile in the use case (cash-intake.ts). The
+ * old form, the split itself (`smallCents`, `otherCents`), is refused with CASH_COUNT_BY_PIECE (context.ts body):
+ * a client cannot say which of its cash is small.
  */
+export const cashCount = z
+  .object({
+    pieces: z
+      .record(z.string().max(12), z.number().int().min(0).max(100_000))
+      .refine((p) => Object.keys(p).length <= 40, {
+        message: 'at most 40 denominations',
+      })
+      .optional(),
+    smallCents: z.unknown().optional(),
+    otherCents: z.unknown().optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.smallCents !== undefined || v.otherCents !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'count the cash by note and coin (cash.pieces); a split into small and other is not taken (CFG-2)',
+        params: { errorCode: 'CASH_COUNT_BY_PIECE' },
+      })
+    else if (v.pieces === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pieces'],
+        message: 'the count by note and coin (cash.pieces) is required',
+      })
+  })
+  .transform((v) => ({ pieces: v.pieces ?? {} }))
 /**
- * CFG-2: the cash count of an intake: by denomination (`pieces`: how many of each note and coin, by its value in
- * minor units; split into small and other by the hall's profile, cash-intake.ts), or already split by older clients.
+ * GEN-17 (issue 24 point 6): what every counter sale's body may carry about its cash: the count by note and coin
+ * (required over the limit, cash-intake.ts) and the buyer's identity document.
  */
-export const cashCount = z.union([
-  z
-    .object({
-      pieces: z
-        .record(z.string().max(12), z.number().int().min(0).max(100_000))
-        .refine((p) => Object.keys(p).length <= 40, {
-          message: 'at most 40 denominations',
-        }),
-    })
-    .strict(),
-  z.object({ smallCents: cents, otherCents: cents }).strict(),
-])
 export const counterCashFields = {
   cash: cashCount.optional(),
   buyerDocument: z.string().min(4).max(40).optional(),

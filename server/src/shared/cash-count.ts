@@ -11,19 +11,37 @@ export interface CashPieces {
   pieces: Readonly<Record<string, number>>
 }
 
-/** The count as GEN-17 records it: small notes and coins, and the rest. */
+declare const fromProfile: unique symbol
+
+/**
+ * The count as GEN-17 records it: small notes and coins, and the rest. Made only by `splitCash` from a count by
+ * piece under the hall's profile (the brand), so no amount typed at a till or sent in a body can stand for it.
+ */
 export interface CashSplit {
-  smallCents: number
-  otherCents: number
+  readonly smallCents: number
+  readonly otherCents: number
+  readonly [fromProfile]: true
 }
 
-/** A count given by denomination, or (older clients) already split. */
-export type CashTendered = CashSplit | CashPieces
-
-export const isPieces = (cash: CashTendered): cash is CashPieces => 'pieces' in cash
+/**
+ * CFG-2 (issue 26): a cash count is taken by note and coin only. The old form, the split itself
+ * (`{ smallCents, otherCents }`) as a cashier or a client states it, is refused (CASH_COUNT_BY_PIECE), whoever
+ * calls: small is what the hall's profile says, never what a request says. null: not counted.
+ */
+export function assertCountedByPiece(cash: unknown): asserts cash is CashPieces | null {
+  if (cash === null || cash === undefined) return
+  const pieces = typeof cash === 'object' ? (cash as { pieces?: unknown }).pieces : undefined
+  if (typeof pieces === 'object' && pieces !== null && !Array.isArray(pieces)) return
+  throw new DomainError(
+    'CASH_COUNT_BY_PIECE',
+    'count the cash by note and coin (cash.pieces: how many of each, by value in minor units); a split into small and other is not taken (CFG-2)',
+    { field: 'cash', rule: 'CFG-2' },
+  )
+}
 
 /** The split of a count by denomination under the profile's notes and coins; refuses a denomination it has not. */
 export function splitCash(profile: Pick<Profile, 'cash' | 'currency'>, cash: CashPieces): CashSplit {
+  assertCountedByPiece(cash)
   const { notesCents, coinsCents, smallCents } = profile.cash
   const known = new Set([...notesCents, ...coinsCents])
   let small = 0
@@ -51,5 +69,5 @@ export function splitCash(profile: Pick<Profile, 'cash' | 'currency'>, cash: Cas
     if (smallCents.includes(value)) small += value * count
     else other += value * count
   }
-  return { smallCents: small, otherCents: other }
+  return { smallCents: small, otherCents: other } as CashSplit
 }

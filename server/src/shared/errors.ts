@@ -115,6 +115,8 @@ export const ErrorCode = {
   CashCountRequired: 'CASH_COUNT_REQUIRED',
   // CFG-2: a cash count names a note or coin the hall's currency does not have.
   DenominationUnknown: 'DENOMINATION_UNKNOWN',
+  /** CFG-2 (issue 26): a cash count given as the small/other split itself, not by note and coin. */
+  CashCountByPiece: 'CASH_COUNT_BY_PIECE',
   // Issue 14: halls, forced password change, player admission (GEN-23/25/27).
   WrongHall: 'WRONG_HALL',
   PasswordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',

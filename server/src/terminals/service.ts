@@ -11,7 +11,7 @@
  *
  * Everything is decided from the enrolled terminal that asks (its hall, its one open session), never from a body.
  */
-import type { CashTendered } from '../shared/cash-count.ts'
+import type { CashPieces } from '../shared/cash-count.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BingoHooks, BingoService, SoldCard } from '../bingo/service.ts'
@@ -312,8 +312,8 @@ export function createTerminalService(deps: TerminalDeps) {
   async function load(input: {
     terminalId: string
     amountCents: number
-    /** CFG-2: by denomination (split by the hall's profile in the intake) or already split. */
-    cash: CashTendered
+    /** CFG-2: by note and coin (split by the hall's profile in the intake). */
+    cash: CashPieces
     stationId: string
     cashierId: string
     shiftId?: string | null
