@@ -3,6 +3,7 @@ import { createHash, createPublicKey, verify } from 'node:crypto'
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../server/src/config.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { printedFractions, printShopDirOf, type PrintedFraction } from '../helpers/lottery-print.ts'
 import { lotteryPlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
@@ -239,5 +240,15 @@ describe('LOT-26: lottery print runs go to the secure printer only', () => {
     const judged = await call('caja', 'POST', '/api/tickets/validate', { code: printed[0].code })
     expect(judged.status).toBe(200)
     expect(judged.body.outcome).toBe('PENDING')
+  })
+
+  it('LOT-26: the print-shop outbox never lies inside DATA_DIR (its copies and backups would carry the codes)', () => {
+    expect(loadConfig({ DATA_DIR: '/srv/bolillo' }).printShopDir).toBe('/srv/bolillo-print-shop')
+    expect(loadConfig({ DATA_DIR: '/srv/bolillo', BOLILLO_PRINT_SHOP_DIR: '/srv/imprenta' }).printShopDir).toBe(
+      '/srv/imprenta',
+    )
+    expect(() => loadConfig({ DATA_DIR: '/srv/bolillo', BOLILLO_PRINT_SHOP_DIR: '/srv/bolillo/imprenta' })).toThrow(
+      /BOLILLO_PRINT_SHOP_DIR=\/srv\/bolillo\/imprenta lies inside DATA_DIR/,
+    )
   })
 })
