@@ -197,6 +197,13 @@ describe('LOT-26: lottery print runs go to the secure printer only', () => {
       expect(verify(null, Buffer.from(manifestText), operatorKey, signature)).toBe(true)
       expect(statSync(join(dir, r.printFile.name)).mode & 0o077).toBe(0)
     }
+    // The print shop checks a folder with the same command as an instant batch's print files.
+    const checked = spawnSync(
+      process.execPath,
+      ['bin/bolillo.mjs', 'instant', 'verify', join(printShopDirOf(server), `lottery-${drawId}-T2`)],
+      { encoding: 'utf8', env: { ...process.env, DATA_DIR: server.dataDir, BOLILLO_SEED_DEMO: 'true' } },
+    )
+    expect(checked.stdout + checked.stderr).toContain('OK: 2 files match manifest.json, signature verifies')
     // The PDF run's folder also has the print-ready sheet; the run asked as JSON has the codes file only.
     expect(readdirSync(join(printShopDirOf(server), `lottery-${drawId}-T2`)).sort()).toEqual([
       `fractions-${drawId}-T2.csv`,
