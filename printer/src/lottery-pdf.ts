@@ -917,11 +917,22 @@ export async function renderLotteryThermalPdf(t: LotteryTicketPrint): Promise<Ui
 }
 
 /**
+ * A fraction as the back office may see it (LOT-26): what is printed in the clear, without the payable code, its id
+ * or the run's tag (the control names the fraction and its run only).
+ */
+export type LotteryTicketProof = Omit<LotteryTicketPrint, 'code' | 'ticketId'> & {
+  code?: undefined
+  ticketId?: undefined
+}
+
+/**
  * The print-shop sheet: four fractions per A4 page (fronts), each page followed by a page with their backs in the
  * same slots, so that a duplex print (long-edge binding) puts every back behind its front (LOT-15, LOT-16).
+ * LOT-26: given proofs (no code), the QR's place says that the secure printer prints it; only the secure printer's
+ * file set carries the sheet with the codes.
  */
 export async function renderLotteryTicketSheetPdf(
-  tickets: readonly LotteryTicketPrint[],
+  tickets: readonly (LotteryTicketPrint | LotteryTicketProof)[],
   art: { ajLogo?: Uint8Array; maeSignature?: Uint8Array } = {},
 ): Promise<Uint8Array> {
   const w = await DocWriter.create(
@@ -1009,7 +1020,20 @@ export async function renderLotteryTicketSheetPdf(
         txt(front, 'registrada', x + 200, top - 158, 5.5, regular, MUTED)
       }
       txt(front, t.legend, x + 240, top - 150, 6.5, regular)
-      drawQr(front, t.code, x + boxW - 130, top - 12, 118)
+      if (t.code) drawQr(front, t.code, x + boxW - 130, top - 12, 118)
+      else {
+        front.drawRectangle({
+          x: x + boxW - 130,
+          y: top - 130,
+          width: 118,
+          height: 118,
+          borderColor: MUTED,
+          borderWidth: 0.5,
+        })
+        txt(front, 'Código de cobro:', x + boxW - 124, top - 60, 7, regular, MUTED)
+        txt(front, 'lo imprime la', x + boxW - 124, top - 70, 7, regular, MUTED)
+        txt(front, 'imprenta segura', x + boxW - 124, top - 80, 7, regular, MUTED)
+      }
     })
     const back = w.pdf.addPage([A4.w, A4.h])
     group.forEach((t, k) => {
@@ -1017,7 +1041,7 @@ export async function renderLotteryTicketSheetPdf(
       const top = A4.h - MARGIN - k * boxH
       const x = MARGIN
       back.drawRectangle({ x, y: top - boxH + 6, width: boxW, height: boxH - 6, borderColor: MUTED, borderWidth: 0.5 })
-      const lines = lotteryTicketLines(t).back
+      const lines = lotteryTicketLines({ ...t, code: t.code ?? '', ticketId: t.ticketId ?? '' }).back
       let y = top - 14
       for (const l of lines) {
         for (const part of w.wrap(l, boxW - 20, 6.8)) {

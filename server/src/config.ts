@@ -115,6 +115,11 @@ export interface Config {
    */
   keyDir?: string
   /**
+   * LOT-26: the secure printer's outbox (BOLILLO_PRINT_SHOP_DIR), where each lottery print run's file set with the
+   * payable codes is written; no HTTP route serves it. Default `<DATA_DIR>-print-shop`; never inside DATA_DIR.
+   */
+  printShopDir?: string
+  /**
    * Which draws the labelled demo beacon may sign: `demo`, only the demo hall's games and the demo's own lotto and
    * lottery draws (what loadConfig sets, and the default); `any`, every hall's (tests that play their own halls
    * offline).
@@ -309,6 +314,11 @@ export function loadConfig(
   }
   config.production = options.production ?? !config.seedDemo
   config.keyDir = env.BOLILLO_KEY_DIR || resolve(config.dataDir, 'keys')
+  config.printShopDir = resolve(env.BOLILLO_PRINT_SHOP_DIR || `${resolve(config.dataDir)}-print-shop`)
+  if (isInside(config.printShopDir, config.dataDir))
+    errors.push(
+      `BOLILLO_PRINT_SHOP_DIR=${config.printShopDir} lies inside DATA_DIR (${config.dataDir}): the lottery print runs' codes would go into every copy of DATA_DIR; set it outside DATA_DIR`,
+    )
   if (config.production) errors.push(...productionErrors(env, config))
   if (config.ballSource === 'serial' && !config.blowerPort)
     errors.push('BOLILLO_BALL_SOURCE=serial needs BOLILLO_BLOWER_PORT (for example /dev/ttyUSB0)')

@@ -308,6 +308,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     beacon,
     keys,
     dataDir: config.dataDir,
+    printShopDir: config.printShopDir,
     softwareDraw,
     timeZone: getProfile(config.profileId)?.timeZone,
     // LOT-12 / LOT-27: the licence record an issue is bounded by, never the plan's own maximum.

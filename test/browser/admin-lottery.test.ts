@@ -8,6 +8,7 @@ import { lotteryPlan } from '../helpers/lottery-plans.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { solidPng } from '../helpers/png.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { printedFractions } from '../helpers/lottery-print.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
 /**
@@ -131,17 +132,22 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
   const textOf = async (page: Page, testId: string) =>
     ((await page.getByTestId(testId).first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
 
-  it('"Billetes en PDF" prints the range typed as the print shop\'s sheet, entered in the register (LOT-12, LOT-15)', async () => {
+  it('"Billetes en PDF" prints the range typed for the secure printer, entered in the register, and opens its proof without codes (LOT-12, LOT-15, LOT-26)', async () => {
     const page = await open('operador')
     const panel = page.getByTestId('print-run')
     await panel.locator('input[name=print-from]').fill('0')
     await panel.locator('input[name=print-to]').fill('4')
     expect(await textOf(page, 'print-covers')).toBe('El rango tiene 5 billetes, 50 fracciones.')
     // The PDF as the browser received it (the route passes the server's answer through untouched).
-    let pdf: { status: number; type: string; body: Buffer } | null = null
+    let pdf: { status: number; type: string; body: Buffer; sha256: string } | null = null
     await page.route('**/print-runs', async (route) => {
       const r = await route.fetch({ timeout: 120_000 })
-      pdf = { status: r.status(), type: r.headers()['content-type'] ?? '', body: await r.body() }
+      pdf = {
+        status: r.status(),
+        type: r.headers()['content-type'] ?? '',
+        body: await r.body(),
+        sha256: r.headers()['x-print-file-sha256'] ?? '',
+      }
       await route.fulfill({ response: r, body: pdf.body })
     })
     const popup = page.waitForEvent('popup', { timeout: 120_000 })
@@ -157,11 +163,19 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     expect([...printed].sort()).toEqual(['0000', '0001', '0002', '0003', '0004'])
     expect(text).not.toMatch(/^\s*0005\s*$/m)
     expect(text).toContain('Sorteo Extraordinario de Carnaval')
-    // Issue 29 point 6: the NO RASPAR zone names the fraction, its run and the run's tag, never the draw's record id.
+    // Issue 29 point 6: the NO RASPAR zone names the fraction and its run, never the draw's record id; LOT-26: the
+    // proof carries neither the run's tag nor any code of the secure printer's file (whose digest the answer named).
     expect(text).not.toContain(drawId)
     expect(text).not.toMatch(/\bltr_/)
     expect(text).toMatch(/Control 0000-01-01 T1\s/)
-    expect(text).toMatch(/\b[0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4}\b/)
+    expect(text).not.toMatch(/\b[0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4} [0-9A-F]{4}\b/)
+    expect(text).not.toContain('BLL1')
+    const fractions = printedFractions(server, {
+      runNo: 1,
+      printFile: { folder: `lottery-${drawId}-T1`, name: `fractions-${drawId}-T1.csv`, sha256: pdf!.sha256 },
+    })
+    expect(fractions).toHaveLength(50)
+    for (const f of fractions) for (const part of [f.code, f.code.split('.')[3]]) expect(text).not.toContain(part)
     execFileSync('pdftoppm', [
       '-r',
       '70',
@@ -174,7 +188,9 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
       file,
       join(SCREENSHOTS, 'admin-lottery-ticket-sheet'),
     ])
-    expect(await textOf(page, 'ok')).toBe('PDF del tiraje abierto: 50 fracciones.')
+    expect(await textOf(page, 'ok')).toBe(
+      'Tiraje enviado a la imprenta segura; prueba en PDF (sin códigos) abierta: 50 fracciones.',
+    )
     // The server entered the run in the issue register.
     const register = await call('jefa', 'GET', `/api/lottery/draws/${drawId}/register`)
     expect(register.issue.printed).toBe(50)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
+import { printedFractions } from '../helpers/lottery-print.ts'
 import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -98,7 +99,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
     lotteryId = created.body.drawId
     const run = await call('jefa', 'POST', `/api/lottery/draws/${lotteryId}/print-runs`, { from: 0, to: 19 })
     expect(run.status).toBe(201)
-    for (const x of run.body.tickets) fraction.set(`${Number(x.number)}/${x.fraction}`, x.code)
+    for (const x of printedFractions(server, run.body)) fraction.set(`${Number(x.number)}/${x.fraction}`, x.code)
     const seller = await server.services.auth.enrolDevice({
       ...sealed(),
       kind: 'cashier_station',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
+import { printedFractions } from '../helpers/lottery-print.ts'
 import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -129,7 +130,7 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
     })
     const run = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 0, to: 99 })
     expect(run.status).toBe(201)
-    for (const x of run.body.tickets) codes.set(Number(x.number), x.code)
+    for (const x of printedFractions(server, run.body)) codes.set(Number(x.number), x.code)
     expect(
       (
         await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {

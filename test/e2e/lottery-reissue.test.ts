@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
+import { printedFractions } from '../helpers/lottery-print.ts'
 import { lotteryPlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -102,7 +103,7 @@ describe('lottery reprint after a loss and exchange of sold tickets (LST-1, LST-
     drawId = created.body.drawId
     const run = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/print-runs`, { from: 0, to: 19 })
     expect(run.status).toBe(201)
-    keep(run.body.tickets)
+    keep(printedFractions(server, run.body))
     const d = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, {
       from: 0,
       to: 9,
@@ -207,8 +208,8 @@ describe('lottery reprint after a loss and exchange of sold tickets (LST-1, LST-
     expect(run.status).toBe(201)
     // 100 numbers under design 2; the 10 distributed (0..9) printed for their exchange.
     expect(run.body).toMatchObject({ runNo: 3, designVersion: 2, printed: 100, forExchange: 10 })
-    keep(run.body.tickets)
-    expect(run.body.tickets.find((x: any) => x.number === '12')).toMatchObject({ designVersion: 2 })
+    keep(printedFractions(server, run.body))
+    expect(printedFractions(server, run.body).find((x) => x.number === '12')).toMatchObject({ designVersion: 2 })
     // Distribute the new design's 10..19 (the old papers of 10..12 are lost; 13..19 were never sold).
     expect(
       (await call('jefa', 'POST', `/api/lottery/draws/${drawId}/distributions`, { from: 10, to: 19, sellerId: seller }))

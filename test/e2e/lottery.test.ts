@@ -1,11 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProof } from '../../server/src/shared/draw-proof-v2.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { printedFractions, printShopDirOf } from '../helpers/lottery-print.ts'
 
 /**
  * Issue #6: numbered-ticket lottery and raffle over real HTTP (LOT-4 to LOT-26, LST-1 to LST-7, PRM-1 to PRM-10):
@@ -23,7 +25,7 @@ describe('numbered-ticket lottery and raffle end to end', () => {
   let manualId: string
   let rngId: string
   let seller = ''
-  // Codes come only from print runs (issue 13 point 3); the test keeps what the print shop got.
+  // Codes come only from print runs (issue 13 point 3); the test keeps what the secure printer's file holds (LOT-26).
   const codes = new Map<string, string>()
   const codeOf = async (drawId: string, number: number, series: number, fraction = 1) => {
     const code = codes.get(`${drawId}/${number}/${series}/${fraction}`)
@@ -39,7 +41,8 @@ describe('numbered-ticket lottery and raffle end to end', () => {
       seriesTo,
     })
     expect(run.status).toBe(201)
-    for (const t of run.body.tickets) codes.set(`${drawId}/${Number(t.number)}/${t.series}/${t.fraction}`, t.code)
+    for (const t of printedFractions(server, run.body))
+      codes.set(`${drawId}/${Number(t.number)}/${t.series}/${t.fraction}`, t.code)
     expect(
       (
         await api(server.url, 'POST', `/api/lottery/draws/${drawId}/distributions`, {
@@ -120,6 +123,14 @@ describe('numbered-ticket lottery and raffle end to end', () => {
     })
     expect(sheet.status).toBe(200)
     const pdf = Buffer.from(await sheet.arrayBuffer())
+    // LOT-26: the served sheet is the run as printed in the clear; the secure printer's folder has the codes and the
+    // sheet with their QR, and the digest the answer names is the codes file's.
+    const runNo = (await api(server.url, 'GET', `/api/lottery/draws/${manualId}/register`)).body.printRuns.at(-1).runNo
+    const folder = join(printShopDirOf(server), `lottery-${manualId}-T${runNo}`)
+    const csv = readFileSync(join(folder, `fractions-${manualId}-T${runNo}.csv`))
+    expect(sheet.headers.get('x-print-file-sha256')).toBe(createHash('sha256').update(csv).digest('hex'))
+    const first = csv.toString('latin1').split('\n')[1].split(',')
+    expect(first.slice(0, 3)).toEqual(['4210', '1', '1'])
     expect(await codeOf(manualId, 4217, 2, 3)).toMatch(/^BLL1\.T\.ltr_[a-z0-9]+-4217-02-03-r\d+-[0-9a-f]{16}\./)
     const tooMany = await api(server.url, 'POST', `/api/lottery/draws/${manualId}/print-runs`, { from: 0, to: 999 })
     expect(tooMany.status).toBe(400)
@@ -147,27 +158,31 @@ describe('numbered-ticket lottery and raffle end to end', () => {
       expect(text).toContain(s)
     for (const s of ['Fracciones por billete: 10', 'Caducidad', 'Billetes ganadores', 'Pago de premios', 'Emisión'])
       expect(text).toContain(s)
-    // The QR of the first ticket on the sheet decodes to its signed code.
-    execFileSync('pdftoppm', [
-      '-r',
-      '150',
-      '-f',
-      '1',
-      '-l',
-      '1',
-      '-singlefile',
-      '-png',
-      file,
-      join(server.dataDir, 'page'),
-    ])
-    const qr = execFileSync('zbarimg', ['-q', '--raw', join(server.dataDir, 'page.png')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    })
-      .trim()
-      .split('\n')
-    // The QR of the first ticket on the sheet decodes to a signed code of that print run (only the sheet has it).
-    expect(qr).toContainEqual(expect.stringMatching(/^BLL1\.T\.ltr_[a-z0-9]+-4210-01-01-r\d+-[0-9a-f]{16}\./))
+    // LOT-26: where the QR goes, the served sheet says the secure printer prints it; no code, no run tag.
+    expect(text).toContain('imprenta segura')
+    expect(text).not.toContain('BLL1')
+    expect(text).toContain(`Control 4210-01-01 T${runNo}`)
+    const qrOf = (pdfFile: string, name: string) => {
+      execFileSync('pdftoppm', [
+        '-r',
+        '150',
+        '-f',
+        '1',
+        '-l',
+        '1',
+        '-singlefile',
+        '-png',
+        pdfFile,
+        join(server.dataDir, name),
+      ])
+      const r = spawnSync('zbarimg', ['-q', '--raw', join(server.dataDir, `${name}.png`)], { encoding: 'utf8' })
+      return r.stdout.trim().split('\n').filter(Boolean)
+    }
+    expect(qrOf(file, 'page')).toEqual([])
+    // The QR of the first ticket on the secure printer's sheet decodes to its signed code in the codes file.
+    const printerQr = qrOf(join(folder, `sheet-${manualId}-T${runNo}.pdf`), 'printer-page')
+    expect(printerQr).toContainEqual(expect.stringMatching(/^BLL1\.T\.ltr_[a-z0-9]+-4210-01-01-r\d+-[0-9a-f]{16}\./))
+    expect(printerQr).toContain(first[7])
   })
 
   it('records returned unsold tickets, and a stolen range with its police report, listed publicly (LST-3, LST-5, LST-7)', async () => {

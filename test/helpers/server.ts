@@ -16,6 +16,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     port: 0,
     host: '127.0.0.1',
     dataDir,
+    // LOT-26: the secure printer's outbox beside the data directory (cleanup removes both).
+    printShopDir: `${dataDir}-print-shop`,
     databaseUrl: null,
     profileId: 'BO-2025',
     hallName: 'Sala de pruebas',
@@ -77,6 +79,7 @@ export async function startTestServer(
     async cleanup() {
       await server.close()
       rmSync(config.dataDir, { recursive: true, force: true })
+      if (config.printShopDir) rmSync(config.printShopDir, { recursive: true, force: true })
     },
   }
 }

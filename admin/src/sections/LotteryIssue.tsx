@@ -1,6 +1,7 @@
 /**
  * The issue of a numbered-ticket lottery in the back office (issue 29 point 8): print runs for the print shop
- * (POST /print-runs as PDF), with the reprint's reason and its consequence confirmed.
+ * (POST /print-runs as PDF: the codes go to the secure printer's folder, the back office gets the proof without them,
+ * LOT-26), with the reprint's reason and its consequence confirmed.
  */
 import { useState } from 'preact/hooks'
 import { ApiError } from '../../../web/http.ts'
@@ -114,7 +115,7 @@ export function RangeFields(props: {
   )
 }
 
-/** Print run for the print shop: the PDF sheet of the range, entered in the issue register. */
+/** Print run for the print shop, entered in the issue register; the PDF opened is its proof without codes (LOT-26). */
 export function PrintRunPanel(props: { drawId: string; plan: IssuePlan; onPrinted: () => void }) {
   const { plan } = props
   const [range, setRange] = useState(emptyRange())

@@ -15,11 +15,11 @@ const es = {
   fractionTo: 'Hasta la fracción',
   printTitle: 'Imprimir billetes para la imprenta',
   printHelp:
-    'Cada impresión queda en el registro de la emisión con su número de tiraje. Un rango ya impreso solo se reimprime con un motivo, y los códigos anteriores de sus fracciones no distribuidas dejan de valer.',
+    'Cada impresión queda en el registro de la emisión con su número de tiraje. Los códigos de cobro van solo a la imprenta segura (su carpeta de entrega, con manifiesto firmado); este PDF es la prueba del tiraje, sin códigos. Un rango ya impreso solo se reimprime con un motivo, y los códigos anteriores de sus fracciones no distribuidas dejan de valer.',
   printCovers: 'El rango tiene {tickets} billetes, {fractions} fracciones.',
   printPdf: 'Billetes en PDF',
   reprintReason: 'Motivo de la reimpresión',
-  printOpened: 'PDF del tiraje abierto: {fractions} fracciones.',
+  printOpened: 'Tiraje enviado a la imprenta segura; prueba en PDF (sin códigos) abierta: {fractions} fracciones.',
   reprintTitle: 'Reimprimir billetes',
   reprintLead: 'Se reimprimen {fractions} fracciones de los números {from} a {to}.',
   reprintConsequence:
@@ -236,11 +236,11 @@ const en: Record<LotteryTextKey, string> = {
   fractionTo: 'To fraction',
   printTitle: 'Print tickets for the print shop',
   printHelp:
-    'Each print is entered in the issue register with its run number. A range printed before is printed again only with a reason, and the earlier codes of its undistributed fractions stop being valid.',
+    "Each print is entered in the issue register with its run number. The payable codes go to the secure printer only (its hand-over folder, with a signed manifest); this PDF is the run's proof, without codes. A range printed before is printed again only with a reason, and the earlier codes of its undistributed fractions stop being valid.",
   printCovers: 'The range has {tickets} tickets, {fractions} fractions.',
   printPdf: 'Tickets as PDF',
   reprintReason: 'Reason for the reprint',
-  printOpened: 'PDF of the print run opened: {fractions} fractions.',
+  printOpened: 'Print run sent to the secure printer; proof PDF (no codes) opened: {fractions} fractions.',
   reprintTitle: 'Reprint tickets',
   reprintLead: '{fractions} fractions of numbers {from} to {to} are printed again.',
   reprintConsequence:

@@ -4,8 +4,9 @@
  */
 import { getProfile } from '../shared/profile.ts'
 import { createHash, verify as verifySignature } from 'node:crypto'
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
-import { join, resolve, sep } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { isInside } from '../shared/print-files.ts'
 import { Worker } from 'node:worker_threads'
 import { loadConfig, toolOptions } from '../config.ts'
 import type { Database } from '../db/database.ts'
@@ -126,7 +127,7 @@ async function generate(args: string[]): Promise<number> {
   const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
   // The print files hold the prize file (secure printer, restricted audit): never under DATA_DIR, whose backups and
   // copies must carry only sealed prize data (DESIGN.md "Sealed secrets").
-  if (inside(resolve(out), resolve(config.dataDir)))
+  if (isInside(resolve(out), resolve(config.dataDir)))
     throw new DomainError(
       'VALIDATION_FAILED',
       `--out ${out} is inside DATA_DIR (${config.dataDir}): write the print files elsewhere`,
@@ -270,19 +271,6 @@ async function generate(args: string[]): Promise<number> {
     )
   }
   return 0
-}
-
-function inside(path: string, dir: string): boolean {
-  const real = (p: string) => {
-    try {
-      return realpathSync(p)
-    } catch {
-      return p
-    }
-  }
-  const a = real(path)
-  const b = real(dir)
-  return a === b || a.startsWith(b.endsWith(sep) ? b : b + sep)
 }
 
 /** Recomputes the SHA-256 of every file named in a manifest and checks the manifest's signature. */

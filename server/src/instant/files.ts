@@ -13,7 +13,7 @@
  * The same design and seed (and operator key, for the signed QR payloads in the sheets) give the same files, bit
  * for bit: `npx bolillo instant verify <dir>` checks the hashes against the manifest.
  */
-import { createHash, sign, type KeyObject } from 'node:crypto'
+import { createHash, type KeyObject } from 'node:crypto'
 import { once } from 'node:events'
 import { createWriteStream, mkdirSync, writeFileSync, type WriteStream } from 'node:fs'
 import { join } from 'node:path'
@@ -23,6 +23,7 @@ import { generatePacks } from './generate.ts'
 import { decodeFace, encodedFaces } from './play.ts'
 import { DEFAULT_SECURITY_WARNINGS, instructionsFor } from './design.ts'
 import type { PackPrintData } from './games.ts'
+import { writeSignedManifest } from '../shared/print-files.ts'
 
 /** A file written in large chunks, hashed on the way, with back-pressure. */
 class HashedFile {
@@ -209,13 +210,7 @@ export function writeManifest(o: {
     files: o.files,
     ...o.extra,
   }
-  const text = JSON.stringify(manifest, null, 2) + '\n'
-  const manifestPath = join(o.outDir, 'manifest.json')
-  writeFileSync(manifestPath, text)
-  writeFileSync(
-    join(o.outDir, 'manifest.sig'),
-    sign(null, Buffer.from(text, 'utf8'), o.operatorKey).toString('base64url') + '\n',
-  )
+  const { manifestPath } = writeSignedManifest(o.outDir, manifest, o.operatorKey)
   return { manifestPath, manifest }
 }
 

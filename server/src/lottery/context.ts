@@ -32,6 +32,8 @@ export interface LotteryDeps {
   clock: Clock
   keys: OperatorKeys
   dataDir: string
+  /** LOT-26: the secure printer's outbox, outside DATA_DIR, where print runs are written (default `<DATA_DIR>-print-shop`). */
+  printShopDir?: string
   /** Issue 17: the operator's profile zone, for plans that name none. */
   timeZone?: string
   /** Ids. */

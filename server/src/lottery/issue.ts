@@ -13,6 +13,9 @@ import {
   type PlanProblem,
 } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { sha256Hex } from '../shared/print-files.ts'
+import { publicKeyId } from '../shared/ticket-code.ts'
+import { printRunCsv, writePrintRunFiles } from './print-files.ts'
 import type { Draw } from '../draws/store.ts'
 import { artworkList } from './store/artwork.ts'
 import { currentDesignVersion } from './store/reissue.ts'
@@ -154,6 +157,14 @@ export function fractionTicketData(
     territory: plan.territory,
     timeZone: ctx.zoneOf(plan),
   }
+}
+
+/**
+ * LOT-26: a fraction as the back office may see it: what is printed in the clear, the control cut to the fraction and
+ * its run (the run's tag is part of the code's id), no code.
+ */
+export function proofOf({ code: _code, ticketId: _id, ...t }: ReturnType<typeof fractionTicketData>) {
+  return { ...t, control: t.control.split(' ').slice(0, 2).join(' ') }
 }
 
 export function createIssueUseCases(ctx: LotteryContext) {
@@ -367,15 +378,57 @@ export function createIssueUseCases(ctx: LotteryContext) {
   }
 
   /**
-   * A print run (issue 13 point 3, LOT-12, LOT-26): the only way a fraction's signed code leaves the server, by the
-   * lottery administration, before the close of sales. Every fraction printed is entered in the issue register
-   * under this run; a fraction printed before is printed again only with a reason (a reprint, LST-1 (a), LST-4):
+   * A print run (issue 13 point 3, LOT-12, LOT-26): the only way a fraction's signed code leaves the server, asked by
+   * the lottery administration before the close of sales and written for the secure printer alone (print-files.ts);
+   * the answer and the journal carry counts, ranges, the run number and the file's SHA-256, never a code (a director
+   * holding the codes could cash a distributed fraction before its holder). Every fraction printed is entered in the
+   * issue register under this run; a fraction printed before is printed again only with a reason (a reprint, LST-1 (a), LST-4):
    * an undistributed fraction's earlier code is void from then on, a sold (distributed) one keeps its paper valid
    * and its reprint waits for the exchange (exchange.ts). Lost or stolen numbering is not printed again under the
-   * design it was lost under (LST-1 (a), LST-7); a returned fraction is not reprinted. The code's id carries a tag keyed by the sealed per-issue secret, so nobody
-   * without it (not the database, not the signing key alone) can make a payable code for a fraction.
+   * design it was lost under (LST-1 (a), LST-7); a returned fraction is not reprinted. The code's id carries a tag
+   * keyed by the sealed per-issue secret, so nobody without it (not the database, not the signing key alone) can make a payable code for a fraction.
    */
-  async function printRun(drawId: string, input: BlockInput & { reason?: string }, actor: Actor) {
+  async function printRun(
+    drawId: string,
+    input: BlockInput & { reason?: string },
+    actor: Actor,
+    { sheets = false }: { sheets?: boolean } = {},
+  ) {
+    const run = await recordPrintRun(drawId, input, actor)
+    // After the commit: the files, the sheet's rendering and the artwork read hold no transaction.
+    const art = sheets ? await db.transaction((tx) => artworkList(tx)) : []
+    const artwork = {
+      ajLogo: art.find((a) => a.kind === 'aj-logo')?.png,
+      maeSignature: art.find((a) => a.kind === 'mae-signature')?.png,
+    }
+    const { renderLotteryTicketSheetPdf } = await import('../../../printer/src/lottery-pdf.ts')
+    const written = writePrintRunFiles({
+      printShopDir: deps.printShopDir ?? `${deps.dataDir}-print-shop`,
+      dataDir: deps.dataDir,
+      drawId,
+      runNo: run.runNo,
+      csv: run.csv,
+      // Like an instant batch's sheets, the print-ready sheet (QR of every code) only when sheets are asked for:
+      // rendering a thousand QR codes takes minutes; the codes file is enough to print from.
+      sheetPdf: sheets ? await renderLotteryTicketSheetPdf(run.tickets, artwork) : null,
+      manifest: { drawId, runId: run.runId, ...run.answer, printedAt: run.at },
+      operatorKey: deps.keys.privateKey,
+      operatorKeyId: publicKeyId(deps.keys.publicKey),
+    })
+    const csvFile = written.files[0]
+    const answer = {
+      runId: run.runId,
+      ...run.answer,
+      /** What the print shop is handed: the folder under its outbox, the codes file's digest, the signed manifest's. */
+      printFile: { folder: written.folder, name: csvFile.name, bytes: csvFile.bytes, sha256: csvFile.sha256 },
+      files: written.files,
+      manifestSha256: written.manifestSha256,
+    }
+    return { answer, proofs: run.tickets.map(proofOf), artwork }
+  }
+
+  /** The run in the issue register and the journal, in one transaction; the codes stay in memory for the files. */
+  async function recordPrintRun(drawId: string, input: BlockInput & { reason?: string }, actor: Actor) {
     return db.transaction(async (tx) => {
       const { row, plan } = await lotteryDraw(tx, drawId)
       if (row.status !== 'open')
@@ -448,7 +501,20 @@ export function createIssueUseCases(ctx: LotteryContext) {
         createdAt: at,
         designVersion: design,
       })
-      // The journal names the run and its counts, never a code.
+      const csv = printRunCsv(tickets)
+      const answer = {
+        runNo,
+        designVersion: design,
+        from: b.from,
+        to: b.to,
+        seriesFrom: b.seriesFrom,
+        seriesTo: b.seriesTo,
+        fractionsPerTicket: plan.fractions,
+        printed: tickets.length,
+        reprinted,
+        forExchange: tickets.filter((t) => t.forExchange).length,
+      }
+      // The journal names the run, its counts and the print file's digest, never a code.
       await appendJournal(tx, {
         at,
         type: 'lottery.print_run',
@@ -466,38 +532,31 @@ export function createIssueUseCases(ctx: LotteryContext) {
           reason,
           designVersion: design,
           forExchange: tickets.filter((t) => t.forExchange).length,
+          printFileSha256: sha256Hex(Buffer.from(csv, 'latin1')),
           actor,
           rule: reprinted ? 'LST-1' : 'LOT-12',
         },
       })
-      return {
-        runId,
-        runNo,
-        designVersion: design,
-        printed: tickets.length,
-        reprinted,
-        forExchange: tickets.filter((t) => t.forExchange).length,
-        tickets,
-      }
+      return { runId, runNo, at, answer, tickets, csv }
     })
   }
 
-  /** The same print run as the print shop's sheet (PDF). */
+  /**
+   * The print run for the back office as a PDF (LOT-26): the sheet as the fractions show in the clear (number,
+   * series, fraction, run, texts), without the code's QR and without the run's tag; the secure printer's file set
+   * holds the sheet with the codes.
+   */
   async function printRunPdf(
     drawId: string,
     input: BlockInput & { reason?: string },
     actor: Actor,
-  ): Promise<{ runNo: number; pdf: Uint8Array }> {
-    const run = await printRun(drawId, input, actor)
-    // CFG-39: the AJ logo and the MAE signature on record, read in a transaction of their own before rendering.
-    const art = await db.transaction((tx) => artworkList(tx))
+  ): Promise<{ runNo: number; pdf: Uint8Array; printFileSha256: string }> {
+    const run = await printRun(drawId, input, actor, { sheets: true })
     const { renderLotteryTicketSheetPdf } = await import('../../../printer/src/lottery-pdf.ts')
     return {
-      runNo: run.runNo,
-      pdf: await renderLotteryTicketSheetPdf(run.tickets, {
-        ajLogo: art.find((a) => a.kind === 'aj-logo')?.png,
-        maeSignature: art.find((a) => a.kind === 'mae-signature')?.png,
-      }),
+      runNo: run.answer.runNo,
+      printFileSha256: run.answer.printFile.sha256,
+      pdf: await renderLotteryTicketSheetPdf(run.proofs, run.artwork),
     }
   }
 
@@ -936,7 +995,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
     createRaffle,
     getDraw,
     listDraws,
-    printRun,
+    printRun: async (drawId: string, input: BlockInput & { reason?: string }, actor: Actor) =>
+      (await printRun(drawId, input, actor)).answer,
     printRunPdf,
     distribute,
     sellers,

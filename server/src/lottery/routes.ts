@@ -38,7 +38,8 @@ export function registerLotteryRoutes(app: App, services: Services): void {
   app.get('/api/lottery/draws/:drawId', needs('game.read'), async (c) => c.json(await lottery.getDraw(p(c, 'drawId'))))
   // Issue 13 point 3: a fraction's signed code leaves the server only in a print run of the lottery administration,
   // before the close of sales, entered in the issue register (the per-fraction code route that any kiosk could call
-  // is gone). The print shop gets the run as JSON or as the PDF sheet.
+  // is gone). LOT-26: the codes go to the secure printer's outbox only (lottery/print-files.ts); the answer is the run's
+  // counts, ranges and the print file's digest as JSON, or the sheet as printed in the clear (no code) as a PDF.
   app.post('/api/lottery/draws/:drawId/print-runs', needs('lottery.admin'), async (c) => {
     const b = await body(
       c,
@@ -48,7 +49,8 @@ export function registerLotteryRoutes(app: App, services: Services): void {
     )
     if (b.format === 'pdf') {
       const run = await lottery.printRunPdf(p(c, 'drawId'), b, actorOf(c))
-      return pdf(c, run.pdf, `billetes-${p(c, 'drawId')}-tiraje-${run.runNo}.pdf`)
+      c.header('x-print-file-sha256', run.printFileSha256)
+      return pdf(c, run.pdf, `billetes-${p(c, 'drawId')}-tiraje-${run.runNo}-prueba.pdf`)
     }
     return c.json(await lottery.printRun(p(c, 'drawId'), b, actorOf(c)), 201)
   })
