@@ -178,7 +178,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       // Issue 26 (RNG-30): a simultaneous game starts only with the central's camera where the profile requires it.
       {
         async salesClosed(tx, e) {
-          if ((await bonus.gameHallsWithin(tx, e.game.id)).length > 0) await equipment.cameras.simultaneousStarting(tx, e)
+          if ((await bonus.gameHallsWithin(tx, e.game.id)).length > 0)
+            await equipment.cameras.simultaneousStarting(tx, e)
         },
       },
       bonus.hooks,

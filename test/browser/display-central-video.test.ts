@@ -55,7 +55,9 @@ browserSuite("the central's image on a participating hall's display (RNG-30)", (
   it('shows the live image beside the ball, then "Sin imagen de la central" when the camera stops', async () => {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } })
     await page.goto(`${server.url}/display/?hall=${game.halls.joined.id}&device=${game.halls.joined.display}`)
-    await expect.poll(() => page.getByTestId('display').getAttribute('data-game'), { timeout: 15_000 }).toBe(game.gameId)
+    await expect
+      .poll(() => page.getByTestId('display').getAttribute('data-game'), { timeout: 15_000 })
+      .toBe(game.gameId)
     await expect.poll(() => videoState(page), { timeout: 10_000 }).toBe('live')
     await expect.poll(() => imageWidth(page), { timeout: 10_000 }).toBe(320)
     expect((await page.getByTestId('central-video-caption').textContent())?.trim()).toBe(

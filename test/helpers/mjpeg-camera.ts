@@ -25,7 +25,10 @@ export async function startMjpegCamera(intervalMs = 100) {
       return
     }
     connections++
-    res.writeHead(200, { 'content-type': `multipart/x-mixed-replace; boundary=${boundary}`, 'cache-control': 'no-cache' })
+    res.writeHead(200, {
+      'content-type': `multipart/x-mixed-replace; boundary=${boundary}`,
+      'cache-control': 'no-cache',
+    })
     viewers.add(res)
     res.on('close', () => viewers.delete(res))
   })

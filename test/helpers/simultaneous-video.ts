@@ -17,8 +17,7 @@ export async function simultaneousGameOnSale(
   const { bingo, bonus, auth } = services
   const bo = input.profileId === 'BO-2025'
   const set = await bingo.createMasterSet({ count: 600, seed: `video-${input.tag}` })
-  const halls: Record<'central' | 'joined' | 'outside', { id: string; series: string; display: string }> =
-    {} as never
+  const halls: Record<'central' | 'joined' | 'outside', { id: string; series: string; display: string }> = {} as never
   for (const [key, name, code] of [
     ['central', `Central ${input.tag}`, 'A'],
     ['joined', `Sala adherida ${input.tag}`, 'B'],
@@ -35,15 +34,30 @@ export async function simultaneousGameOnSale(
     halls[key] = { id: h.id, series: s.id, display: display.credential }
   }
   const { extractorId } = await equipForManualGames(services, halls.central.id)
-  const session = await bingo.openSession({ hallId: halls.central.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
+  const session = await bingo.openSession({
+    hallId: halls.central.id,
+    recount: { ballsCounted: 90, confirmedBy: 'Jefe' },
+  })
   const { gameId } = await bingo.announceGame({
     sessionId: session.id,
     seriesIds: [halls.central.series],
     drawSource: 'manual',
     deviceId: extractorId,
   })
-  await bonus.joinGame({ gameId, hallId: halls.central.id, seriesId: halls.central.series, fromCardNo: 1, toCardNo: 300 })
-  await bonus.joinGame({ gameId, hallId: halls.joined.id, seriesId: halls.joined.series, fromCardNo: 301, toCardNo: 600 })
+  await bonus.joinGame({
+    gameId,
+    hallId: halls.central.id,
+    seriesId: halls.central.series,
+    fromCardNo: 1,
+    toCardNo: 300,
+  })
+  await bonus.joinGame({
+    gameId,
+    hallId: halls.joined.id,
+    seriesId: halls.joined.series,
+    fromCardNo: 301,
+    toCardNo: 600,
+  })
   await bingo.openSales(gameId)
   const n = input.cardsPerHall ?? 40
   for (const h of [halls.central, halls.joined])

@@ -19,7 +19,14 @@ import './display.css'
  * last sent for the watched hall or game.
  */
 /** RNG-30: the statuses in which a simultaneous game is being drawn, so the halls see the central's image. */
-const VIDEO_STATUSES: readonly string[] = ['sales_closed', 'drawing', 'checking', 'line_window', 'bingo_window', 'suspended']
+const VIDEO_STATUSES: readonly string[] = [
+  'sales_closed',
+  'drawing',
+  'checking',
+  'line_window',
+  'bingo_window',
+  'suspended',
+]
 
 export function App({
   feed,
