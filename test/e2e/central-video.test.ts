@@ -2,6 +2,7 @@ import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createMultipartParser } from '../../hardware/src/mjpeg-relay.ts'
 import { startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { sealed } from '../helpers/device-marks.ts'
 import { CAMERA_JPEG, startMjpegCamera, type MjpegCamera } from '../helpers/mjpeg-camera.ts'
 import { asDevice, simultaneousGameOnSale } from '../helpers/simultaneous-video.ts'
 
@@ -127,6 +128,14 @@ describe('the central camera image reaches the displays of the halls that play a
     expect((await watch(videoUrl(), { 'accept-language': 'es' }, 1)).status).toBe(401)
     expect((await watch(videoUrl(), asDevice('dev_x.not-a-secret'), 1)).status).toBe(401)
     expect((await watch(videoUrl(), s.headers('jefa'), 1)).status).toBe(403)
+    // Another enrolled device of the participating hall (a kiosk) is not a display: no image either.
+    const kiosk = await s.server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco adherida',
+      hallId: game.halls.joined.id,
+    })
+    expect((await watch(videoUrl(), asDevice(kiosk.credential), 1)).status).toBe(403)
   })
 
   it('a display that does not read does not delay another display nor the draw; one camera connection serves all', async () => {
