@@ -1,5 +1,6 @@
 import { randomBytes, randomFillSync } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { createMjpegRelay } from '../../hardware/src/mjpeg-relay.ts'
 import { join } from 'node:path'
 import { createBingoService, type BingoEvent } from './bingo/service.ts'
 import type { Clock, EntropySource } from './shared/clock.ts'
@@ -174,6 +175,13 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       hallClosureHooks,
       ...(config.production ? [demoReferenceHooks] : []),
       ...equipment.hooks,
+      // Issue 26 (RNG-30): a simultaneous game starts only with the central's camera where the profile requires it.
+      {
+        async salesClosed(tx, e) {
+          if ((await bonus.gameHallsWithin(tx, e.game.id)).length > 0)
+            await equipment.cameras.simultaneousStarting(tx, e)
+        },
+      },
       bonus.hooks,
       // Issue 27 (BNG-9): the range of each series reserved for the hall's terminals.
       terminalHooks,
@@ -188,6 +196,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     drawEngine: softwareBuild('draw-engine'),
   })
   const blowers = await equipment.startBlowers(bingo)
+  const videoRelay = createMjpegRelay()
   const keys = overrides.keys ?? loadOrCreateKeysIn(keyDir)
   const auth = createAuthService({
     db,
@@ -493,6 +502,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     terminals,
     equipment,
     devices: equipment.devices,
+    cameras: equipment.cameras,
+    /** Issue 26 (RNG-30): the central camera's image, relayed to the halls' displays (never inside a transaction). */
+    videoRelay,
     ballSets: equipment.ballSets,
     software: equipment.software,
     blowers,
@@ -529,6 +541,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       await regulator.stop()
       selfVerification.stop()
       await lotto.close()
+      videoRelay.close()
       await equipment.close()
       await db.close()
     },

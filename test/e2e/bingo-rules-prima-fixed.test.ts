@@ -115,6 +115,14 @@ describe('the prima keeps the decree values and every game funds it (BNG-58, BNG
       )
       expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     }
+    // RNG-30 (004 Bingo VI.1): a Cantabrian simultaneous game starts only with the central's camera registered.
+    const cam = await s.call('jefa', 'POST', `/api/halls/${central.hallId}/cameras`, {
+      id: 'CAM-PRIMA-1',
+      name: 'Salida de bolas',
+      streamUrl: 'http://127.0.0.1:9/stream',
+      sealCode: 'AJ-CAM-PRIMA-1',
+    })
+    expect(cam.status, JSON.stringify(cam.body)).toBe(201)
     const closed = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/close`, {})
     expect(closed.status, JSON.stringify(closed.body)).toBe(200)
     // 80 cards x 1.00 = 80.00 -> 4.80 (6 %); 30 cards x 1.00 = 30.00 -> 1.80 (6 %).

@@ -4,6 +4,7 @@ import { winnersOnShow } from '../../../web/format.ts'
 import type { GameFeed } from '../../../web/socket.ts'
 import type { Speaker } from '../../../web/speech.ts'
 import { Board } from './Board.tsx'
+import { CentralVideo } from './CentralVideo.tsx'
 import { CurrentBall } from './CurrentBall.tsx'
 import { Header } from './Header.tsx'
 import { InfoBar } from './InfoBar.tsx'
@@ -17,7 +18,28 @@ import './display.css'
  * The hall display (BNG-34 to BNG-39, REGULATIONS §7.2). It keeps no state of its own: it renders what the server
  * last sent for the watched hall or game.
  */
-export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker; lang: Lang }) {
+/** RNG-30: the statuses in which a simultaneous game is being drawn, so the halls see the central's image. */
+const VIDEO_STATUSES: readonly string[] = [
+  'sales_closed',
+  'drawing',
+  'checking',
+  'line_window',
+  'bingo_window',
+  'suspended',
+]
+
+export function App({
+  feed,
+  speaker,
+  lang,
+  device = null,
+}: {
+  feed: GameFeed
+  speaker: Speaker
+  lang: Lang
+  /** The enrolled display's credential: the central's image is relayed only to the displays of the game's halls. */
+  device?: string | null
+}) {
   const state = feed.state.value
   const error = feed.error.value
   const offline = feed.connection.value !== 'online'
@@ -42,12 +64,20 @@ export function App({ feed, speaker, lang }: { feed: GameFeed; speaker: Speaker;
 
   document.title = `${state.hallName} · ${text(lang, 'gameNo')} ${state.orderNo}`
   const winners = winnersOnShow(state)
+  const video = (state.halls?.length ?? 0) > 0 && VIDEO_STATUSES.includes(state.status)
   return (
     <div class={`hd hd--${state.status}`} data-testid="display" data-status={state.status} data-game={state.gameId}>
       <Header state={state} speaker={speaker} lang={lang} offline={offline} />
-      <main class="hd-main">
+      <main class={video ? 'hd-main hd-main--video' : 'hd-main'}>
         <section class="hd-left">
-          <CurrentBall state={state} lang={lang} />
+          {video ? (
+            <div class="hd-ball-row">
+              <CurrentBall state={state} lang={lang} />
+              <CentralVideo gameId={state.gameId} device={device} lang={lang} />
+            </div>
+          ) : (
+            <CurrentBall state={state} lang={lang} />
+          )}
           <LastBalls balls={state.balls} lang={lang} />
         </section>
         <section class="hd-right">

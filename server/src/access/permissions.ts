@@ -46,6 +46,11 @@ export const permissions = {
   'hall.read': [Role.Public],
   'game.read': [Role.Public],
   'hall.admin': [Role.Director],
+  /**
+   * RNG-30 (004 Bingo VI.1): the central's camera image of a simultaneous game, for the enrolled displays of the halls
+   * that play it (the hall guard checks the game's halls); no one else watches the stream through the server.
+   */
+  'game.central_video': [Role.Display],
   'users.admin': [Role.Director],
   'session.open': staff,
   'session.close': staff,

@@ -3,7 +3,8 @@
  * (release next ball, confirm a low-confidence read) and the entropy source's health. Errors are DomainErrors,
  * turned into localized JSON by app.ts.
  */
-import { body, nameOf, needs, param, secondPerson, witnessOf, type App } from '../http/context.ts'
+import { actorOf, body, nameOf, needs, param, secondPerson, witnessOf, type App } from '../http/context.ts'
+import { RELAY_BOUNDARY } from '../../../hardware/src/mjpeg-relay.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import type { Services } from '../services.ts'
@@ -24,6 +25,50 @@ const kind = z.enum(['blower', 'ball_reader', 'rng', 'printer', 'kiosk', 'displa
 
 export function registerEquipmentRoutes(app: App, services: Services): void {
   const { devices, ballSets, blowers } = services
+
+  // ---- the central's ball-exit camera (RNG-30): registered with its seal; its image relayed to the halls' displays
+  app.get('/api/halls/:hallId/cameras', needs('minutes.read'), async (c) =>
+    c.json({ cameras: await services.cameras.list(param(c, 'hallId')) }),
+  )
+  app.post('/api/halls/:hallId/cameras', needs('hall.admin'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({
+          id: deviceId,
+          name: z.string().min(1).max(120),
+          streamUrl: z.string().min(1).max(500),
+          sealCode: z.string().min(1).max(40),
+        })
+        .strict(),
+    )
+    return c.json(await services.cameras.register({ ...b, hallId: param(c, 'hallId') }, actorOf(c)), 201)
+  })
+  app.get('/api/games/:gameId/central-video', needs('game.central_video'), async (c) => {
+    // The hall guard (needs) let through only a display of the central hall or of a hall that joined the game.
+    const state = await services.bingo.getGameState(param(c, 'gameId'))
+    if (!state.halls?.length)
+      throw new DomainError('VALIDATION_FAILED', `game ${state.gameId} is not a simultaneous game (RNG-30)`, {
+        rule: 'RNG-30',
+      })
+    if (state.status === 'finished' || state.status === 'void')
+      throw new DomainError('ILLEGAL_TRANSITION', `game ${state.gameId} has ended: no image to relay`, {
+        rule: 'RNG-30',
+      })
+    const source = await services.cameras.streamOf(state.hallId)
+    if (!source)
+      throw new DomainError('NOT_FOUND', `hall ${state.hallId} has no registered ball-exit camera (RNG-30)`, {
+        rule: 'RNG-30',
+      })
+    // No transaction is open here: the stream runs for as long as the display watches.
+    return new Response(services.videoRelay.watch(source.streamUrl), {
+      headers: {
+        'content-type': `multipart/x-mixed-replace; boundary=${RELAY_BOUNDARY}`,
+        'cache-control': 'no-store',
+        'x-bolillo-camera': source.cameraId,
+      },
+    })
+  })
 
   // ---- device registry (GEN-6, GEN-7)
   app.get('/api/devices', needs('minutes.read'), async (c) => {

@@ -11,6 +11,7 @@ import type { BingoHooks, BingoService } from '../bingo/service.ts'
 import type { Clock, EntropySource } from '../shared/clock.ts'
 import { createBlowerControl, type BlowerControl } from './blowers.ts'
 import { createDeviceRegistry } from './devices.ts'
+import { createCameraRegistry } from './cameras.ts'
 import { createSoftwareRegistry, recordDemoSoftware, type SoftwareRegistry } from './software.ts'
 import { PROFILES } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -35,6 +36,8 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
     },
   })
   const devices = createDeviceRegistry({ db, clock, demoReferencesRefused: config.production ?? false })
+  // Issue 26 (RNG-30): the central's ball-exit camera of simultaneous games.
+  const cameras = createCameraRegistry({ db, clock, demoReferencesRefused: config.production ?? false })
   const ballSets = createBallSetService({
     db,
     clock,
@@ -51,6 +54,7 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
     /** Seeds come from here; its `name` is stated in every proof. */
     entropy: entropy as EntropySource,
     devices,
+    cameras,
     ballSets,
     software,
     hooks,

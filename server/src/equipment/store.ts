@@ -499,3 +499,46 @@ export async function insertGameSoftware(tx: Sql, r: GameSoftwareRow): Promise<v
 export function softwareOfGame(db: Sql, gameId: string): Promise<GameSoftwareRow[]> {
   return db.all<GameSoftwareRow>('SELECT * FROM game_software WHERE game_id = ? ORDER BY component', [gameId])
 }
+
+// Cameras (cameras.ts): the central's ball-exit camera of simultaneous games (RNG-30)
+
+export interface HallCameraRow {
+  id: string
+  hall_id: string
+  name: string
+  stream_url: string
+  seal_code: string
+  status: DeviceStatus
+  created_at: string
+  updated_at: string
+}
+
+export async function insertHallCamera(
+  tx: Sql,
+  c: { id: string; hallId: string; name: string; streamUrl: string; sealCode: string; at: string },
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO hall_cameras (id, hall_id, name, stream_url, seal_code, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [c.id, c.hallId, c.name, c.streamUrl, c.sealCode, 'active', c.at, c.at],
+  )
+}
+
+export function hallCameraById(tx: Sql, id: string): Promise<HallCameraRow | undefined> {
+  return tx.get<HallCameraRow>('SELECT * FROM hall_cameras WHERE id = ?', [id])
+}
+
+export function hallCameraBySeal(tx: Sql, sealCode: string): Promise<HallCameraRow | undefined> {
+  return tx.get<HallCameraRow>('SELECT * FROM hall_cameras WHERE seal_code = ?', [sealCode])
+}
+
+/** A hall's active cameras, oldest first (the first is the one the halls see). */
+export function activeHallCameras(tx: Sql, hallId: string): Promise<HallCameraRow[]> {
+  return tx.all<HallCameraRow>(
+    "SELECT * FROM hall_cameras WHERE hall_id = ? AND status = 'active' ORDER BY created_at, id",
+    [hallId],
+  )
+}
+
+export async function setHallCameraStatus(tx: Sql, id: string, status: DeviceStatus, at: string): Promise<boolean> {
+  return (await tx.run('UPDATE hall_cameras SET status = ?, updated_at = ? WHERE id = ?', [status, at, id])).changes > 0
+}

@@ -419,6 +419,12 @@ export interface Profile {
    * is recorded on the game like a blower. Type approval of that device follows `drawDeviceTypeApproval`.
    */
   rngDeviceRequired: boolean
+  /**
+   * Issue 26 (RNG-30): whether a simultaneous game starts (its sales close) only with the central's ball-exit camera
+   * registered (equipment/cameras.ts: sealed, active, with its stream), whose video image the halls receive; `source`
+   * names the text that decides it. With or without it, a registered camera is relayed to the halls' displays.
+   */
+  simultaneousCentralCamera: { required: boolean; source: string }
   /** Issue 26 (CFG-20, BNG-42, BNG-50, BNG-80, CFG-46): who sets the hall's calling rhythm, window and suspension times. */
   callingTimes: CallingTimesRule
 }
@@ -562,6 +568,13 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   // juegos") and RNG-25 (002 §6.1.2, "mediante software de juego"): the RNG that draws is a medio de juego, registered
   // with its AJ seal and Certificado de Cumplimiento like a blower (BNG-30).
   rngDeviceRequired: true,
+  // RNG-30: the 2025 text has no simultaneous bingo; its bingo room needs "pantallas y equipo audiovisual necesario para
+  // presentar de manera amplia e inmediata los números que están siendo extraídos y cantados" (002 §6.1.4.1): the
+  // numbers, which the displays show as data. No camera image is required to start a game.
+  simultaneousCentralCamera: {
+    required: false,
+    source: '002 §6.1.4.1 (pantallas y equipo audiovisual para los números extraídos y cantados; sin bingo simultáneo)',
+  },
   // CFG-20 / CFG-46: 002 §6.1.5 leaves the rhythm ("ritmo adecuado") and the "¿alguna línea más?" time ("plazo de
   // tiempo prudencial") open, and they are the way the hall plays the game its Plan de Apuestas and licence describe,
   // both approved by the AJ (002 §1.2.1.1, §6.1.4): a hall's times bind only with the AJ's reference. 000 §6.1.4 has
@@ -715,6 +728,12 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   // GEN-4 / RNG-34: an RNG, where an authorisation allows one at all (softwareDrawAllowed, softwareLotteryDrawAllowed
   // are false here), is gaming material like any other: registered and type-approved (drawDeviceTypeApproval).
   rngDeviceRequired: true,
+  // RNG-30 (004 Bingo VI.1): "en cada sala se recibirá la información del juego y de las diferentes extracciones a
+  // través de imagen de vídeo remitida por la Central Operativa": no simultaneous game without the central's camera.
+  simultaneousCentralCamera: {
+    required: true,
+    source: '004 Bingo VI.1 («imagen de vídeo remitida por la Central Operativa»)',
+  },
   // CFG-20 / CFG-46: 004 Bingo III ("ritmo adecuado", "tiempo prudencial") and II.1.b (the suspension lasts "un plazo
   // prudencial, a juicio del Jefe de Sala") leave the times to the hall's staff, not to the Consejería: the hall
   // records its own, with a reference when it has one.
