@@ -23,6 +23,7 @@ import {
   assertOperatingLicence,
   assertWithinBetLimits,
   gameLimitsFor,
+  type GameSaleLimits,
   type SaleChannel,
 } from './sale-rules.ts'
 import { gameSaleLimits } from './store/sale-limits.ts'
@@ -99,7 +100,14 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // CFG-7 (002 §1.2.1.1 "respecto de cada juego"): the game's own limits, or its channel's, within the hall's.
-  const own = await gameSaleLimits(sql, game.id)
+  // Read with the game's row where the caller joined them in (same transaction), else here.
+  const joined = input.gameRow?.id === input.gameId ? input.gameRow.sale_limits : undefined
+  const own =
+    joined === undefined
+      ? await gameSaleLimits(sql, game.id)
+      : joined === null
+        ? null
+        : (JSON.parse(joined) as GameSaleLimits)
   const limits = gameLimitsFor(own, input.channel)
   if (own && limits) {
     assertWithinBetLimits(profile, {

@@ -5,7 +5,7 @@
  */
 import type { Database, Sql } from '../db/database.ts'
 import type { GameRow } from '../bingo/service.ts'
-import { touchRows } from '../shared/row-seals.ts'
+import { SEALED_TABLES, touchRows, touchWrittenRows } from '../shared/row-seals.ts'
 
 /** A `vouchers` row as stored (PostgreSQL returns its BIGINT columns as text). */
 interface VoucherRow {
@@ -353,8 +353,12 @@ export async function currentGameOfHall(tx: Sql, hallId: string): Promise<GameRo
   )
 }
 
+/** A game's row with its own bet limits (CFG-7) beside it: a card sale's admission reads both from one statement. */
 export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
-  return tx.get<GameRow>('SELECT * FROM games WHERE id = ?', [gameId])
+  return tx.get<GameRow>(
+    'SELECT g.*, l.limits AS sale_limits FROM games g LEFT JOIN game_sale_limits l ON l.game_id = g.id WHERE g.id = ?',
+    [gameId],
+  )
 }
 
 export async function seriesOfGame(tx: Sql, gameId: string): Promise<SeriesOfGameRow[]> {
@@ -489,7 +493,22 @@ export async function insertSalePayment(
       p.at,
     ],
   )
-  touchRows(tx, 'sale_payments', [p.id])
+  // Sealed from the values just written (no read back): every sealed column is in the INSERT.
+  touchWrittenRows(tx, 'sale_payments', [
+    {
+      id: p.id,
+      hall_id: p.hallId,
+      station_id: p.stationId,
+      sold_by: p.soldBy,
+      product: p.product,
+      ref_id: p.refId,
+      amount_cents: p.amountCents,
+      currency: p.currency,
+      paid_by: p.paidBy,
+      payment_ref: p.paymentRef,
+      at: p.at,
+    },
+  ])
 }
 
 /** Issue 13: the payments recorded against one voucher or cash movement. */
@@ -505,20 +524,22 @@ export async function salePaymentsOf(
   ).map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }))
 }
 
+const VOUCHER_SEALED_COLUMNS = SEALED_TABLES.vouchers.join(', ')
+
 /** Active to spent; the number of rows changed (0: spent at the same moment elsewhere). */
 export async function markVoucherSpentRow(
   tx: Sql,
   voucherId: string,
   spend: { at: string; station: string; for: 'purchase' | 'cashout'; ref: string },
 ): Promise<number> {
-  const changed = (
-    await tx.run(
-      "UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active'",
-      [spend.at, spend.station, spend.for, spend.ref, voucherId],
-    )
-  ).changes
-  touchRows(tx, 'vouchers', [voucherId])
-  return changed
+  // RETURNING the sealed columns as stored: the row is sealed from them, without a read of its own.
+  const rows = await tx.all(
+    `UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active' RETURNING ${VOUCHER_SEALED_COLUMNS}`,
+    [spend.at, spend.station, spend.for, spend.ref, voucherId],
+  )
+  if (rows.length > 0) touchWrittenRows(tx, 'vouchers', rows)
+  else touchRows(tx, 'vouchers', [voucherId])
+  return rows.length
 }
 
 // ------------------------------------------------------------------------------------------------ cash intakes (GEN-17)
@@ -764,6 +785,7 @@ export async function insertKioskPurchase(
     createdAt: string
   },
 ): Promise<void> {
+  const cardIds = JSON.stringify(p.cardIds)
   await tx.run(
     'INSERT INTO kiosk_purchases (id, kiosk_id, hall_id, game_id, voucher_id, change_voucher_id, card_count, amount_cents, card_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
@@ -775,11 +797,24 @@ export async function insertKioskPurchase(
       p.changeVoucherId,
       p.cardCount,
       p.amountCents,
-      JSON.stringify(p.cardIds),
+      cardIds,
       p.createdAt,
     ],
   )
-  touchRows(tx, 'kiosk_purchases', [p.id])
+  touchWrittenRows(tx, 'kiosk_purchases', [
+    {
+      id: p.id,
+      kiosk_id: p.kioskId,
+      hall_id: p.hallId,
+      game_id: p.gameId,
+      voucher_id: p.voucherId,
+      change_voucher_id: p.changeVoucherId,
+      card_count: p.cardCount,
+      amount_cents: p.amountCents,
+      card_ids: cardIds,
+      created_at: p.createdAt,
+    },
+  ])
 }
 
 // ------------------------------------------------------------------------------------------------ cards, prizes, payouts

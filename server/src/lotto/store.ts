@@ -7,7 +7,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { insertRows } from '../shared/journal-batch.ts'
-import { touchRows, touchRowsWhere } from '../shared/row-seals.ts'
+import { touchRows, touchRowsWhere, touchWrittenRows } from '../shared/row-seals.ts'
 
 export type { Draw } from '../draws/store.ts'
 import { toDraw, type Draw, type DrawRow } from '../draws/store.ts'
@@ -262,10 +262,15 @@ const SLIP_COLUMNS = [
 /** Inserts sold slips, each row in SLIP_COLUMNS order (sale path: multi-row INSERTs). */
 export function insertSlips(tx: Sql, rows: readonly unknown[][]): Promise<void> {
   // Issue 24 point 1: a slip is sealed (row-seals.ts) by the records of its transaction.
-  touchRows(
+  // Sealed from the values written (no read back); the columns a sale leaves out are NULL.
+  touchWrittenRows(
     tx,
     'lotto_slips',
-    rows.map((r) => String(r[0])),
+    rows.map((r) => {
+      const row: Record<string, unknown> = { status_reason: null, status_at: null }
+      SLIP_COLUMNS.forEach((c, i) => (row[c] = r[i]))
+      return row
+    }),
   )
   return insertRows(tx, 'lotto_slips', SLIP_COLUMNS, rows)
 }

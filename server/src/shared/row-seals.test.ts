@@ -1,14 +1,23 @@
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
-import { insertCashMovement } from '../cashdesk/store.ts'
-import type { Database } from '../db/database.ts'
+import { insertCashMovement, insertSalePayment, insertVoucher, markVoucherSpentRow } from '../cashdesk/store.ts'
+import type { Database, Sql } from '../db/database.ts'
+import { annulSlipRow, insertSlips } from '../lotto/store.ts'
 import { appendJournal, readJournal } from './journal.ts'
 import { sealedUnit, sealLegacyRows, withRowSeals } from './row-seal-database.ts'
 import { createGroupCommit } from '../db/group-commit.ts'
 import { DomainError } from './errors.ts'
 import { verifyChain } from './journal-chain.ts'
-import { assertRowsSealed, collectJournalSeals, rowMac, verifySealedRows } from './row-seals.ts'
+import {
+  assertRowsSealed,
+  collectJournalSeals,
+  keyColumnsOf,
+  rowMac,
+  SEALED_TABLES,
+  type SealedTable,
+  verifySealedRows,
+} from './row-seals.ts'
 
 /** Issue 24 point 1: the row-seal mechanism on its own, on SQLite (and PostgreSQL with BOLILLO_TEST_DATABASE_URL). */
 const row = {
@@ -144,5 +153,161 @@ describe('the journal head a transaction remembers (issue 23 point 5)', () => {
       'unit.2.a',
       'unit.2.b',
     ])
+  })
+})
+
+describe('rows sealed from the values written, not read back (issue 23 point 5)', () => {
+  let raw: Database | null = null
+  afterEach(async () => {
+    await raw?.close()
+    raw = null
+  })
+
+  /** The statements a transaction ran, by a wrapper around the `tx` the store functions are given. */
+  function recording(tx: Sql, into: string[]): Sql {
+    return {
+      all: (sql, params) => (into.push(sql), tx.all(sql, params)),
+      get: (sql, params) => (into.push(sql), tx.get(sql, params)),
+      run: (sql, params) => (into.push(sql), tx.run(sql, params)),
+    }
+  }
+
+  it('the seal of each row equals the MAC of the row as stored, on this engine; verification finds a row edited behind the journal', async () => {
+    raw = await openTestDatabase()
+    const key = randomBytes(32)
+    const at = '2026-11-24T10:00:00.000Z'
+    const db = withRowSeals(raw, key, () => new Date(at))
+    await sealLegacyRows(db)
+    await raw.run(
+      'INSERT INTO halls (id, name, profile_id, currency, playing_positions, settings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ['h1', 'Sala', 'bo-asfi', 'BOB', 100, '{}', at],
+    )
+    // Text a driver could plausibly change (accents composed and decomposed, an emoji, quotes, a backslash, a tab,
+    // an empty string), the largest safe integer in a BIGINT column, numbers bound to TEXT columns, NULLs; and one
+    // name with a lone surrogate, which UTF-8 cannot hold (stored as U+FFFD): that row is read back to be sealed.
+    const odd = 'Se\u00f1ora \u00d1and\u00fa / Jose\u0301 \u{1F3B1} "q" \\ \t end'
+    const lone = 'Rosa \ud800 Condori'
+    const statements: string[] = []
+    await db.transaction(async (bare) => {
+      const tx = recording(bare, statements)
+      await insertVoucher(tx, {
+        id: 'v1',
+        hallId: 'h1',
+        currency: 'BOB',
+        amountCents: 500,
+        origin: 'cashier',
+        parentId: null,
+        stationId: 's1',
+        issuedBy: 'u1',
+        issuedAt: at,
+        expiresAt: '2026-12-24T10:00:00.000Z',
+        smallCents: 500,
+        otherCents: 0,
+        buyerDocument: null,
+        shortCodeHash: 'hash-v1',
+      })
+      await appendJournal(tx, { at, type: 'test.issued', scope: '', payload: {} })
+      statements.length = 0
+      expect(await markVoucherSpentRow(tx, 'v1', { at, station: 'k1', for: 'purchase', ref: 'kp1' })).toBe(1)
+      await insertSalePayment(tx, {
+        id: 'sp1',
+        hallId: 'h1',
+        stationId: 'k1',
+        soldBy: odd,
+        product: 'slip',
+        refId: '',
+        amountCents: Number.MAX_SAFE_INTEGER,
+        currency: 'BOB',
+        paidBy: 'voucher',
+        paymentRef: 'v1',
+        at,
+      })
+      const slip = (id: string, name: string, quickPicks: unknown = '1') => [
+        id,
+        'LOTTO',
+        7,
+        1,
+        '[[1,2,3,4,5,6]]',
+        1,
+        quickPicks,
+        500,
+        name,
+        '',
+        'kiosk',
+        'active',
+        at,
+      ]
+      // A number bound to a TEXT column (quick_picks): SQLite stores "1.0", PostgreSQL "1"; that row is read back too.
+      await insertSlips(tx, [slip('R-1', odd), slip('R-2', lone), slip('R-3', 'Ana', 1)])
+      await appendJournal(tx, { at, type: 'test.sold', scope: '', payload: {} })
+    })
+    // No row was read back to seal it but the two whose values do not survive the round trip, in one statement.
+    const readBack = statements.filter((s) => /^SELECT/i.test(s))
+    expect(readBack).toHaveLength(1)
+    expect(readBack[0]).toMatch(/FROM lotto_slips t WHERE t\.id IN \(\?, \?\)/)
+
+    const records = []
+    for await (const r of readJournal(raw)) records.push(r)
+    const sold = records.find((r) => r.type === 'test.sold')!
+    const rowSeals = (sold.payload as { rowSeals: Record<string, string> }).rowSeals
+    expect(Object.keys(rowSeals).sort()).toEqual([
+      'lotto_slips:R-1',
+      'lotto_slips:R-2',
+      'lotto_slips:R-3',
+      'sale_payments:sp1',
+      'vouchers:v1',
+    ])
+    // Each seal in the journal is the MAC of the row as the engine gives it back.
+    const stored = async (table: SealedTable, id: string) =>
+      (await raw!.get<Record<string, unknown>>(
+        `SELECT ${SEALED_TABLES[table].join(', ')} FROM ${table} WHERE ${keyColumnsOf(table)[0]} = ?`,
+        [id],
+      ))!
+    for (const [table, id] of [
+      ['vouchers', 'v1'],
+      ['sale_payments', 'sp1'],
+      ['lotto_slips', 'R-1'],
+      ['lotto_slips', 'R-2'],
+      ['lotto_slips', 'R-3'],
+    ] as const)
+      expect(rowSeals[`${table}:${id}`], `${table}:${id}`).toBe(rowMac(key, table, await stored(table, id), sold.seq))
+    // The engine holds U+FFFD where the surrogate was (SQLite one for each byte of its WTF-8 form, PostgreSQL one).
+    expect((await stored('lotto_slips', 'R-2')).player_name).toMatch(/^Rosa \ufffd+ Condori$/)
+    expect((await stored('lotto_slips', 'R-1')).player_name).toBe(odd)
+
+    const seals = new Map<string, { seq: number; mac: string }>()
+    for (const r of records) collectJournalSeals(seals, r)
+    expect(await verifySealedRows(raw, key, seals)).toEqual({ checked: 5, problems: [] })
+    await db.transaction((tx) => assertRowsSealed(tx, 'sale_payments', ['sp1']))
+
+    // Edited behind the journal: a name recomposed (NFC), a price, a spend undone.
+    await raw.run('UPDATE lotto_slips SET player_name = ? WHERE id = ?', [odd.normalize('NFC'), 'R-1'])
+    await raw.run('UPDATE sale_payments SET amount_cents = 1 WHERE id = ?', ['sp1'])
+    await raw.run("UPDATE vouchers SET status = 'active' WHERE id = ?", ['v1'])
+    expect((await verifySealedRows(raw, key, seals)).problems.map((p) => `${p.table}:${p.id}`).sort()).toEqual([
+      'lotto_slips:R-1',
+      'sale_payments:sp1',
+      'vouchers:v1',
+    ])
+    await expect(db.transaction((tx) => assertRowsSealed(tx, 'vouchers', ['v1']))).rejects.toMatchObject({
+      code: 'ROW_TAMPERED',
+    })
+  })
+
+  it('a row written with its values and changed again in the same transaction is sealed as it ends up, read back', async () => {
+    raw = await openTestDatabase()
+    const key = randomBytes(32)
+    const at = '2026-11-24T10:00:00.000Z'
+    const db = withRowSeals(raw, key, () => new Date(at))
+    await sealLegacyRows(db)
+    await db.transaction(async (tx) => {
+      await insertSlips(tx, [['R-9', 'LOTTO', 7, 1, '[[1,2,3,4,5,6]]', 1, 0, 500, 'Ana', '', 'kiosk', 'active', at]])
+      // A store function that changes the row after its INSERT touches it again, without values.
+      expect(await annulSlipRow(tx, 'R-9', 'a test', at)).toBe(true)
+      await appendJournal(tx, { at, type: 'test.annulled', scope: '', payload: {} })
+    })
+    const seals = new Map<string, { seq: number; mac: string }>()
+    for await (const r of readJournal(raw)) collectJournalSeals(seals, r)
+    expect(await verifySealedRows(raw, key, seals)).toEqual({ checked: 1, problems: [] })
   })
 })

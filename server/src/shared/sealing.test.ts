@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createDecipheriv } from 'node:crypto'
+import { createDecipheriv, createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
   SealingError,
@@ -138,5 +138,25 @@ describe('keyed tags (issue 24 point 2)', () => {
     expect(keyedTag(k2, '7KQM2XRD9HFA', 'voucher-short-code')).not.toBe(t)
     expect(keyedTag(k1, '7KQM2XRD9HFA', 'identity-document')).not.toBe(t)
     expect(keyedTag(k1, '7KQM2XRD9HFB', 'voucher-short-code')).not.toBe(t)
+  })
+
+  // The subkey is derived once per key (a sale tags every card it sells): the tags stored before (vouchers' short
+  // code hashes, identity keys at rest) must stay what they were, whichever key was used first.
+  it('are the HMAC under the derived subkey, the same from the first call on and across keys used in turn', async () => {
+    const { keyedTag, sealingKeyFromBytes } = await import('./sealing.ts')
+    const direct = (bytes: Buffer, value: string, purpose: string) =>
+      createHmac('sha256', createHmac('sha256', bytes).update('bolillo-tag-key-v1').digest())
+        .update(`${purpose}|${value}`, 'utf8')
+        .digest('hex')
+    const b1 = Buffer.alloc(32, 7)
+    const b2 = Buffer.alloc(32, 8)
+    for (let i = 0; i < 2; i++) {
+      expect(keyedTag(sealingKeyFromBytes(b1), 'c_abcdefghij', 'card-short-code')).toBe(
+        direct(b1, 'c_abcdefghij', 'card-short-code'),
+      )
+      expect(keyedTag(sealingKeyFromBytes(b2), 'c_abcdefghij', 'card-short-code')).toBe(
+        direct(b2, 'c_abcdefghij', 'card-short-code'),
+      )
+    }
   })
 })

@@ -62,6 +62,11 @@ export function sessionAnswer(s: Session): SessionRow {
 
 /** A `games` row as stored (PostgreSQL returns its BIGINT columns as text). */
 export interface GameRow {
+  /**
+   * The game's own bet limits (CFG-7, `game_sale_limits.limits`) where the read joined them in (a kiosk sale reads
+   * its game and its limits in one statement); undefined where the read did not, null where the game has none.
+   */
+  sale_limits?: string | null
   id: string
   session_id: string
   hall_id: string

@@ -6,7 +6,7 @@
  * Rules, checks and journal records stay in the use cases that call these.
  */
 import type { Sql } from '../../db/database.ts'
-import { touchRows, touchRowsWhere } from '../../shared/row-seals.ts'
+import { touchRowsWhere, touchWrittenRows } from '../../shared/row-seals.ts'
 
 /** A `cards` row as stored (the columns the use cases read). */
 export interface CardRow {
@@ -89,10 +89,22 @@ export async function insertCards(
     )
   }
   // Issue 24 point 1: a card (its numbers, its status) is sealed by the records of its sale's transaction.
-  touchRows(
+  // Sealed from the values written, every sealed column among them (no read back).
+  touchWrittenRows(
     tx,
     'cards',
-    cards.map((c) => c.id),
+    cards.map((c) => ({
+      id: c.id,
+      game_id: c.gameId,
+      series_id: c.seriesId,
+      card_no: c.cardNo,
+      serial: c.serial,
+      card_key: c.cardKey,
+      numbers: c.numbers,
+      status: c.status,
+      channel: c.channel,
+      sold_at: c.soldAt,
+    })),
   )
 }
 
