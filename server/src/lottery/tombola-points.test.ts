@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { rafflePlan } from '../../../test/helpers/lottery-plans.ts'
 import { salesDigest, shuffleOrder, sortByBytes } from '../shared/draw-proof.ts'
 import { drawKeyV2 } from '../shared/draw-proof-v2.ts'
-import { normalizeRafflePlan, pointsAwarded, pointsTicketCount, validateRafflePlan, type TombolaPoints } from './rules.ts'
+import {
+  normalizeRafflePlan,
+  pointsAwarded,
+  pointsTicketCount,
+  validateRafflePlan,
+  type TombolaPoints,
+} from './rules.ts'
 
 /**
  * PRM-2 (004 F.I: a tómbola's winner takes an object "por suma de puntos hasta alcanzar una cifra determinada"): the
@@ -56,7 +62,12 @@ describe('tómbola by points: the draw gives out exactly the tiers (PRM-2)', () 
   })
 
   it('refuses a draw that gave a ticket twice or another number of tickets than the tiers count', () => {
-    const p = { tiers: [{ count: 2, points: 5 }, { count: 1, points: 1 }] }
+    const p = {
+      tiers: [
+        { count: 2, points: 5 },
+        { count: 1, points: 1 },
+      ],
+    }
     expect(() => pointsAwarded(p, [4, 9, 4])).toThrow(/twice/)
     expect(() => pointsAwarded(p, [4, 9])).toThrow(/3 tickets, 2 drawn/)
     expect(pointsAwarded(p, [4, 9, 11]).map((a) => [a.number, a.points])).toEqual([
