@@ -16,6 +16,7 @@ import { appendJournal } from '../shared/journal.ts'
 import type { Draw } from '../draws/store.ts'
 import { artworkList } from './store/artwork.ts'
 import { currentDesignVersion } from './store/reissue.ts'
+import { hallExists } from './store/tombola.ts'
 import {
   blocksDesign,
   describeRule,
@@ -257,6 +258,11 @@ export function createIssueUseCases(ctx: LotteryContext) {
   /** Plans a raffle, tombola or promotional draw (PRM-1 to PRM-10). */
   async function createRaffle(input: RafflePlanInput) {
     const plan = parseRafflePlan(input)
+    // PRM-6: a points tómbola's objects are on display in a hall of the operator, whose cash desks hand them over.
+    if (plan.points && !(await hallExists(db, plan.points.hallId)))
+      throw new DomainError('VALIDATION_FAILED', 'invalid raffle plan', {
+        problems: [{ field: 'points.hallId', rule: 'PRM-6', message: `no hall ${plan.points.hallId}` }],
+      })
     if (!plan.successive) return create('raffle', plan)
     // PRM-9: each draw of a successive plan is a draw of its own (seed, commitment, close, proof, extracto, acta,
     // settlement and payouts), numbered one after another; the first sells the tickets of all of them.
