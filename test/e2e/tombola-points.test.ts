@@ -85,6 +85,18 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     expect(wrong.body.error.details.problems).toContainEqual(
       expect.objectContaining({ field: 'points.tiers', rule: 'PRM-2' }),
     )
+    // A director of another hall does not put objects on display in this one (PRM-6).
+    await server.services.auth.createUser({
+      username: 'jefe',
+      displayName: 'Tomás Alonso',
+      role: 'director',
+      password: PASSWORD,
+      halls: [otherHall.body.id],
+    })
+    const outsider = `Bearer ${(await server.services.auth.login('jefe', PASSWORD)).token}`
+    const foreign = await as({ authorization: outsider, 'accept-language': 'es' })('POST', '/api/lottery/draws', plan)
+    expect(foreign.status, JSON.stringify(foreign.body)).toBe(403)
+    expect(foreign.body.error.code).toBe('WRONG_HALL')
     const tombola = await boss()('POST', '/api/lottery/draws', plan)
     expect(tombola.status, JSON.stringify(tombola.body)).toBe(201)
     drawId = tombola.body.drawId
@@ -116,6 +128,12 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     })
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
+    expect(sold.body.tickets[0].prizes).toEqual([
+      'Bicicleta: Bicicleta de montaña (7 puntos)',
+      'Cesta: Cesta de productos de Cantabria (3 puntos)',
+      'Jamón: Jamón ibérico (12 puntos)',
+    ])
+    expect((await boss()('GET', `/api/lottery/draws/${drawId}`)).body.winningTickets).toBe(8)
     const soldRaffle = await as(till.headers)('POST', `/api/lottery/draws/${raffleId}/tickets`, {
       ageConfirmed: true,
       numbers: [7, 8, 9],

@@ -5,6 +5,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { journalValidation } from '../draws/validation-journal.ts'
+import { assertActsInHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { ValidationOutcome } from '../shared/lottery-common.ts'
@@ -430,6 +431,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     if (!isRaffle(plan) || !plan.points) throw new DomainError('VALIDATION_FAILED', 'not a points tómbola')
     const points = plan.points
     // PRM-6: the objects are on display in one hall; only its cash desks hand them over (the station's hall, enrolled).
+    // The person acting must work in that hall too (their scope, not the body's word).
+    await assertActsInHall(tx, points.hallId, { stationId: input.stationId, resource: 'tombola' })
     const hall = await stationHall(tx, input.stationId)
     if (hall !== points.hallId)
       throw new DomainError(
