@@ -220,7 +220,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
       goods: ['Bicicleta: Bicicleta de montaña'],
       prizes: [expect.objectContaining({ code: 'T1' })],
     })
-    expect(taken.body.payout.tickets.map((x: any) => x.number).sort()).toEqual([...three].sort())
+    expect(taken.body.payout.tickets.map((x: any) => Number(x.number)).sort()).toEqual([...three].sort())
     const entries = await register()
     expect(entries).toHaveLength(1)
     expect(entries[0]).toMatchObject({ payee: { name: 'Pilar Sainz Ortiz' }, prizes: [{ code: 'T1' }] })

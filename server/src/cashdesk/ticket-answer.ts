@@ -575,6 +575,8 @@ export interface PaidView {
   reprint: boolean
   /** Draw numbers paid (lotto, lottery). */
   drawNumbers: number[]
+  /** PRM-2: the tickets of a points tómbola used in the hand-over, with their points. */
+  tickets?: Array<{ number: string; points: number }>
 }
 
 /** A product line's answer to a payout, as the cashier shows it. */
@@ -645,6 +647,9 @@ export function readPayment(r: PayAnswer): PaidView {
         preview: null,
         reprint: false,
         drawNumbers: [p.drawNumber],
+        ...('tickets' in p && p.tickets
+          ? { tickets: p.tickets.map((x) => ({ number: x.number, points: x.points })) }
+          : {}),
       }
     default: {
       const _never: never = p

@@ -522,7 +522,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       product: first.kind,
       drawNumber: plan.drawNumber,
       ticketId: first.ticketId,
-      tickets: used,
+      // As printed on the tickets (zero-padded), for the receipt.
+      tickets: tickets.map((x) => ({ number: x.number!, ticketId: x.ticketId!, points: x.points! })),
       points: total,
       figure,
       amountCents: won.prize.amountCents,
