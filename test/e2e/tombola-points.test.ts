@@ -69,7 +69,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
         { count: 2, points: 5 },
         { count: 6, points: 1 },
       ],
-      figures: { T1: 7, T2: 3, T3: 12 },
+      figures: { T1: 7, T2: 3, T3: 2 },
     }
     const plan = rafflePlan({
       kind: 'tombola',
@@ -131,7 +131,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     expect(sold.body.tickets[0].prizes).toEqual([
       'Bicicleta: Bicicleta de montaña (7 puntos)',
       'Cesta: Cesta de productos de Cantabria (3 puntos)',
-      'Jamón: Jamón ibérico (12 puntos)',
+      'Jamón: Jamón ibérico (2 puntos)',
     ])
     expect((await boss()('GET', `/api/lottery/draws/${drawId}`)).body.winningTickets).toBe(8)
     const soldRaffle = await as(till.headers)('POST', `/api/lottery/draws/${raffleId}/tickets`, {
@@ -168,7 +168,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     expect(extracto.body.points.figures).toEqual([
       { code: 'T1', name: 'Bicicleta', points: 7 },
       { code: 'T2', name: 'Cesta', points: 3 },
-      { code: 'T3', name: 'Jamón', points: 12 },
+      { code: 'T3', name: 'Jamón', points: 2 },
     ])
     const fives = list.filter((x) => x.points === 5).map((x) => Number(x.number))
     const ones = list.filter((x) => x.points === 1).map((x) => Number(x.number))
@@ -193,7 +193,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     expect(five.view.choices).toEqual([
       expect.objectContaining({ code: 'T1', points: 7 }),
       expect.objectContaining({ code: 'T2', points: 3 }),
-      expect.objectContaining({ code: 'T3', points: 12 }),
+      expect.objectContaining({ code: 'T3', points: 2 }),
     ])
     expect((await judge(none)).view).toMatchObject({ verdict: 'not_winner', points: 0 })
 
@@ -266,6 +266,23 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     expect(basket.body.payout).toMatchObject({ points: 5, figure: 3 })
     expect((await judge(fives[1])).view.verdict).toBe('paid')
     expect(await register()).toHaveLength(2)
+
+    // Two desks at once, the same ticket in both hand-overs of the last object: one hands it over, the other is
+    // refused, and the ticket is used once.
+    const race = await Promise.all([
+      pay(till, ones[2], [ones[3]], 'T3'),
+      as(till.headers)('POST', '/api/tickets/pay', {
+        code: codes.get(ones[3]),
+        codes: [codes.get(ones[4])],
+        payeeName: 'Ana Ruiz Gómez',
+        payeeDocument: '72000222Y',
+        objectCode: 'T3',
+      }),
+    ])
+    expect(race.map((r) => r.status).sort()).toEqual([200, 409])
+    expect(['TICKET_ALREADY_USED', 'OBJECT_TAKEN']).toContain(race.find((r) => r.status === 409)!.body.error.code)
+    expect(await register()).toHaveLength(3)
+    expect((await paidRecords()).filter((r) => (r.payload as any).objectCode === 'T3')).toHaveLength(1)
 
     // The acta lists the drawn tickets and their points too; its PDF is kept for a look.
     const acta = await boss()('GET', `/api/lottery/draws/${drawId}/acta`)
