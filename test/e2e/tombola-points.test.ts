@@ -252,6 +252,11 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     const mixed = await pay(till, fives[1], [raffleCode], 'T2')
     expect(mixed.status).toBe(400)
     expect(mixed.body.error.code).toBe('OTHER_TOMBOLA')
+    // A forged code among them is refused as forged.
+    const good = codes.get(ones[2])!
+    const forged = await pay(till, fives[1], [`${good.slice(0, -2)}${good.endsWith('AA') ? 'BB' : 'AA'}`], 'T2')
+    expect(forged.status, JSON.stringify(forged.body)).toBe(422)
+    expect(forged.body.error.code).toBe('INVALID_SIGNATURE')
     // The bicycle is gone.
     const twice = await pay(till, fives[1], [ones[2], ones[3]], 'T1')
     expect(twice.status).toBe(409)

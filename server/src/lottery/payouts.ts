@@ -445,6 +445,9 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     const tickets = [first]
     for (const code of input.moreCodes ?? []) {
       const v = usable(await validate(code, tx))
+      // A forged or altered code is refused as such, whatever draw it names.
+      if (v.outcome === ValidationOutcome.Void && v.reason.startsWith('altered or forged'))
+        assertPayable(v, 'INVALID_SIGNATURE')
       if (v.drawId !== first.drawId)
         throw new DomainError('OTHER_TOMBOLA', `ticket ${v.ticketId ?? '?'} is not of this tómbola (PRM-2)`, {
           rule: 'PRM-2',
