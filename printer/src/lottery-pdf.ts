@@ -1159,6 +1159,8 @@ export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint
         else w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Números premiados')
         for (const p of e.prizes.filter((x) => e.winning[x.code]))
           w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
+        // PRM-2: a points tómbola's objects are listed with their figures above; none is drawn for a ticket.
+        if (e.points) return
         w.heading('Premios')
         w.table(
           [

@@ -297,5 +297,12 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     const bytes = Buffer.from(await pdf.arrayBuffer())
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
     if (process.env.TOMBOLA_ACTA_OUT) writeFileSync(process.env.TOMBOLA_ACTA_OUT, bytes)
+    const extractoPdf = await fetch(`${server.url}/api/lottery/draws/${drawId}/extracto.pdf`, {
+      headers: { authorization: jefa },
+    })
+    expect(extractoPdf.status).toBe(200)
+    const extractoBytes = Buffer.from(await extractoPdf.arrayBuffer())
+    expect(extractoBytes.subarray(0, 5).toString()).toBe('%PDF-')
+    if (process.env.TOMBOLA_ACTA_OUT) writeFileSync(`${process.env.TOMBOLA_ACTA_OUT}.extracto.pdf`, extractoBytes)
   })
 })
