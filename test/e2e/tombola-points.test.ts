@@ -1,4 +1,7 @@
 import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import pg from 'pg'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readJournal } from '../../server/src/shared/journal.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -13,6 +16,31 @@ import { openTill, type Till } from '../helpers/till.ts'
  * (POST /api/tickets/pay) that uses every ticket presented, all or nothing.
  */
 const PASSWORD = 'correct horse battery'
+
+/** A statement on the database from outside the server (its own connection, no store function, no seal). */
+async function tamper(server: { services: any; dataDir: string }, sql: string, params: unknown[]): Promise<void> {
+  const url = server.services.config.databaseUrl
+  if (url) {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      let i = 0
+      await client.query(
+        sql.replace(/\?/g, () => `$${++i}`),
+        params,
+      )
+    } finally {
+      await client.end()
+    }
+    return
+  }
+  const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
+  try {
+    conn.prepare(sql).run(...params)
+  } finally {
+    conn.close()
+  }
+}
 
 describe('tómbola by points: tickets whose points reach a figure take the object, once (PRM-2)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -288,6 +316,13 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     expect(['TICKET_ALREADY_USED', 'OBJECT_TAKEN']).toContain(race.find((r) => r.status === 409)!.body.error.code)
     expect(await register()).toHaveLength(3)
     expect((await paidRecords()).filter((r) => (r.payload as any).objectCode === 'T3')).toHaveLength(1)
+
+    // Someone with the database deletes a ticket's use so that it counts again: its seal is still there, refused.
+    await tamper(server, 'DELETE FROM tombola_ticket_uses WHERE draw_id = ? AND number = ?', [drawId, ones[0]])
+    const again = await pay(till, ones[0], [ones[5]], 'T1')
+    expect(again.status, JSON.stringify(again.body)).toBe(409)
+    expect(again.body.error.code).toBe('ROW_TAMPERED')
+    expect(await register()).toHaveLength(3)
 
     // The acta lists the drawn tickets and their points too; its PDF is kept for a look.
     const acta = await boss()('GET', `/api/lottery/draws/${drawId}/acta`)

@@ -461,6 +461,12 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         })
       tickets.push(v)
     }
+    // Issue 24 point 1: a ticket whose use was deleted outside the server (its seal is still there) counts no more.
+    await assertRowsSealed(
+      tx,
+      'tombola_ticket_uses',
+      tickets.map((t) => `${row.id}|${Number(t.number)}`),
+    )
     const code = input.objectCode
     if (code === undefined)
       throw new DomainError('VALIDATION_FAILED', 'the holder names the object taken (PRM-2)', {
@@ -488,9 +494,11 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         figure,
         objectCode: code,
       })
-    // Issue 24 point 1: nothing is handed over against a sale changed outside the server.
+    // Issue 24 point 1: nothing is handed over against a sale changed outside the server, nor an object whose
+    // hand-over was deleted outside it.
     for (const t of tickets)
       await assertRowsSealedWhere(tx, 'lottery_sales', 't.draw_id = ? AND t.number = ?', [row.id, Number(t.number)])
+    await assertRowsSealed(tx, 'tombola_objects_taken', [`${row.id}|${code}`])
     const won = rafflePrizeWon(prize)
     const used = tickets.map((t) => ({ number: Number(t.number), ticketId: t.ticketId!, points: t.points! }))
     const prizes = [{ ...won.prize, figure, points: total, tickets: used.map((u) => u.ticketId) }]

@@ -3,6 +3,7 @@
  * over, each once.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 
 /** A ticket used in a payout of a points tómbola. */
 export interface TicketUse {
@@ -47,6 +48,11 @@ export async function insertTicketUses(
       'INSERT INTO tombola_ticket_uses (draw_id, number, ticket_id, points, payout_id, used_at) VALUES (?, ?, ?, ?, ?, ?)',
       [drawId, u.number, u.ticketId, u.points, payoutId, at],
     )
+  touchRows(
+    tx,
+    'tombola_ticket_uses',
+    uses.map((u) => `${drawId}|${u.number}`),
+  )
 }
 
 /** The codes of the objects of a points tómbola already handed over. */
@@ -65,6 +71,7 @@ export async function insertObjectTaken(tx: Sql, drawId: string, code: string, p
     payoutId,
     at,
   ])
+  touchRows(tx, 'tombola_objects_taken', [`${drawId}|${code}`])
 }
 
 /** PRM-6: the hall of an enrolled station (null: a station of no hall, or none). */
