@@ -201,6 +201,8 @@ export function createCashdeskApi(
       /** CFG-22: a progressive pot winner's contact telephone (Bolivia). */
       payeePhone?: string
       objectCode?: string
+      /** PRM-2: the other tickets of a points tómbola presented with `code`, used in the one hand-over. */
+      codes?: string[]
     }) => request<PayAnswer>('POST', '/api/tickets/pay', input),
     lottoSlip: (receipt: string) => request<LottoReceipt>('GET', `/api/lotto/slips/${enc(receipt)}`),
     lotteryDraw: (drawId: string) => request<LotteryDrawInfo>('GET', `/api/lottery/draws/${enc(drawId)}`),

@@ -1105,6 +1105,47 @@ export interface LotteryExtracto {
   timeZone?: string | null
   /** PRM-9: this draw's place in a successive plan, and whether earlier winners stayed in play. */
   successive?: SuccessiveFacts | null
+  /** PRM-2: a tómbola by points: the points each drawn ticket got and each object's figure. */
+  points?: PointsFacts | null
+}
+
+/** PRM-2: a points tómbola's draw as its extracto and acta list it. */
+export interface PointsFacts {
+  basesRef: string
+  totalPoints: number
+  tiers: Array<{ count: number; points: number }>
+  figures: Array<{ code: string; name: string; points: number }>
+  tickets: Array<{ number: string; points: number; order: number }>
+}
+
+/** PRM-2: the objects' figures and the drawn tickets with their points, in the order drawn. */
+function pointsSection(w: DocWriter, f: PointsFacts): void {
+  w.heading('Tómbola por puntos (PRM-2)')
+  w.pairs([
+    ['Bases', f.basesRef],
+    [
+      'Puntos aprobados',
+      `${f.totalPoints}: ${f.tiers.map((t) => `${t.count} boletos de ${t.points} puntos`).join(', ')}`,
+    ],
+  ])
+  w.table(
+    [
+      { title: 'Objeto expuesto', w: 3 },
+      { title: 'Cifra en puntos', w: 1, align: 'right' },
+    ],
+    f.figures.map((x) => [x.name, String(x.points)]),
+  )
+  w.table(
+    [
+      { title: 'Orden de extracción', w: 1 },
+      { title: 'Boleto', w: 1 },
+      { title: 'Puntos', w: 1, align: 'right' },
+    ],
+    f.tickets.map((t) => [String(t.order), t.number, String(t.points)]),
+  )
+  w.text('Se retira un objeto presentando boletos cuyos puntos sumen al menos su cifra; cada boleto se usa una vez.', {
+    color: MUTED,
+  })
 }
 
 /** PRM-9: a draw of a successive plan (tracto sucesivo), as its extracto and acta state it. */
@@ -1138,9 +1179,12 @@ export async function renderLotteryExtractoPdf(e: LotteryExtracto): Promise<Uint
     },
     {
       results(w) {
-        w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Números premiados')
+        if (e.points) pointsSection(w, e.points)
+        else w.heading(e.product === 'raffle' ? 'Boletos ganadores' : 'Números premiados')
         for (const p of e.prizes.filter((x) => e.winning[x.code]))
           w.text(`${p.name}: ${e.winning[p.code]}`, { size: 15, font: 'monoBold', align: 'center', gap: 2 })
+        // PRM-2: a points tómbola's objects are listed with their figures above; none is drawn for a ticket.
+        if (e.points) return
         w.heading('Premios')
         w.table(
           [
@@ -1260,6 +1304,8 @@ export interface LotteryActa {
   signatures: Array<{ role: string; name: string }>
   /** Issue 17: the hall's or the operator's IANA zone; every time is printed on its wall clock. */
   timeZone?: string | null
+  /** PRM-2: a tómbola by points: the points each drawn ticket got and each object's figure. */
+  points?: PointsFacts | null
 }
 
 /** The lottery or raffle draw minutes (acta, LOT-19) as an A4 PDF, on the frame both lines share. */
@@ -1362,7 +1408,8 @@ export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> 
             ['Hora', stamp(a.drawnAt, a.timeZone, p.drawAt)],
             ['Semilla revelada', a.seed ?? '—'],
           ])
-          if (a.result)
+          // PRM-2: a points tómbola's objects are not drawn for tickets: its own section lists figures and points.
+          if (a.result && !a.points)
             w.table(
               [
                 { title: 'Premio', w: 2 },
@@ -1379,6 +1426,7 @@ export async function renderLotteryActaPdf(a: LotteryActa): Promise<Uint8Array> 
                 x.goods ?? money(x.liabilityCents, p.currency),
               ]),
             )
+          if (a.points) pointsSection(w, a.points)
         },
       },
     ],

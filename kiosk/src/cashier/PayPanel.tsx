@@ -38,12 +38,16 @@ export function PayPanel(props: { store: CashierStore }) {
     payable?.payee.required && (!name || !doc || (payable.payee.fullName && !FULL_NAME.test(name))),
   )
   // PRM-2: a tómbola's winner whose own object was taken names one of those left before the hand-over.
+  // PRM-2: a points tómbola's holder always names the object their tickets' points reach.
+  const pointsTicket = payable && payable.points !== null && payable.points > 0 ? payable : null
   const choiceMissing = Boolean(
     payable &&
-    payable.choices.length > 1 &&
     !store.objectCode.value &&
-    !payable.prizes.some((p) => payable.choices.some((o) => o.code === p.key)),
+    (pointsTicket ||
+      (payable.choices.length > 1 && !payable.prizes.some((p) => payable.choices.some((o) => o.code === p.key)))),
   )
+  const more = store.moreTickets.value
+  const pointsTotal = pointsTicket ? (pointsTicket.points ?? 0) + more.reduce((s, t) => s + t.points, 0) : 0
   const prizes =
     (paid || st?.verdict === 'winner' || st?.verdict === 'paid' || st?.verdict === 'expired') && st ? st.prizes : []
   const goods = st && (paid || st.verdict === 'winner') ? (paid?.goods ?? st.goods) : []
@@ -58,7 +62,7 @@ export function PayPanel(props: { store: CashierStore }) {
     ? ''
     : payable.verdict === 'refund'
       ? T.payRefund(money(payable.amountCents ?? 0, payable.currency))
-      : payable.amountCents === 0 && payable.goods.length
+      : payable.amountCents === 0 && (payable.goods.length || pointsTicket)
         ? T.payGoods
         : T.pay(money(payable.amountCents ?? 0, payable.currency))
   return (
@@ -208,10 +212,66 @@ export function PayPanel(props: { store: CashierStore }) {
                 {T.payeeNameHint}
               </p>
             )}
+            {pointsTicket && (
+              // PRM-2: the holder presents several tickets whose points add up to the figure of the object taken.
+              <fieldset class="c-choices" data-testid="cashier-points">
+                <legend>{T.pointsTitle}</legend>
+                <p data-testid="cashier-points-first">
+                  {T.pointsTicket(pointsTicket.ids.number ?? '', pointsTicket.points ?? 0)}
+                </p>
+                {more.map((t) => (
+                  <p key={t.code} data-testid="cashier-points-more">
+                    {t.verdict === 'winner'
+                      ? T.pointsTicket(t.number ?? '', t.points)
+                      : T.pointsTicketBad(t.number ?? '', t.verdict)}{' '}
+                    <button
+                      type="button"
+                      class="c-btn"
+                      onClick={() => {
+                        store.dropPointsTicket(t.code)
+                      }}
+                    >
+                      {T.pointsRemove}
+                    </button>
+                  </p>
+                ))}
+                <label class="c-field">
+                  <span>{T.pointsAdd}</span>
+                  <input
+                    class="c-input"
+                    data-testid="cashier-points-add"
+                    value={store.moreCode.value}
+                    autocomplete="off"
+                    onInput={(e) => {
+                      store.moreCode.value = (e.target as HTMLInputElement).value
+                    }}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter') return
+                      e.preventDefault()
+                      void store.addPointsTicket(store.moreCode.value)
+                    }}
+                  />
+                </label>
+                <button
+                  type="button"
+                  class="c-btn"
+                  data-testid="cashier-points-add-button"
+                  disabled={store.busy.value || !store.moreCode.value.trim()}
+                  onClick={() => {
+                    void store.addPointsTicket(store.moreCode.value)
+                  }}
+                >
+                  {T.pointsAddButton}
+                </button>
+                <p data-testid="cashier-points-total">
+                  <strong>{T.pointsTotal(pointsTotal)}</strong>
+                </p>
+              </fieldset>
+            )}
             {payable.choices.length > 0 && (
               // PRM-2: a tómbola's winner takes any object drawn that nobody has taken yet.
               <fieldset class="c-choices" data-testid="cashier-choices">
-                <legend>{T.chooseObject}</legend>
+                <legend>{pointsTicket ? T.pointsChoose : T.chooseObject}</legend>
                 {payable.choices.map((o) => {
                   const own = payable.prizes.some((p) => p.key === o.code)
                   const chosen = store.objectCode.value ? store.objectCode.value === o.code : own
@@ -228,6 +288,7 @@ export function PayPanel(props: { store: CashierStore }) {
                       />
                       <span>
                         {o.name}: {o.description}
+                        {o.points !== undefined && ` (${T.pointsFigure(o.points)})`}
                       </span>
                     </label>
                   )

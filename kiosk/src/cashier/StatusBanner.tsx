@@ -93,6 +93,8 @@ export function StatusBanner(props: { store: CashierStore }) {
           amount = pick ? `${pick.name}: ${pick.description}` : T.chooseShort
         }
         if (st.pendingDraws.length) extra = T.stillPlays(st.pendingDraws.join(', '))
+        // PRM-2: what a points tómbola's ticket is worth.
+        if (st.points) extra = T.pointsWorth(st.points)
         break
       case 'refund':
         tone = 'warn'

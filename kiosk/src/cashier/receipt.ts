@@ -29,6 +29,8 @@ const LABELS = {
     receipt: 'Comprobante',
     ticket: 'Billete',
     number: 'Número',
+    ticketUsed: 'Boleto usado',
+    points: (n: number) => `${n} ${n === 1 ? 'punto' : 'puntos'}`,
     series: 'Serie',
     fraction: 'Fracción',
     board: 'jugada',
@@ -55,6 +57,8 @@ const LABELS = {
     receipt: 'Receipt',
     ticket: 'Ticket',
     number: 'Number',
+    ticketUsed: 'Ticket used',
+    points: (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`,
     series: 'Series',
     fraction: 'Fraction',
     board: 'board',
@@ -108,6 +112,9 @@ export function lotteryReceiptDoc(paid: PaidView, scan: ScanView, who: ReceiptPa
       if (left) blocks.push({ type: 'pair', left, right: money(p.amountCents) })
     }
     for (const g of paid.goods) blocks.push({ type: 'pair', left: L.goods, right: g })
+    // PRM-2: every ticket of a points tómbola used in the hand-over, with its points.
+    for (const x of paid.tickets ?? [])
+      blocks.push({ type: 'pair', left: `${L.ticketUsed} ${x.number}`, right: L.points(x.points) })
     blocks.push({ type: 'rule' })
   }
   blocks.push(

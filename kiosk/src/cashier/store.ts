@@ -60,6 +60,12 @@ export function createCashierStore(
   const payeePhone = signal('')
   /** PRM-2: the object a tómbola's winner chose ('' = the one drawn for the ticket). */
   const objectCode = signal('')
+  /**
+   * PRM-2: the other tickets of a points tómbola the holder presents with the one scanned, each as the desk judged it
+   * (its number, points and verdict): all of them are used in the one hand-over.
+   */
+  const moreTickets = signal<Array<{ code: string; number: string | null; points: number; verdict: string }>>([])
+  const moreCode = signal('')
   const paid = signal<PaidView | null>(null)
   /** Who paid whom, for the receipt the screen draws (lotto, lottery). */
   const paidParty = signal<ReceiptParty | null>(null)
@@ -168,6 +174,8 @@ export function createCashierStore(
       payeeName.value = ''
       payeeDocument.value = ''
       payeePhone.value = ''
+      moreTickets.value = []
+      moreCode.value = ''
       error.value = null
     })
     if (typed.kind === 'instant_length') {
@@ -304,6 +312,33 @@ export function createCashierStore(
     } else if (RESCAN.has(error.value?.code ?? '')) await scanned(code.value)
   }
 
+  /** PRM-2: another ticket of the points tómbola presented with the one on screen, judged to show its points. */
+  async function addPointsTicket(text: string): Promise<void> {
+    const c = text.trim()
+    if (!c || c === code.value || moreTickets.value.some((t) => t.code === c)) {
+      moreCode.value = ''
+      return
+    }
+    const r = await run(() => api.validate({ code: c, ...who() }))
+    if (!r) return
+    const v = r.view
+    moreTickets.value = [
+      ...moreTickets.value,
+      // Another draw's ticket is listed as such: the hand-over refuses it (OTHER_TOMBOLA).
+      {
+        code: c,
+        number: v.ids.number ?? null,
+        points: v.ids.drawId === view.value?.ids.drawId ? (v.points ?? 0) : 0,
+        verdict: v.ids.drawId === view.value?.ids.drawId ? v.verdict : 'other',
+      },
+    ]
+    moreCode.value = ''
+  }
+
+  function dropPointsTicket(c: string): void {
+    moreTickets.value = moreTickets.value.filter((t) => t.code !== c)
+  }
+
   async function pay(): Promise<void> {
     const scan = view.value
     if (!scan) return
@@ -323,6 +358,7 @@ export function createCashierStore(
         payeeDocument: party.payeeDocument || undefined,
         payeePhone: payeePhone.value.trim() || undefined,
         objectCode: objectCode.value || undefined,
+        codes: moreTickets.value.length ? moreTickets.value.map((t) => t.code) : undefined,
       }),
     )
     if (r) {
@@ -479,6 +515,8 @@ export function createCashierStore(
       code.value = ''
       view.value = null
       objectCode.value = ''
+      moreTickets.value = []
+      moreCode.value = ''
       voucher.value = null
       paid.value = null
       paidParty.value = null
@@ -611,6 +649,10 @@ export function createCashierStore(
     payeeDocument,
     payeePhone,
     objectCode,
+    moreTickets,
+    moreCode,
+    addPointsTicket,
+    dropPointsTicket,
     paid,
     paidParty,
     cashedOut,

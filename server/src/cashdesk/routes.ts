@@ -204,6 +204,8 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
           payeePhone: z.string().max(30).optional(),
           payeeAuthorisation: z.string().max(500).optional(),
           objectCode: z.string().max(8).optional(),
+          // PRM-2: the other tickets of a points tómbola presented with `code`, used together in this one payout.
+          codes: z.array(code).max(50).optional(),
           payment: payment.optional(),
         })
         .strict(),
@@ -221,6 +223,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
         payeeDocument: b.payeeDocument,
         payeePhone: b.payeePhone,
         objectCode: b.objectCode,
+        moreCodes: b.codes,
         payment: b.payment,
         override,
       }),

@@ -114,7 +114,9 @@ export interface ScanView {
   /** Prizes in goods (raffles, some lotto categories). */
   goods: string[]
   /** PRM-2: a tómbola's winner may take any object drawn that is still there (empty otherwise). */
-  choices: Array<{ code: string; name: string; description: string }>
+  choices: Array<{ code: string; name: string; description: string; points?: number }>
+  /** PRM-2: what a points tómbola's ticket is worth in points (null for any other ticket). */
+  points: number | null
   claimUntil: string | null
   expiredAt: string | null
   paid: { at: string | null; stationId: string | null; cashierId: string | null } | null
@@ -197,6 +199,7 @@ function empty(product: Product | null, verdict: Verdict): ScanView {
     prizes: [],
     goods: [],
     choices: [],
+    points: null,
     claimUntil: null,
     expiredAt: null,
     paid: null,
@@ -476,6 +479,7 @@ function readLottery(a: LotteryValidation): ScanView {
     })),
     goods: a.goods,
     choices: a.choices ?? [],
+    points: a.points ?? null,
   }
   // PRM-2: the object drawn for a tómbola ticket that another winner already took is not what this one is owed.
   if (a.choices?.length && !a.prizes.some((p) => a.choices!.some((o) => o.code === p.code))) {
@@ -501,7 +505,11 @@ function readLottery(a: LotteryValidation): ScanView {
         verdict: 'paid',
         refunded: /refund/.test(a.reason),
         amountCents: a.amountCents,
-        paid: { at: /paid at (\S+)/.exec(a.reason)?.[1] ?? null, stationId: null, cashierId: null },
+        paid: {
+          at: a.usedIn?.usedAt ?? /paid at (\S+)/.exec(a.reason)?.[1] ?? null,
+          stationId: null,
+          cashierId: null,
+        },
       }
     case 'EXPIRED':
       return { ...base, verdict: 'expired', amountCents: a.amountCents }
@@ -567,6 +575,8 @@ export interface PaidView {
   reprint: boolean
   /** Draw numbers paid (lotto, lottery). */
   drawNumbers: number[]
+  /** PRM-2: the tickets of a points tómbola used in the hand-over, with their points. */
+  tickets?: Array<{ number: string; points: number }>
 }
 
 /** A product line's answer to a payout, as the cashier shows it. */
@@ -637,6 +647,9 @@ export function readPayment(r: PayAnswer): PaidView {
         preview: null,
         reprint: false,
         drawNumbers: [p.drawNumber],
+        ...('tickets' in p && p.tickets
+          ? { tickets: p.tickets.map((x) => ({ number: x.number, points: x.points })) }
+          : {}),
       }
     default: {
       const _never: never = p

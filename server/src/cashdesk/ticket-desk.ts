@@ -95,6 +95,8 @@ export function createTicketDesk(deps: TicketDeskDeps) {
     payeeDocument?: string
     payeePhone?: string
     objectCode?: string
+    /** PRM-2: the other tickets of a points tómbola presented with `code`, all used in the one payout. */
+    moreCodes?: readonly string[]
     payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string; playerConsent: boolean }
     override?: () => Promise<Parameters<LottoService['pay']>[0]['override']>
   }): Promise<PayAnswer & { paid: ReturnType<typeof readPayment> }> {
@@ -107,6 +109,11 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         rule: 'BNG-70',
       })
     }
+    if (input.moreCodes?.length && line !== 'lottery')
+      throw new DomainError('VALIDATION_FAILED', "only a points tómbola's tickets are presented together (PRM-2)", {
+        field: 'codes',
+        rule: 'PRM-2',
+      })
     const payee = { name: input.payeeName ?? '', document: input.payeeDocument ?? '' }
     // CFG-5: a lotto, lottery or instant payee's document is one the paying station's hall accepts (a card's payee is
     // judged by its own hall in payouts.pay).
@@ -151,6 +158,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
               cashierId: till.cashierId,
               payee,
               objectCode: input.objectCode,
+              moreCodes: input.moreCodes?.map(clean),
               onPaid: drawer(till, 'lottery'),
             })),
           },

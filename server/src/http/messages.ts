@@ -213,6 +213,22 @@ export const messages: Record<
     es: 'La partida fue anulada: este cartón solo da derecho a reembolso.',
     en: 'The game was voided: this card is only refundable.',
   },
+  POINTS_SHORT: {
+    es: 'Los boletos presentados no suman los puntos que pide ese objeto.',
+    en: 'The tickets presented do not add up to the points that object needs.',
+  },
+  TICKET_ALREADY_USED: {
+    es: 'Uno de los boletos ya se usó para retirar un objeto: cada boleto vale una sola vez.',
+    en: 'One of the tickets was already used to take an object: each ticket counts once.',
+  },
+  OBJECT_TAKEN: {
+    es: 'Ese objeto ya fue retirado: elija otro de los que quedan.',
+    en: 'That object was already taken: choose another of those left.',
+  },
+  OTHER_TOMBOLA: {
+    es: 'Los boletos presentados juntos deben ser de la misma tómbola.',
+    en: 'The tickets presented together must be of the same tombola.',
+  },
   DRAW_OUT_OF_ORDER: {
     es: 'Los sorteos sucesivos se celebran en orden: primero debe liquidarse el sorteo anterior.',
     en: 'Successive draws are held in order: the earlier draw must be settled first.',

@@ -16,7 +16,15 @@ import type { Clock, EntropySource } from '../shared/clock.ts'
 import type { Draw } from '../draws/store.ts'
 import { createDrawLifecycle } from '../draws/lifecycle.ts'
 import { checkDemoReferences, checkSoftwareDraw } from '../shared/lottery-common.ts'
-import { formatNumber, numberCount, ticketSerial, type LotteryPlan, type RafflePlan } from './rules.ts'
+import {
+  formatNumber,
+  numberCount,
+  pointsTicketCount,
+  ticketSerial,
+  type PointsAward,
+  type LotteryPlan,
+  type RafflePlan,
+} from './rules.ts'
 import {
   lotteryDrawById,
   raffleDrawsNumbered,
@@ -85,7 +93,11 @@ export const blocksDesign = (r: TicketRange, design: number) =>
 
 /** How many values the draw needs: one per exact prize (lottery) or per prize (raffle). */
 export const valuesNeeded = (plan: Plan) =>
-  isRaffle(plan) ? plan.prizes.length : plan.prizes.filter((p) => p.rule.type === 'exact').length
+  isRaffle(plan)
+    ? plan.points
+      ? pointsTicketCount(plan.points) // PRM-2: a points tómbola draws the tickets its tiers give points to
+      : plan.prizes.length
+    : plan.prizes.filter((p) => p.rule.type === 'exact').length
 
 /** Whether the draw is made among the tickets in play (a raffle drawn among sold tickets), not the numbering. */
 /** The price a ticket's holder paid: a raffle ticket's single price (PRM-1); a lottery fraction's share (LOT-15 (5)). */
@@ -373,4 +385,6 @@ export interface LotteryResult {
   }>
   ticketsInPlay: number
   liabilityCents: number
+  /** PRM-2: a points tómbola's drawn tickets and their points, in the order drawn (its `winning` is empty). */
+  points?: PointsAward[]
 }

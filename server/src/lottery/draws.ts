@@ -114,7 +114,10 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
         priceCents: plan.ticketPriceCents,
         currency: plan.currency,
         soldAt: at,
-        prizes: plan.prizes.map((p) => `${p.name}: ${p.description}`),
+        // PRM-2: a points tómbola's ticket states each object's figure in points.
+        prizes: plan.prizes.map(
+          (p) => `${p.name}: ${p.description}${plan.points ? ` (${plan.points.figures[p.code]} puntos)` : ''}`,
+        ),
         // PRM-9: a successive plan's ticket names every draw's date and the prizes drawn on it.
         ...(plan.round && plan.draws
           ? {

@@ -19,6 +19,8 @@ import { printRunCsv, writePrintRunFiles } from './print-files.ts'
 import type { Draw } from '../draws/store.ts'
 import { artworkList } from './store/artwork.ts'
 import { currentDesignVersion } from './store/reissue.ts'
+import { hallExists } from './store/tombola.ts'
+import { assertActsInHall } from '../access/acting-hall.ts'
 import {
   blocksDesign,
   describeRule,
@@ -34,6 +36,7 @@ import {
   formatNumber,
   fractionTicketId,
   numberCount,
+  pointsTicketCount,
   parseLotteryPlan,
   parseRafflePlan,
   successiveDrawPlans,
@@ -268,6 +271,13 @@ export function createIssueUseCases(ctx: LotteryContext) {
   /** Plans a raffle, tombola or promotional draw (PRM-1 to PRM-10). */
   async function createRaffle(input: RafflePlanInput) {
     const plan = parseRafflePlan(input)
+    // PRM-6: a points tómbola's objects are on display in a hall of the operator, whose cash desks hand them over.
+    if (plan.points && !(await hallExists(db, plan.points.hallId)))
+      throw new DomainError('VALIDATION_FAILED', 'invalid raffle plan', {
+        problems: [{ field: 'points.hallId', rule: 'PRM-6', message: `no hall ${plan.points.hallId}` }],
+      })
+    // A person of another hall does not put objects on display in this one.
+    if (plan.points) await assertActsInHall(db, plan.points.hallId, { resource: 'tombola' })
     if (!plan.successive) return create('raffle', plan)
     // PRM-9: each draw of a successive plan is a draw of its own (seed, commitment, close, proof, extracto, acta,
     // settlement and payouts), numbered one after another; the first sells the tickets of all of them.
@@ -308,7 +318,11 @@ export function createIssueUseCases(ctx: LotteryContext) {
       reserveSetId: row.reserveSetId,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
       ticketsIssued: isRaffle(plan) ? numberCount(plan.numbering) : numberCount(plan.numbering) * plan.series,
-      winningTickets: isRaffle(plan) ? plan.prizes.length : winningTicketCount(plan),
+      winningTickets: isRaffle(plan)
+        ? plan.points
+          ? pointsTicketCount(plan.points)
+          : plan.prizes.length
+        : winningTicketCount(plan),
       // PRM-9: every draw of a successive plan, in order, with where each stands.
       ...(isRaffle(plan) && plan.round
         ? {

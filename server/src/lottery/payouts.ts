@@ -5,10 +5,11 @@
  */
 import type { Sql } from '../db/database.ts'
 import { journalValidation } from '../draws/validation-journal.ts'
+import { assertActsInHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
 import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
 import { ValidationOutcome } from '../shared/lottery-common.ts'
-import type { PayInput } from '../draws/lifecycle.ts'
+import { assertPayable, type PayInput } from '../draws/lifecycle.ts'
 import {
   blocksDesign,
   inRange,
@@ -31,6 +32,7 @@ import {
   type LotteryDraw,
 } from './store.ts'
 import { runDesignVersion } from './store/reissue.ts'
+import { insertObjectTaken, insertTicketUses, objectsTaken, stationHall, ticketUses } from './store/tombola.ts'
 
 export interface LotteryValidation {
   outcome: ValidationOutcome
@@ -49,7 +51,11 @@ export interface LotteryValidation {
    * PRM-2: a tómbola's winner may take any of the objects drawn that nobody has taken yet: their codes and names
    * (empty for lotteries and raffles, whose prizes are fixed by the order of the draw).
    */
-  choices?: Array<{ code: string; name: string; description: string }>
+  choices?: Array<{ code: string; name: string; description: string; points?: number }>
+  /** PRM-2: what a ticket of a points tómbola is worth in points (0: the draw gave it none). */
+  points?: number
+  /** PRM-2: a used ticket of a points tómbola: the payout that consumed it. */
+  usedIn?: { payoutId: string; usedAt: string }
   /** PRM-9: the draw the ticket was sold for (the first of a successive plan), when `drawId` is a later one. */
   ticketDrawId?: string
 }
@@ -166,8 +172,28 @@ export function createPayoutUseCases(ctx: LotteryContext) {
     let prizes: WonPrize[] = []
     let goods: string[] = []
     let choices: LotteryValidation['choices']
+    let points: number | undefined
+    let usedIn: LotteryValidation['usedIn']
     const claim = await life.claimOf(tx, row, id, async () => {
       const result = JSON.parse(row.result!) as LotteryResult
+      if (isRaffle(plan) && plan.points) {
+        // PRM-2: a points tómbola's ticket is worth the points the draw gave it; it wins nothing by itself, and is
+        // used once, in the payout of the object its holder takes (tombola_ticket_uses).
+        points = result.points?.find((a) => a.number === number)?.points ?? 0
+        if (points === 0) return { won: false }
+        const use = (await ticketUses(tx, row.id, [number]))[0]
+        if (use) usedIn = { payoutId: use.payoutId, usedAt: use.usedAt }
+        const taken = await objectsTaken(tx, row.id)
+        choices = plan.prizes
+          .filter((p) => !taken.has(p.code))
+          .map((p) => ({
+            code: p.code,
+            name: p.name,
+            description: p.description,
+            points: plan.points!.figures[p.code],
+          }))
+        return { won: true, paid: use !== undefined }
+      }
       if (isRaffle(plan)) {
         const won = plan.prizes.filter((p) => result.winning[p.code] === number)
         prizes = won.map((p) => rafflePrizeWon(p).prize)
@@ -194,6 +220,8 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       amountCents: prizes.reduce((s, p) => s + p.amountCents, 0),
       goods,
       ...(choices ? { choices } : {}),
+      ...(points !== undefined ? { points } : {}),
+      ...(usedIn ? { usedIn } : {}),
     }
     switch (claim.state) {
       // LOT-21 (002 §7.1.4): a withdrawn or renounced draw refunds the price of a ticket in the public's hands
@@ -222,12 +250,19 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       case 'pending':
         return { ...r0, outcome: ValidationOutcome.Pending, reason: `the draw is ${row.status}` }
       case 'no_win':
-        return { ...r, outcome: ValidationOutcome.NoWin, reason: 'no prize' }
+        return { ...r, outcome: ValidationOutcome.NoWin, reason: points === 0 ? 'no points (PRM-2)' : 'no prize' }
       case 'paid':
+        if (usedIn)
+          return {
+            ...r,
+            outcome: ValidationOutcome.AlreadyPaid,
+            reason: `${points} points, used at ${usedIn.usedAt} in payout ${usedIn.payoutId} (PRM-2)`,
+          }
         return { ...r, outcome: ValidationOutcome.AlreadyPaid, reason: `paid at ${claim.paidAt}` }
       case 'expired':
         return { ...r, outcome: ValidationOutcome.Expired, reason: 'the claim period has ended (LOT-23)' }
       case 'win':
+        if (points !== undefined) return { ...r, outcome: ValidationOutcome.Win, reason: `${points} points (PRM-2)` }
         return { ...r, outcome: ValidationOutcome.Win, reason: prizes.map((p) => p.name).join(', ') }
     }
   }
@@ -299,17 +334,24 @@ export function createPayoutUseCases(ctx: LotteryContext) {
    * Pays a winning fraction or delivers a raffle prize once (LOT-25, LOT-26), with the prize register (INS-5),
    * through the lifecycle's payout; a tómbola's winner names the object taken (PRM-2).
    */
-  async function pay(input: PayInput & { objectCode?: string }) {
+  async function pay(input: PayInput & { objectCode?: string; moreCodes?: readonly string[] }) {
     return life.pay(
       input,
       {
         payee: 'INS-5',
-        validate,
+        // PRM-2: a used ticket of a points tómbola is refused as used (it took an object), not as a prize paid.
+        validate: async (code, tx) => usable(await validate(code, tx)),
         // A forged or altered code is refused as such; a genuine code that is not payable (never distributed,
         // returned, reprinted: issue 13 point 3) as void.
         voidCode: (v) => (v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID'),
       },
       async (tx, v, at, payOut) => {
+        if (v.points !== undefined) return pointsPayout(tx, v, input, at, payOut)
+        if (input.moreCodes?.length)
+          throw new DomainError('VALIDATION_FAILED', "only a points tómbola's tickets are presented together (PRM-2)", {
+            field: 'codes',
+            rule: 'PRM-2',
+          })
         if (input.objectCode !== undefined && !v.choices)
           throw new DomainError('VALIDATION_FAILED', "only a tómbola's winner chooses an object (PRM-2)", {
             field: 'objectCode',
@@ -357,6 +399,150 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         }
       },
     )
+  }
+
+  /** PRM-2: a points tómbola's ticket that was used already is refused as such (TICKET_ALREADY_USED). */
+  function usable(v: LotteryValidation): LotteryValidation {
+    if (v.usedIn && v.outcome === ValidationOutcome.AlreadyPaid)
+      throw new DomainError('TICKET_ALREADY_USED', `ticket ${v.number}: ${v.reason}`, {
+        rule: 'PRM-2',
+        number: v.number,
+        payoutId: v.usedIn.payoutId,
+      })
+    return v
+  }
+
+  /**
+   * PRM-2 (004 F.I: the winner may take any object "por suma de puntos hasta alcanzar una cifra determinada"): the
+   * holder presents tickets of one points tómbola whose points add up to at least the figure of the object named, at
+   * a cash desk of the hall where the objects are on display (PRM-6), and takes it in ONE payout that uses every
+   * ticket presented, all or nothing. Points are not carried over: 004 speaks of a sum reaching a figure, of no
+   * balance kept between hand-overs, so what a payout's tickets give over the figure is spent with them.
+   */
+  async function pointsPayout(
+    tx: Sql,
+    first: LotteryValidation,
+    input: PayInput & { objectCode?: string; moreCodes?: readonly string[] },
+    at: string,
+    payOut: Parameters<Parameters<typeof life.pay>[2]>[3],
+  ) {
+    const row = await loadDraw(tx, first.drawId!)
+    const plan = planOf(row)
+    if (!isRaffle(plan) || !plan.points) throw new DomainError('VALIDATION_FAILED', 'not a points tómbola')
+    const points = plan.points
+    // PRM-6: the objects are on display in one hall; only its cash desks hand them over (the station's hall, enrolled).
+    // The person acting must work in that hall too (their scope, not the body's word).
+    await assertActsInHall(tx, points.hallId, { stationId: input.stationId, resource: 'tombola' })
+    const hall = await stationHall(tx, input.stationId)
+    if (hall !== points.hallId)
+      throw new DomainError(
+        'WRONG_HALL',
+        "a tómbola's objects are handed over in the hall where they are on display (PRM-6)",
+        {
+          rule: 'PRM-6',
+        },
+      )
+    const tickets = [first]
+    for (const code of input.moreCodes ?? []) {
+      const v = usable(await validate(code, tx))
+      // A forged or altered code is refused as such, whatever draw it names.
+      if (v.outcome === ValidationOutcome.Void && v.reason.startsWith('altered or forged'))
+        assertPayable(v, 'INVALID_SIGNATURE')
+      if (v.drawId !== first.drawId)
+        throw new DomainError('OTHER_TOMBOLA', `ticket ${v.ticketId ?? '?'} is not of this tómbola (PRM-2)`, {
+          rule: 'PRM-2',
+          ticketId: v.ticketId,
+        })
+      assertPayable(v, v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID')
+      if (tickets.some((t) => t.number === v.number))
+        throw new DomainError('TICKET_ALREADY_USED', `ticket ${v.number} is presented twice (PRM-2)`, {
+          rule: 'PRM-2',
+          number: v.number,
+        })
+      tickets.push(v)
+    }
+    // Issue 24 point 1: a ticket whose use was deleted outside the server (its seal is still there) counts no more.
+    await assertRowsSealed(
+      tx,
+      'tombola_ticket_uses',
+      tickets.map((t) => `${row.id}|${Number(t.number)}`),
+    )
+    const code = input.objectCode
+    if (code === undefined)
+      throw new DomainError('VALIDATION_FAILED', 'the holder names the object taken (PRM-2)', {
+        field: 'objectCode',
+        rule: 'PRM-2',
+        choices: first.choices,
+      })
+    const prize = plan.prizes.find((p) => p.code === code)
+    if (!prize)
+      throw new DomainError('VALIDATION_FAILED', `no object ${code} in this tómbola`, {
+        field: 'objectCode',
+        rule: 'PRM-2',
+      })
+    if ((await objectsTaken(tx, row.id)).has(code))
+      throw new DomainError('OBJECT_TAKEN', `object ${code} was already taken (PRM-2)`, {
+        rule: 'PRM-2',
+        objectCode: code,
+      })
+    const total = tickets.reduce((s, t) => s + (t.points ?? 0), 0)
+    const figure = points.figures[code]
+    if (total < figure)
+      throw new DomainError('POINTS_SHORT', `the tickets give ${total} points; ${prize.name} needs ${figure} (PRM-2)`, {
+        rule: 'PRM-2',
+        points: total,
+        figure,
+        objectCode: code,
+      })
+    // Issue 24 point 1: nothing is handed over against a sale changed outside the server, nor an object whose
+    // hand-over was deleted outside it.
+    for (const t of tickets)
+      await assertRowsSealedWhere(tx, 'lottery_sales', 't.draw_id = ? AND t.number = ?', [row.id, Number(t.number)])
+    await assertRowsSealed(tx, 'tombola_objects_taken', [`${row.id}|${code}`])
+    const won = rafflePrizeWon(prize)
+    const used = tickets.map((t) => ({ number: Number(t.number), ticketId: t.ticketId!, points: t.points! }))
+    const prizes = [{ ...won.prize, figure, points: total, tickets: used.map((u) => u.ticketId) }]
+    const goods = won.goods === null ? [] : [won.goods]
+    const payoutId = await payOut({
+      drawId: row.id,
+      product: first.kind,
+      ticketId: first.ticketId!,
+      amountCents: won.prize.amountCents,
+      goods,
+      prizes,
+      currency: first.currency ?? '',
+      refund: false,
+      scope: scope(row),
+      ticket: { ticketId: first.ticketId },
+      detail: {
+        prizes: [code],
+        rule: 'PRM-2',
+        objectCode: code,
+        figure,
+        points: total,
+        tickets: used.map((u) => ({ ticketId: u.ticketId, number: u.number, points: u.points })),
+      },
+    })
+    // The keys of these rows are the database's guard: a ticket used twice or an object taken twice fails the
+    // transaction, and the payout with it.
+    await insertTicketUses(tx, row.id, payoutId, at, used)
+    await insertObjectTaken(tx, row.id, code, payoutId, at)
+    return {
+      payoutId,
+      outcome: first.outcome,
+      product: first.kind,
+      drawNumber: plan.drawNumber,
+      ticketId: first.ticketId,
+      // As printed on the tickets (zero-padded), for the receipt.
+      tickets: tickets.map((x) => ({ number: x.number!, ticketId: x.ticketId!, points: x.points! })),
+      points: total,
+      figure,
+      amountCents: won.prize.amountCents,
+      goods,
+      prizes,
+      currency: first.currency,
+      paidAt: at,
+    }
   }
 
   /**

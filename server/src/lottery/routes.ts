@@ -287,6 +287,18 @@ const rafflePlan = z
       .nullable()
       .optional(),
     winnersStayIn: z.boolean().nullable().optional(),
+    // PRM-2: a tómbola by points, as its bases approve it.
+    points: z
+      .object({
+        basesRef: z.string().max(120),
+        hallId: z.string().max(64),
+        totalPoints: z.number().int(),
+        tiers: z.array(z.object({ count: z.number().int(), points: z.number().int() }).strict()).max(20),
+        figures: z.record(z.string().max(8), z.number().int()),
+      })
+      .strict()
+      .nullable()
+      .optional(),
     drawAmong: z.enum(['sold', 'issued']).optional(),
     salesStartAt: iso,
     salesCloseAt: iso,

@@ -178,6 +178,107 @@ export interface RafflePlan extends PlanDates {
   drawMethod: 'rng' | 'manual'
   drawDevice: string | null
   staff: DrawStaff
+  /**
+   * PRM-2, the tómbola "por suma de puntos hasta alcanzar una cifra determinada" (004 F.I): the draw gives points to
+   * tickets, and a holder takes an object whose figure the points of the tickets presented reach. Null or absent:
+   * the instant tómbola (the winner takes any object drawn).
+   */
+  points?: TombolaPoints | null
+}
+
+/**
+ * PRM-2: the points of a tómbola as its bases approve them (their reference recorded, as `authorisationRef` is).
+ * The draw extracts as many tickets among those in play as the tiers count, in order: the first `tiers[0].count`
+ * tickets drawn are worth `tiers[0].points` each, the next `tiers[1].count` the next tier's, and so on.
+ */
+export interface TombolaPoints {
+  /** Where the bases approve the points (the article or resolution of the bases). */
+  basesRef: string
+  /** PRM-6: the hall where the objects are on display and handed over: only its cash desks hand them over. */
+  hallId: string
+  /** The points the draw gives out in all, as the bases approve: the tiers add up to exactly this. */
+  totalPoints: number
+  tiers: Array<{ count: number; points: number }>
+  /** Each object's figure in points (prize code -> points): a holder whose tickets reach it may take that object. */
+  figures: Record<string, number>
+}
+
+/** PRM-2: one ticket the draw gave points to, in the order drawn; `tier` is its tier's index in the plan. */
+export interface PointsAward {
+  number: number
+  points: number
+  tier: number
+  order: number
+}
+
+/** How many tickets a points tómbola draws: the tiers' counts added up. */
+export function pointsTicketCount(points: Pick<TombolaPoints, 'tiers'>): number {
+  return points.tiers.reduce((s, t) => s + t.count, 0)
+}
+
+/**
+ * PRM-2: the points each ticket drawn gets, the tiers taken in order over the numbers in the order drawn. Throws if
+ * the draw gave fewer or more numbers than the tiers count, or a number twice (a drawn ticket is drawn once).
+ */
+export function pointsAwarded(points: Pick<TombolaPoints, 'tiers'>, drawn: readonly number[]): PointsAward[] {
+  if (drawn.length !== pointsTicketCount(points))
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `the tiers give points to ${pointsTicketCount(points)} tickets, ${drawn.length} drawn`,
+    )
+  if (new Set(drawn).size !== drawn.length)
+    throw new DomainError('VALIDATION_FAILED', 'a ticket was drawn twice: each gets the points of one tier')
+  const out: PointsAward[] = []
+  let i = 0
+  points.tiers.forEach((t, tier) => {
+    for (let k = 0; k < t.count; k++, i++) out.push({ number: drawn[i], points: t.points, tier, order: i + 1 })
+  })
+  return out
+}
+
+/** Every problem of a tómbola's points (PRM-2); none when the plan has none. */
+function checkTombolaPoints(p: RafflePlan, problems: PlanProblem[]): void {
+  const x = p.points
+  if (x == null) return
+  if (p.kind !== 'tombola') {
+    problems.push({ field: 'points', rule: 'PRM-2', message: 'only a tombola gives points' })
+    return
+  }
+  if (p.successive)
+    problems.push({ field: 'points', rule: 'PRM-2', message: 'a tombola with points is one simultaneous draw' })
+  requireText(x.basesRef, 'points.basesRef', 'PRM-2', problems, 120)
+  requireText(x.hallId, 'points.hallId', 'PRM-6', problems, 120)
+  const totalOk = requireInt(x.totalPoints, 'points.totalPoints', 'PRM-2', 1, 1_000_000_000, problems)
+  if (!Array.isArray(x.tiers) || x.tiers.length === 0) {
+    problems.push({ field: 'points.tiers', rule: 'PRM-2', message: 'the points need at least one tier' })
+    return
+  }
+  let sum = 0
+  let count = 0
+  let tiersOk = true
+  x.tiers.forEach((t, i) => {
+    const c = requireInt(t?.count, `points.tiers[${i}].count`, 'PRM-2', 1, 1_000_000, problems)
+    const v = requireInt(t?.points, `points.tiers[${i}].points`, 'PRM-2', 1, 1_000_000, problems)
+    if (c && v) {
+      sum += t.count * t.points
+      count += t.count
+    } else tiersOk = false
+  })
+  if (tiersOk && totalOk && sum !== x.totalPoints)
+    problems.push({
+      field: 'points.tiers',
+      rule: 'PRM-2',
+      message: `the tiers give ${sum} points; the bases approve ${x.totalPoints}`,
+    })
+  if (tiersOk && p.numbering && Number.isInteger(p.numbering.from) && Number.isInteger(p.numbering.to))
+    if (count > numberCount(p.numbering))
+      problems.push({ field: 'points.tiers', rule: 'PRM-2', message: 'more tickets with points than tickets' })
+  const figures = x.figures && typeof x.figures === 'object' ? x.figures : {}
+  for (const prize of Array.isArray(p.prizes) ? p.prizes : [])
+    requireInt(figures[prize?.code], `points.figures.${prize?.code}`, 'PRM-2', 1, 1_000_000_000, problems)
+  for (const code of Object.keys(figures))
+    if (!(Array.isArray(p.prizes) && p.prizes.some((prize) => prize?.code === code)))
+      problems.push({ field: `points.figures.${code}`, rule: 'PRM-2', message: `no object ${code} in the plan` })
 }
 
 /** PRM-9: one draw of a successive plan: its date and the prizes drawn on it. */
@@ -578,6 +679,7 @@ export function normalizeRafflePlan(input: RafflePlanInput): RafflePlan {
     draws: input.draws ?? null,
     winnersStayIn: input.winnersStayIn ?? null,
     round: null,
+    points: input.points ?? null,
     drawAmong: input.drawAmong ?? 'sold',
   }
 }
@@ -809,6 +911,7 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
   if (p.kind !== 'promotional' && !isPrm4Exempt(p))
     requireText(p.authorisationRef, 'authorisationRef', 'PRM-4', problems, 120)
   checkSuccessiveDraws(p, problems)
+  checkTombolaPoints(p, problems)
   return problems
 }
 

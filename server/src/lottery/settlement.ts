@@ -4,7 +4,27 @@
  */
 import { describeRule, inRange, isRaffle, type LotteryContext, type LotteryResult } from './context.ts'
 import type { LostStolenNotice } from './issue.ts'
-import { exactWinners, formatNumber, lotteryLiabilityCents, lotteryPrizeGoods, lotteryWinningNumbers } from './rules.ts'
+import {
+  exactWinners,
+  formatNumber,
+  lotteryLiabilityCents,
+  lotteryPrizeGoods,
+  lotteryWinningNumbers,
+  pointsAwarded,
+} from './rules.ts'
+import type { Plan } from './context.ts'
+
+/** PRM-2: what the extracto and the acta list of a points tómbola (null for any other draw). */
+function pointsList(plan: Plan, result: LotteryResult) {
+  if (!isRaffle(plan) || !plan.points || !result.points) return null
+  return {
+    basesRef: plan.points.basesRef,
+    totalPoints: plan.points.totalPoints,
+    tiers: plan.points.tiers,
+    figures: plan.prizes.map((p) => ({ code: p.code, name: p.name, points: plan.points!.figures[p.code] })),
+    tickets: result.points.map((a) => ({ ...a, number: formatNumber(a.number, plan.numbering) })),
+  }
+}
 
 export type { LotteryResult } from './context.ts'
 
@@ -20,7 +40,31 @@ export function createSettlementUseCases(
     return life.settle(drawId, async (tx, row, plan, drawn) => {
       const out = await ranges(tx, drawId)
       let result: LotteryResult
-      if (isRaffle(plan)) {
+      if (isRaffle(plan) && plan.points) {
+        // PRM-2 (004 F.I "por suma de puntos hasta alcanzar una cifra determinada"): the one sealed draw gives the
+        // tickets it extracts their tier's points, in order; every object stays on display until points take it.
+        const points = pointsAwarded(plan.points, drawn)
+        const prizes = plan.prizes.map((p) => ({
+          code: p.code,
+          name: p.name,
+          rule: `cifra de ${plan.points!.figures[p.code]} puntos`,
+          numbers: null,
+          numbersCount: 0,
+          amountPerTicketCents: 0,
+          amountPerFractionCents: 0,
+          ticketsInPlay: 0,
+          liabilityCents: p.valueCents,
+          goods: p.description,
+        }))
+        result = {
+          winning: {},
+          drawn,
+          ticketsInPlay: row.entriesCount ?? 0,
+          liabilityCents: prizes.reduce((s, p) => s + p.liabilityCents, 0),
+          prizes,
+          points,
+        }
+      } else if (isRaffle(plan)) {
         const winning: Record<string, number> = {}
         plan.prizes.forEach((p, i) => {
           winning[p.code] = drawn[i]
@@ -81,6 +125,7 @@ export function createSettlementUseCases(
         result,
         record: {
           winning: result.winning,
+          ...(result.points ? { points: result.points } : {}),
           liabilityCents: result.liabilityCents,
           prizes: result.prizes.map((p) => ({
             code: p.code,
@@ -116,6 +161,8 @@ export function createSettlementUseCases(
         numbers: p.numbers?.map((n) => formatNumber(n, plan.numbering)) ?? null,
       })),
       ticketsInPlay: result.ticketsInPlay,
+      // PRM-2: a points tómbola's drawn tickets with their points, in the order drawn, and each object's figure.
+      points: pointsList(plan, result),
       lostStolen: blocked.ranges,
       // LOT-17: the extracto, the game rules and the Reglamento Específico are the basis for paying (as lotto's).
       regulationUrl: isRaffle(plan) ? null : plan.regulationUrl,
@@ -156,6 +203,7 @@ export function createSettlementUseCases(
       seed,
       commitment: row.commitment,
       result: row.result ? (JSON.parse(row.result) as LotteryResult) : null,
+      points: row.result ? pointsList(plan, JSON.parse(row.result) as LotteryResult) : null,
       incidents,
       // LOT-21 (as lotto's LNS-22): an authorised withdrawal or renunciation, and what is to be refunded.
       cancellation: cancellation && {

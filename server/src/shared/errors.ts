@@ -198,6 +198,15 @@ export const ErrorCode = {
   ImageTooLarge: 'IMAGE_TOO_LARGE',
   /** PRM-9: a later draw of a successive plan closed or drawn before the earlier ones are settled. */
   DrawOutOfOrder: 'DRAW_OUT_OF_ORDER',
+  // PRM-2: a points tómbola's cash desk.
+  /** PRM-2: the tickets presented do not reach the figure of the object asked for. */
+  PointsShort: 'POINTS_SHORT',
+  /** PRM-2: a ticket presented was already used to take an object (each ticket once; points are not carried over). */
+  TicketAlreadyUsed: 'TICKET_ALREADY_USED',
+  /** PRM-2: the object asked for was already taken (each object on display is handed over once). */
+  ObjectTaken: 'OBJECT_TAKEN',
+  /** PRM-2: the tickets presented together are not all of the same points tómbola. */
+  OtherTombola: 'OTHER_TOMBOLA',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

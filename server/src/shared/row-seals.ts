@@ -169,6 +169,9 @@ export const SEALED_TABLES = {
     'sold_at',
   ],
   lotto_wins: ['draw_id', 'receipt', 'board', 'category', 'matches', 'amount_cents', 'goods', 'paid_at'],
+  // PRM-2: a points tómbola's tickets used and objects handed over (a use deleted would let a ticket count again).
+  tombola_ticket_uses: ['draw_id', 'number', 'ticket_id', 'points', 'payout_id', 'used_at'],
+  tombola_objects_taken: ['draw_id', 'object_code', 'payout_id', 'taken_at'],
   lottery_payouts: [
     'id',
     'draw_id',
@@ -361,6 +364,8 @@ export const SEAL_KEYS: Partial<Record<keyof typeof SEALED_TABLES, readonly stri
   prima_games: ['game_id'],
   prima_ledger: ['hall_id', 'entry_no'],
   lottery_payouts: ['draw_id', 'ticket_id'],
+  tombola_ticket_uses: ['draw_id', 'number'],
+  tombola_objects_taken: ['draw_id', 'object_code'],
   lottery_sales: ['draw_id', 'serial'],
   lottery_fractions: ['draw_id', 'number', 'series', 'fraction'],
   instant_tickets: ['id'],
