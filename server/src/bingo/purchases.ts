@@ -17,6 +17,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import {
   assertBetLimitsAuthorised,
@@ -100,6 +101,9 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // CFG-7 (002 §1.2.1.1 "respecto de cada juego"): the game's own limits, or its channel's, within the hall's.
   const own = await gameSaleLimits(sql, game.id)
+  // Issue 24 point 1: the game's limits as the server recorded them (raised, or the row deleted, behind the journal:
+  // the sale is refused, ROW_TAMPERED, journaled).
+  await assertRowsSealed(sql, 'game_sale_limits', [game.id])
   const limits = gameLimitsFor(own, input.channel)
   if (own && limits) {
     assertWithinBetLimits(profile, {

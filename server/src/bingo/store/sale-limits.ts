@@ -5,10 +5,11 @@
  */
 import type { Sql } from '../../db/database.ts'
 import type { GameSaleLimits } from '../sale-rules.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 
 export async function gameSaleLimits(sql: Sql, gameId: string): Promise<GameSaleLimits | null> {
   const r = await sql.get<{ limits: string }>('SELECT limits FROM game_sale_limits WHERE game_id = ?', [gameId])
-  return r ? (JSON.parse(r.limits) as GameSaleLimits) : null
+  return r ? (JSON.parse(r.limits) as GameSaleLimits | null) : null
 }
 
 export async function putGameSaleLimits(
@@ -20,8 +21,18 @@ export async function putGameSaleLimits(
     'INSERT INTO game_sale_limits (game_id, limits, authorisation_ref, set_at, set_by) VALUES (?, ?, ?, ?, ?)',
     [row.gameId, JSON.stringify(row.limits), row.limits.authorisationRef, row.at, row.by],
   )
+  touchRows(sql, 'game_sale_limits', [row.gameId])
 }
 
-export async function deleteGameSaleLimits(sql: Sql, gameId: string): Promise<void> {
+/**
+ * The game's own limits removed (the hall's apply): kept as a sealed row whose limits are `null`, so that a row
+ * deleted behind the journal (to lift a game's limits) is told from one the server removed (issue 24 point 1).
+ */
+export async function deleteGameSaleLimits(sql: Sql, gameId: string, at: string, by: string): Promise<void> {
   await sql.run('DELETE FROM game_sale_limits WHERE game_id = ?', [gameId])
+  await sql.run(
+    'INSERT INTO game_sale_limits (game_id, limits, authorisation_ref, set_at, set_by) VALUES (?, ?, NULL, ?, ?)',
+    [gameId, 'null', at, by],
+  )
+  touchRows(sql, 'game_sale_limits', [gameId])
 }
