@@ -17,16 +17,17 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { assertRowsSealed } from '../shared/row-seals.ts'
+import { assertReadRowsSealed, currentRowSeals, rowTampered } from '../shared/row-seals.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import {
   assertBetLimitsAuthorised,
   assertOperatingLicence,
   assertWithinBetLimits,
   gameLimitsFor,
+  type GameSaleLimits,
   type SaleChannel,
 } from './sale-rules.ts'
-import { gameSaleLimits } from './store/sale-limits.ts'
+import { gameSaleLimitsWithSeal } from './store/sale-limits.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
 import { collectOnReturn } from './card-custody-service.ts'
 import {
@@ -100,10 +101,19 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // CFG-7 (002 §1.2.1.1 "respecto de cada juego"): the game's own limits, or its channel's, within the hall's.
-  const own = await gameSaleLimits(sql, game.id)
   // Issue 24 point 1: the game's limits as the server recorded them (raised, or the row deleted, behind the journal:
-  // the sale is refused, ROW_TAMPERED, journaled).
-  await assertRowsSealed(sql, 'game_sale_limits', [game.id])
+  // the sale is refused, ROW_TAMPERED, journaled), read with their seal in the one statement.
+  const read = await gameSaleLimitsWithSeal(sql, game.id)
+  if (read.row) assertReadRowsSealed(sql, 'game_sale_limits', [read.row])
+  else if (read.sealSeq !== null && currentRowSeals())
+    throw rowTampered([
+      {
+        table: 'game_sale_limits',
+        id: game.id,
+        what: `sealed by journal record #${read.sealSeq} but missing from the table (deleted outside the server)`,
+      },
+    ])
+  const own = read.row ? (JSON.parse(String(read.row.limits)) as GameSaleLimits | null) : null
   const limits = gameLimitsFor(own, input.channel)
   if (own && limits) {
     assertWithinBetLimits(profile, {

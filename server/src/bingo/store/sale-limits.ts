@@ -12,6 +12,27 @@ export async function gameSaleLimits(sql: Sql, gameId: string): Promise<GameSale
   return r ? (JSON.parse(r.limits) as GameSaleLimits | null) : null
 }
 
+/**
+ * The game's limits row with its seal, in one statement (the sale counts its statements): `row` null when there is
+ * none, and `sealSeq` set when the server sealed one (a row deleted behind the journal has its seal and no row).
+ */
+export async function gameSaleLimitsWithSeal(
+  sql: Sql,
+  gameId: string,
+): Promise<{ row: Record<string, unknown> | null; sealSeq: number | null }> {
+  const r = await sql.get<Record<string, unknown>>(
+    `SELECT t.game_id, t.limits, t.authorisation_ref, t.set_at, t.set_by, s.journal_seq AS seal_seq, s.mac AS seal_mac
+       FROM (SELECT CAST(? AS TEXT) AS gid) k
+       LEFT JOIN game_sale_limits t ON t.game_id = k.gid
+       LEFT JOIN row_seals s ON s.tbl = 'game_sale_limits' AND s.row_id = k.gid`,
+    [gameId],
+  )
+  return {
+    row: r && r.game_id !== null && r.game_id !== undefined ? r : null,
+    sealSeq: r && r.seal_seq !== null && r.seal_seq !== undefined ? Number(r.seal_seq) : null,
+  }
+}
+
 export async function putGameSaleLimits(
   sql: Sql,
   row: { gameId: string; limits: GameSaleLimits; at: string; by: string },
