@@ -321,6 +321,46 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
     )
     expect(journal).toHaveLength(1)
   })
+  it('where the players claim, a figure formed and not claimed is recorded silently for the minutes at the ball that formed it, as a line is, and nobody is told (BNG-48, CFG-13)', async () => {
+    const { gameId, serial } = await figureGame({
+      name: 'Sala Pomerape',
+      seed: 'fig-silent',
+      figurePlan: plan,
+      figures: ['four-corners'],
+      count: 10,
+      autoClaim: false,
+    })
+    const rows = await rowsOf(gameId, serial)
+    const corners = [rows[0][0], rows[0][rows[0].length - 1], rows[2][0], rows[2][rows[2].length - 1]]
+    const silent = () => s.server.services.bingo.silentWins(gameId)
+    for (const b of corners.slice(0, 3)) {
+      const r = await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: b })
+      expect(r.status).toBe(200)
+    }
+    expect((await silent()).filter((w) => w.kind === 'figure:four-corners')).toEqual([])
+    const last = await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: corners[3] })
+    expect(last.status).toBe(200)
+    // Nobody is told: no window opens and no winner is shown; the first win is kept for the minutes.
+    expect(last.body.window).toBeNull()
+    expect(last.body.winners ?? []).toEqual([])
+    expect(await silent()).toContainEqual({ serial, kind: 'figure:four-corners', atBall: 4 })
+    // The player who did not claim it in time still may: the claim path verifies it against the called balls.
+    const claim = await s.call('locutor', 'POST', `/api/games/${gameId}/claims`, {
+      kind: 'figure:four-corners',
+      serial,
+    })
+    expect(claim.body.ok, JSON.stringify(claim.body)).toBe(true)
+    // Once awarded, a figure formed later on another card is no first win of an open figure: nothing more recorded.
+    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/window/close`, {})).status).toBe(200)
+    const recorded = (await silent()).filter((w) => w.kind === 'figure:four-corners').length
+    for (const b of rows
+      .flat()
+      .filter((n) => !corners.includes(n))
+      .slice(0, 6))
+      expect((await s.call('locutor', 'POST', `/api/games/${gameId}/balls`, { ball: b })).status).toBe(200)
+    expect((await silent()).filter((w) => w.kind === 'figure:four-corners')).toHaveLength(recorded)
+  })
+
   it('where the system claims for the players (CFG-21), it claims a figure at the ball that forms it, not before', async () => {
     const { gameId, serial } = await figureGame({
       name: 'Sala Tunari',

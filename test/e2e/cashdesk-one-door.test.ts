@@ -6,6 +6,10 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { runAs } from '../../server/src/shared/request-context.ts'
 
+/** The injected clock: a fixed day, ticking with real time (the test passes on any date). */
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2031-05-06T14:00:00.000Z') + (Date.now() - started)) }
+
 /**
  * Issue 23 points 2 and 4, over real HTTP with authentication on, enrolled stations and real accounts:
  * - one door for payouts: POST /api/tickets/pay is the only route that pays a prize; the station and the person are
@@ -36,7 +40,7 @@ describe("the cash desk pays every prize, out of the payer's own open shift (iss
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: 'on' })
+    server = await startTestServer({ auth: 'on' }, { clock })
     h = await cashierHall(server.url, server.services, { faceValueCents: FACE })
     await openShift('cajera@caja1')
     await openShift('cajero@caja2')
@@ -207,7 +211,7 @@ describe("the cash desk pays every prize, out of the payer's own open shift (iss
         path,
       ).toBe(404)
     }
-    const now = Date.now()
+    const now = clock.now().getTime()
     const { drawId } = await server.services.lotto.createDraw(
       plan649({
         gameCode: 'LOTODOOR',

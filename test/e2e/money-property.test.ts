@@ -7,6 +7,10 @@ import { E_INSTANT } from '../helpers/paid-hall.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { countOf } from '../helpers/cash.ts'
 
+/** The injected clock: a fixed day, ticking with real time (the test passes on any date). */
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2031-05-06T14:00:00.000Z') + (Date.now() - started)) }
+
 /**
  * Issue 13, "what it must show": random interleavings of sales, payouts, refunds and voucher cash-outs of every
  * product, at two cashier stations (each person in her own open shift) and a kiosk, over real HTTP with
@@ -82,14 +86,14 @@ describe('money invariants over random interleavings of every product, two stati
   const player = { name: 'Rosa Condori', document: 'CI 4812377 LP' }
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: 'on' })
+    server = await startTestServer({ auth: 'on' }, { clock })
     h = await cashierHall(server.url, server.services, { faceValueCents: FACE })
     for (const who of STATIONS) {
       const r = await h.call(who, 'POST', '/api/shifts', { floatCents: FLOAT })
       expect(r.status, JSON.stringify(r.body)).toBe(201)
       shifts.set(who, r.body.shiftId)
     }
-    const now = Date.now()
+    const now = clock.now().getTime()
     drawId = (
       await server.services.lotto.createDraw(
         plan649({

@@ -7,6 +7,10 @@ import { runAs } from '../../server/src/shared/request-context.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import { countOf } from '../helpers/cash.ts'
 
+/** The injected clock: a fixed day, ticking with real time (the test passes on any date). */
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2031-05-06T14:00:00.000Z') + (Date.now() - started)) }
+
 /**
  * Issue 23 point 3, over real HTTP with authentication on: authorisation from what a request touches, not from what
  * it sends. A review found that the hall guard and the exclusion check read only bodies labelled JSON while every
@@ -74,7 +78,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
     expect([r.status, r.body?.error?.code], JSON.stringify(r.body)).toEqual([status, code])
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: 'on' })
+    server = await startTestServer({ auth: 'on' }, { clock })
     const { auth, lotto, players } = server.services
     north = await hallWithGameOnSale(server.services, { name: 'Sala Norte', cards: 300 })
     south = await hallWithGameOnSale(server.services, { name: 'Sala Sur', cards: 300 })
@@ -102,7 +106,7 @@ describe('one door for hall and exclusion checks (issue 23 point 3)', () => {
       floatCents: 500_000,
     })
     kioskNorth = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco Norte', hallId: north.hallId })
-    const now = Date.now()
+    const now = clock.now().getTime()
     drawId = (
       await lotto.createDraw(
         plan649({

@@ -5,6 +5,10 @@ import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { TEST_RNG_ID } from '../helpers/device-marks.ts'
 
+/** The injected clock: a fixed day, ticking with real time (the test passes on any date). */
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2031-05-06T14:00:00.000Z') + (Date.now() - started)) }
+
 /**
  * Issue 26 (GEN-6, BNG-30, RNG-25, RNG-33). The audit's scenario: "a BO RNG game (the default) is played on software
  * with no registered, certified RNG device". Under a profile that requires one (both shipped profiles), an RNG bingo
@@ -37,7 +41,7 @@ describe('RNG draws need a registered, certified RNG device (GEN-6, BNG-30)', ()
   }
 
   beforeAll(async () => {
-    server = await startTestServer({ auth: 'on' })
+    server = await startTestServer({ auth: 'on' }, { clock })
     hall = await paidHall(server.services)
   })
   afterAll(async () => server?.cleanup())
@@ -96,7 +100,7 @@ describe('RNG draws need a registered, certified RNG device (GEN-6, BNG-30)', ()
   })
 
   it('plans no lotto draw by RNG while no registered RNG may draw; the plan names the RNG that will draw it', async () => {
-    const now = Date.now()
+    const now = clock.now().getTime()
     const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
     const plan = plan649({
       gameCode: 'LOTORNG',

@@ -14,7 +14,8 @@ import {
 } from './game.ts'
 import { playerKeysOfCards } from './store/split.ts'
 import { figureFormed, figureKind, figureOfKind, type Figure } from './patterns.ts'
-import { figuresOfGame, markFigureAwarded } from './store/figures.ts'
+import { figuresOfGame, markFigureAwarded, type GameFigure } from './store/figures.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 
 /**
  * BNG-53 / CFG-26: the one split of a line or bingo pool, on the basis the hall's profile states (per card, or per
@@ -199,7 +200,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
       })
     const figure = figureOfKind(kind)
     const pool = figure
-      ? ((await figuresOfGame(tx, gameId)).find((f) => f.figure === figure)?.poolCents ?? 0)
+      ? ((await sealedFiguresOfGame(tx, gameId)).find((f) => f.figure === figure)?.poolCents ?? 0)
       : kind === 'line'
         ? game.linePoolCents!
         : game.bingoPoolCents!
@@ -352,6 +353,20 @@ async function awardLineAtBingo(
   }
 }
 
+/**
+ * A game's figures as the server wrote them (issue 24 point 1): a figure's pool or its `awarded_at` edited behind the
+ * journal (to pay more, or to award a figure twice) refuses the claim or the award (ROW_TAMPERED, journaled).
+ */
+async function sealedFiguresOfGame(tx: Tx, gameId: string): Promise<GameFigure[]> {
+  const figures = await figuresOfGame(tx, gameId)
+  await assertRowsSealed(
+    tx,
+    'game_figures',
+    figures.map((f) => `${gameId}|${f.figure}`),
+  )
+  return figures
+}
+
 /** CFG-13: a figure claim, against the called balls: one of the game's figures, still open, formed on the card. */
 async function verifyFigureClaim(
   tx: Tx,
@@ -360,7 +375,7 @@ async function verifyFigureClaim(
   rows: readonly (readonly number[])[],
   called: ReadonlySet<number>,
 ): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const played = (await figuresOfGame(tx, gameId)).find((f) => f.figure === figure)
+  const played = (await sealedFiguresOfGame(tx, gameId)).find((f) => f.figure === figure)
   if (!played) return { ok: false, reason: 'figure_not_in_game' }
   if (played.awardedAt) return { ok: false, reason: 'figure_already_awarded' }
   return figureFormed(figure, rows, called) ? { ok: true } : { ok: false, reason: 'figure_not_formed' }
@@ -378,7 +393,7 @@ async function awardFiguresAtBingo(
   bingoClaims: Claim[],
   at: string,
 ): Promise<void> {
-  for (const f of await figuresOfGame(tx, game.id)) {
+  for (const f of await sealedFiguresOfGame(tx, game.id)) {
     if (f.awardedAt) continue
     const kind = figureKind(f.figure)
     const cards = new Map<string, { serial: string; cardId: string; atBall: number }>()

@@ -17,7 +17,7 @@ import {
   type Tx,
 } from './context.ts'
 import { registerClaim } from './claims.ts'
-import { figureKind, firstFormed } from './patterns.ts'
+import { cardsFormingAt, figureKind, firstFormed } from './patterns.ts'
 import { figuresOfGame } from './store/figures.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
 import { getGameState } from './game-state.ts'
@@ -231,6 +231,12 @@ async function recordBall(
     ]
     for (const [idx, kind] of silent) {
       await insertSilentWin(tx, game.id, cache.cards[idx].id, kind, seq)
+    }
+    // CFG-13: a figure still open is a prize too; the cards that formed it at this ball are recorded the same way.
+    for (const f of await figuresOfGame(tx, game.id)) {
+      if (f.awardedAt) continue
+      for (const idx of cardsFormingAt(f.figure, cache.rows, [...called, ball], seq))
+        await insertSilentWin(tx, game.id, cache.cards[idx].id, figureKind(f.figure), seq)
     }
   }
 }

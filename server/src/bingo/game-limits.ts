@@ -28,7 +28,7 @@ export async function setGameSaleLimits(
     const limits = input.limits ? checkGameSaleLimits(profile, profile.betLimits, input.limits) : null
     const at = ctx.now()
     if (limits) await putGameSaleLimits(tx, { gameId: game.id, limits, at, by: JSON.stringify(input.by) })
-    else await deleteGameSaleLimits(tx, game.id)
+    else await deleteGameSaleLimits(tx, game.id, at, JSON.stringify(input.by))
     await appendJournal(tx, {
       at,
       type: 'game.sale_limits',

@@ -62,6 +62,7 @@ async function derivedVersionFor(
   layout: CardLayout,
 ): Promise<{ version: number; authorisationRef: string; plan: DerivedPlan } | undefined> {
   for (const row of await derivedPlansOfHall(tx, hallId)) {
+    await assertRowsSealed(tx, 'hall_plans', [row.id])
     const body = JSON.parse(row.body) as DerivedPlan
     if (!isDerivedLayoutOf(layout, body)) continue
     return {
@@ -102,6 +103,8 @@ async function figuresForGame(
     )
   const row = await newestFigurePlanOfHall(tx, hallId)
   if (!row) throw refuse(`hall ${hallId} has no approved figure plan (${profile.figurePrizes.authority})`)
+  // Issue 24 point 1: the figures and their shares come from the plan as the server recorded it.
+  await assertRowsSealed(tx, 'hall_plans', [row.id])
   const plan = JSON.parse(row.body) as FigurePlan
   const prizes: FigurePrize[] = []
   for (const f of new Set(chosen)) {
@@ -617,6 +620,12 @@ export async function closeSales(ctx: BingoContext, input: { gameId: string }): 
       : prizePools(serials.length, game.faceValueCents, game.lineBp, game.bingoBp)
     // CFG-13: each figure's pool is its share of the takings, out of the bingo's (line + bingo + figures = the plan's).
     const gameFigures = await figuresOfGame(tx, game.id)
+    // Issue 24 point 1: each figure's share as announced (a share raised behind the journal fixes no pool).
+    await assertRowsSealed(
+      tx,
+      'game_figures',
+      gameFigures.map((f) => `${game.id}|${f.figure}`),
+    )
     const withFigures = poolsWithFigures(pools.totalCents, pools.bingoCents, gameFigures)
     pools.bingoCents = withFigures.bingoCents
     for (const f of withFigures.figures) await setFigurePool(tx, game.id, f.figure, f.poolCents)

@@ -31,6 +31,8 @@ import type { HallRuleSettings } from './betting-plan.ts'
 import { secondsToWait } from './calling-times.ts'
 import { soldCardRefs, refundSoldCards } from './store/sales.ts'
 import { createDetector } from './detector.ts'
+import { cardsFormingAt, figureKind } from './patterns.ts'
+import { figuresOfGame } from './store/figures.ts'
 import type { GameState } from './types.ts'
 import { incidentSignatures, type IncidentSignatures } from './incident-signatures.ts'
 
@@ -469,6 +471,14 @@ async function correctBallTx(
     for (const idx of replay.isLineClosed() ? [] : found.lines)
       await insertSilentWin(tx, game.id, cards[idx].id, 'line', i + 1)
     for (const idx of found.bingos) await insertSilentWin(tx, game.id, cards[idx].id, 'bingo', i + 1)
+  }
+  // CFG-13: the open figures' first wins from the corrected ball on, as the draw records them.
+  const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])
+  for (const f of await figuresOfGame(tx, game.id)) {
+    if (f.awardedAt) continue
+    for (let i = target.seq - 1; i < balls.length; i++)
+      for (const idx of cardsFormingAt(f.figure, rows, balls, i + 1))
+        await insertSilentWin(tx, game.id, cards[idx].id, figureKind(f.figure), i + 1)
   }
   emit(tx, {
     type: 'game:changed',

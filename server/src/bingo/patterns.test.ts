@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { splitPrize } from './game.ts'
 import {
   FIGURES,
+  cardsFormingAt,
   figureAlternatives,
   figureFits,
   figureFormed,
@@ -81,6 +82,37 @@ describe('prize figures (CFG-13, BNG-103, CFG-35)', () => {
         expect(firstFormed(figure, grids, order)).toEqual(expected)
       }),
       { numRuns: 300 },
+    )
+  })
+
+  it('the cards a figure is formed on at a ball are exactly those it is formed on with that ball and not without it (BNG-48)', () => {
+    const game = fc.record({
+      figure: fc.constantFrom(...FIGURES),
+      cards: fc.array(
+        fc.shuffledSubarray(
+          Array.from({ length: 30 }, (_, i) => i + 1),
+          { minLength: 9, maxLength: 9 },
+        ),
+        { minLength: 1, maxLength: 8 },
+      ),
+      order: fc.shuffledSubarray(
+        Array.from({ length: 30 }, (_, i) => i + 1),
+        { minLength: 1, maxLength: 30 },
+      ),
+    })
+    fc.assert(
+      fc.property(game, ({ figure, cards, order }) => {
+        const grids = cards.map((c) => [c.slice(0, 3), c.slice(3, 6), c.slice(6, 9)])
+        for (let seq = 1; seq <= order.length; seq++) {
+          const before = new Set(order.slice(0, seq - 1))
+          const now = new Set(order.slice(0, seq))
+          const expected = grids.flatMap((g, k) =>
+            figureFormed(figure, g, now) && !figureFormed(figure, g, before) ? [k] : [],
+          )
+          expect(cardsFormingAt(figure, grids, order, seq)).toEqual(expected)
+        }
+      }),
+      { numRuns: 200 },
     )
   })
 

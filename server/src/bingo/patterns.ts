@@ -125,6 +125,30 @@ export function firstFormed(
   return best === Infinity ? null : { cards: found, atBall: best }
 }
 
+/**
+ * The cards on which the figure is formed at ball `seq` (1-based, in the order called) and not before: where the
+ * players claim, the figure's first wins recorded silently for the minutes at that ball (BNG-48), as the line's are.
+ */
+export function cardsFormingAt(
+  figure: Figure,
+  cards: readonly (readonly (readonly number[])[])[],
+  order: readonly number[],
+  seq: number,
+): number[] {
+  const at = new Map(order.slice(0, seq).map((b, i) => [b, i + 1]))
+  const out: number[] = []
+  cards.forEach((rows, i) => {
+    let formed = Infinity
+    for (const alt of figureAlternatives(figure, rows)) {
+      let last = 0
+      for (const n of alt) last = Math.max(last, at.get(n) ?? Infinity)
+      formed = Math.min(formed, last)
+    }
+    if (formed === seq) out.push(i)
+  })
+  return out
+}
+
 /** A figure prize of the approved plan: the figure and its part of the takings (basis points of the cards sold). */
 export interface FigurePrize {
   figure: Figure

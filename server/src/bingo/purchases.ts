@@ -17,6 +17,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertReadRowsSealed, currentRowSeals, rowTampered } from '../shared/row-seals.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import {
   assertBetLimitsAuthorised,
@@ -26,7 +27,7 @@ import {
   type GameSaleLimits,
   type SaleChannel,
 } from './sale-rules.ts'
-import { gameSaleLimits } from './store/sale-limits.ts'
+import { gameSaleLimitsWithSeal, saleLimitsJoined } from './store/sale-limits.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
 import { collectOnReturn } from './card-custody-service.ts'
 import {
@@ -100,14 +101,21 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // CFG-7 (002 §1.2.1.1 "respecto de cada juego"): the game's own limits, or its channel's, within the hall's.
-  // Read with the game's row where the caller joined them in (same transaction), else here.
-  const joined = input.gameRow?.id === input.gameId ? input.gameRow.sale_limits : undefined
-  const own =
-    joined === undefined
-      ? await gameSaleLimits(sql, game.id)
-      : joined === null
-        ? null
-        : (JSON.parse(joined) as GameSaleLimits)
+  // Issue 24 point 1: the game's limits as the server recorded them (raised, or the row deleted, behind the journal:
+  // the sale is refused, ROW_TAMPERED, journaled), read with their seal: with the game's row where the caller joined
+  // them in (a kiosk sale, same transaction), else in a statement of their own.
+  const joined = input.gameRow?.id === input.gameId ? saleLimitsJoined(input.gameRow) : undefined
+  const read = joined ?? (await gameSaleLimitsWithSeal(sql, game.id))
+  if (read.row) assertReadRowsSealed(sql, 'game_sale_limits', [read.row])
+  else if (read.sealSeq !== null && currentRowSeals())
+    throw rowTampered([
+      {
+        table: 'game_sale_limits',
+        id: game.id,
+        what: `sealed by journal record #${read.sealSeq} but missing from the table (deleted outside the server)`,
+      },
+    ])
+  const own = read.row ? (JSON.parse(String(read.row.limits)) as GameSaleLimits | null) : null
   const limits = gameLimitsFor(own, input.channel)
   if (own && limits) {
     assertWithinBetLimits(profile, {

@@ -20,6 +20,7 @@ import type { Clock } from '../shared/clock.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { assertRowsSealed } from '../shared/row-seals.ts'
 import { getProfile, type Profile, type SoftwareComponent } from '../shared/profile.ts'
 import {
   activeCertificatesFor,
@@ -157,7 +158,15 @@ export async function certificateFor(
 ): Promise<CertifiedSoftware | null> {
   if (!profile.certifiedSoftware.includes(component)) return null
   const build = softwareBuild(component)
-  const rows = (await activeCertificatesFor(tx, component, profile.id, build.buildSha256)).map(toCertified)
+  const found = await activeCertificatesFor(tx, component, profile.id, build.buildSha256)
+  // Issue 24 point 1: a certificate as the server recorded it (one typed in, or a withdrawn one put back active,
+  // behind the journal certifies nothing: ROW_TAMPERED, journaled).
+  await assertRowsSealed(
+    tx,
+    'certified_software',
+    found.map((r) => r.id),
+  )
+  const rows = found.map(toCertified)
   const demoOnes = demoRefused ? rows.filter(isDemoCertificate) : []
   const real = rows.find((r) => !demoOnes.includes(r))
   if (real) return real

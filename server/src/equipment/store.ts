@@ -5,6 +5,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import type { BallSetStatus, DeviceKind, DevicePatch, DeviceStatus } from './kinds.ts'
+import { touchRows } from '../shared/row-seals.ts'
 
 // Devices (devices.ts)
 
@@ -430,6 +431,7 @@ export async function insertCertifiedSoftware(
       r.recorded_at,
     ],
   )
+  touchRows(tx, 'certified_software', [r.id])
 }
 
 export function certifiedSoftwareById(tx: Sql, id: string): Promise<CertifiedSoftwareRow | undefined> {
@@ -462,6 +464,7 @@ export async function withdrawCertifiedSoftware(tx: Sql, id: string, at: string,
     "UPDATE certified_software SET status = 'withdrawn', withdrawn_at = ?, withdrawn_reason = ? WHERE id = ?",
     [at, reason, id],
   )
+  touchRows(tx, 'certified_software', [id])
 }
 
 /** Whether a pot is in play in the hall (RNG-3: its award software then runs in the hall's games). */
@@ -494,6 +497,7 @@ export async function insertGameSoftware(tx: Sql, r: GameSoftwareRow): Promise<v
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
     [r.game_id, r.component, r.version, r.build_sha256, r.certified_software_id, r.certificate_ref, r.assigned_at],
   )
+  touchRows(tx, 'game_software', [`${r.game_id}|${r.component}`])
 }
 
 export function softwareOfGame(db: Sql, gameId: string): Promise<GameSoftwareRow[]> {

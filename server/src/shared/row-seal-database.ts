@@ -17,6 +17,7 @@ import {
   AML_SEALED_TABLES,
   PRIMA_SEALED_TABLES,
   PRICE_SEALED_TABLES,
+  RULE_SEALED_TABLES,
   CARD_SEALED_TABLES,
   SEALED_TABLE_NAMES,
   touchRows,
@@ -126,13 +127,15 @@ const LEGACY_PASSES = [
         !CARD_SEALED_TABLES.includes(t) &&
         !AML_SEALED_TABLES.includes(t) &&
         !PRIMA_SEALED_TABLES.includes(t) &&
-        !PRICE_SEALED_TABLES.includes(t),
+        !PRICE_SEALED_TABLES.includes(t) &&
+        !RULE_SEALED_TABLES.includes(t),
     ),
   },
   { marker: 'legacy:cards', type: 'rows.legacy_sealed.cards', tables: CARD_SEALED_TABLES },
   { marker: 'legacy:aml', type: 'rows.legacy_sealed.aml', tables: AML_SEALED_TABLES },
   { marker: 'legacy:prima', type: 'rows.legacy_sealed.prima', tables: PRIMA_SEALED_TABLES },
   { marker: 'legacy:prices', type: 'rows.legacy_sealed.prices', tables: PRICE_SEALED_TABLES },
+  { marker: 'legacy:rules', type: 'rows.legacy_sealed.rules', tables: RULE_SEALED_TABLES },
 ] as const
 
 export async function sealLegacyRows(db: Database): Promise<number> {

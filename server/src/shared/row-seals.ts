@@ -344,6 +344,47 @@ export const SEALED_TABLES = {
   ],
   terminal_ledger: ['id', 'session_id', 'at', 'kind', 'amount_cents', 'balance_cents', 'ref_id', 'game_id'],
   terminal_cards: ['card_id', 'session_id', 'game_id', 'credited_at'],
+  // Issue 24 point 1 (the rules added by migrations 0340-0370): a game's own bet limits (CFG-7), a hall's approved
+  // plans (the figure plan a game's figures and shares come from, CFG-13; its layouts and derived games), a game's
+  // figures with the pool each pays and whether it was given, the certified software records (RNG-32) and the
+  // software each game was announced with. A limit, a share or a certificate edited behind the journal is refused
+  // where the server reads it, as a price is.
+  game_sale_limits: ['game_id', 'limits', 'authorisation_ref', 'set_at', 'set_by'],
+  hall_plans: ['id', 'hall_id', 'kind', 'version', 'authorisation_ref', 'body', 'created_at', 'created_by'],
+  game_figures: [
+    'game_id',
+    'figure',
+    'position',
+    'share_bp',
+    'plan_version',
+    'authorisation_ref',
+    'pool_cents',
+    'awarded_at',
+  ],
+  certified_software: [
+    'id',
+    'component',
+    'jurisdiction',
+    'version',
+    'build_sha256',
+    'certificate_ref',
+    'laboratory',
+    'demo',
+    'status',
+    'recorded_by',
+    'recorded_at',
+    'withdrawn_at',
+    'withdrawn_reason',
+  ],
+  game_software: [
+    'game_id',
+    'component',
+    'version',
+    'build_sha256',
+    'certified_software_id',
+    'certificate_ref',
+    'assigned_at',
+  ],
 } as const satisfies Record<string, readonly string[]>
 
 /**
@@ -372,6 +413,9 @@ export const SEAL_KEYS: Partial<Record<keyof typeof SEALED_TABLES, readonly stri
   instant_sales: ['ticket_id'],
   instant_payouts: ['ticket_id'],
   terminal_cards: ['card_id'],
+  game_sale_limits: ['game_id'],
+  game_figures: ['game_id', 'figure'],
+  game_software: ['game_id', 'component'],
 }
 
 /**
@@ -401,6 +445,14 @@ export const AML_SEALED_TABLES: readonly SealedTable[] = ['cash_intakes', 'aml_r
 export const PRIMA_SEALED_TABLES: readonly SealedTable[] = ['prima_halls', 'prima_games', 'prima_ledger']
 /** The tables sealed by the sixth start-up pass: a bingo game's and a series' face value. */
 export const PRICE_SEALED_TABLES: readonly SealedTable[] = ['games', 'series']
+/** The tables sealed by the seventh start-up pass: the rules of migrations 0340-0370 (limits, plans, figures, software). */
+export const RULE_SEALED_TABLES: readonly SealedTable[] = [
+  'game_sale_limits',
+  'hall_plans',
+  'game_figures',
+  'certified_software',
+  'game_software',
+]
 export const FIRST_SEALED_TABLES: readonly SealedTable[] = [
   'vouchers',
   'cash_movements',

@@ -5,9 +5,9 @@ import type { Sql } from '../../db/database.ts'
 export function derivedPlansOfHall(
   sql: Sql,
   hallId: string,
-): Promise<Array<{ version: number; authorisation_ref: string; body: string }>> {
+): Promise<Array<{ id: string; version: number; authorisation_ref: string; body: string }>> {
   return sql.all(
-    "SELECT version, authorisation_ref, body FROM hall_plans WHERE hall_id = ? AND kind = 'derived' ORDER BY version DESC",
+    "SELECT id, version, authorisation_ref, body FROM hall_plans WHERE hall_id = ? AND kind = 'derived' ORDER BY version DESC",
     [hallId],
   )
 }

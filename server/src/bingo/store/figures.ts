@@ -1,6 +1,7 @@
 /** SQL of the prize figures a game plays (CFG-13, BNG-103, CFG-35): the hall's approved plans and each game's figures. */
 import type { Sql } from '../../db/database.ts'
 import type { Figure } from '../patterns.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 
 export interface GameFigure {
   gameId: string
@@ -36,9 +37,9 @@ const toGameFigure = (r: GameFigureRow): GameFigure => ({
 export function newestFigurePlanOfHall(
   sql: Sql,
   hallId: string,
-): Promise<{ version: number; authorisation_ref: string; body: string } | undefined> {
+): Promise<{ id: string; version: number; authorisation_ref: string; body: string } | undefined> {
   return sql.get(
-    "SELECT version, authorisation_ref, body FROM hall_plans WHERE hall_id = ? AND kind = 'figures' ORDER BY version DESC LIMIT 1",
+    "SELECT id, version, authorisation_ref, body FROM hall_plans WHERE hall_id = ? AND kind = 'figures' ORDER BY version DESC LIMIT 1",
     [hallId],
   )
 }
@@ -58,6 +59,7 @@ export async function insertGameFigure(
     'INSERT INTO game_figures (game_id, figure, position, share_bp, plan_version, authorisation_ref) VALUES (?, ?, ?, ?, ?, ?)',
     [f.gameId, f.figure, f.position, f.shareBp, f.planVersion, f.authorisationRef],
   )
+  touchRows(sql, 'game_figures', [`${f.gameId}|${f.figure}`])
 }
 
 /** A game's figures in the order they were announced (the plan's order). */
@@ -68,6 +70,7 @@ export async function figuresOfGame(sql: Sql, gameId: string): Promise<GameFigur
 
 export async function setFigurePool(sql: Sql, gameId: string, figure: Figure, poolCents: number): Promise<void> {
   await sql.run('UPDATE game_figures SET pool_cents = ? WHERE game_id = ? AND figure = ?', [poolCents, gameId, figure])
+  touchRows(sql, 'game_figures', [`${gameId}|${figure}`])
 }
 
 /** Marks the figure's prize as given; false if it already was (a second award of the same figure is refused). */
@@ -76,5 +79,6 @@ export async function markFigureAwarded(sql: Sql, gameId: string, figure: Figure
     'UPDATE game_figures SET awarded_at = ? WHERE game_id = ? AND figure = ? AND awarded_at IS NULL',
     [at, gameId, figure],
   )
+  if (r.changes === 1) touchRows(sql, 'game_figures', [`${gameId}|${figure}`])
   return r.changes === 1
 }

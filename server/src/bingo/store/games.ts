@@ -63,10 +63,16 @@ export function sessionAnswer(s: Session): SessionRow {
 /** A `games` row as stored (PostgreSQL returns its BIGINT columns as text). */
 export interface GameRow {
   /**
-   * The game's own bet limits (CFG-7, `game_sale_limits.limits`) where the read joined them in (a kiosk sale reads
-   * its game and its limits in one statement); undefined where the read did not, null where the game has none.
+   * The game's own bet limits row (CFG-7, `game_sale_limits`) and its seal where the read joined them in (a kiosk
+   * sale reads its game and its limits in one statement: cashdesk `gameById`); absent where the read did not.
    */
-  sale_limits?: string | null
+  sl_game_id?: string | null
+  sl_limits?: string | null
+  sl_authorisation_ref?: string | null
+  sl_set_at?: string | null
+  sl_set_by?: string | null
+  sl_seal_seq?: number | string | null
+  sl_seal_mac?: string | null
   id: string
   session_id: string
   hall_id: string

@@ -6,6 +6,7 @@
  * Rules, checks and journal records stay in the use cases that call these.
  */
 import type { Sql } from '../../db/database.ts'
+import { touchRows } from '../../shared/row-seals.ts'
 
 /** A `halls` row as stored. */
 export interface HallRow {
@@ -193,6 +194,7 @@ export async function insertHallPlan(
     'INSERT INTO hall_plans (id, hall_id, kind, version, authorisation_ref, body, created_at, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     [p.id, p.hallId, p.kind, p.version, p.authorisationRef, p.body, p.at, p.createdBy],
   )
+  touchRows(tx, 'hall_plans', [p.id])
 }
 
 export function hallPlans(sql: Sql, hallId: string): Promise<HallPlanRow[]> {
