@@ -295,5 +295,76 @@ browserSuite(
       await noLeaks(page)
       await page.close()
     })
+
+    it('CFG-4 / GEN-23: an exclusion names its international list where the profile has lists (UIF), and is recorded; where it has none the field is absent and the API refuses one', async () => {
+      const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
+      await page.goto(`${server.url}/admin/?lang=es#/exclusions`)
+      await page.fill('input[name=username]', 'jefa')
+      await page.fill('input[name=password]', PASSWORD)
+      await page.click('[data-testid=login] button[type=submit]')
+      const form = page.getByTestId('exclusion-form')
+      await form.locator('input[name=ex-listSource]').waitFor()
+      expect(await form.textContent()).toContain('Lista internacional de origen (UIF)')
+      await form.locator('input[name=ex-document]').fill('4455667 LP')
+      await form.locator('input[name=ex-name]').fill('Juan Pérez Mamani')
+      await form.locator('input[name=ex-reason]').fill('Figura en la lista del Consejo de Seguridad')
+      await form.locator('input[name=ex-listSource]').fill('UIF, lista ONU 1267, corte 2026-03-01')
+      // A person on a list is prohibited, never self-excluded: said before anything is sent.
+      await form.getByTestId('ex-kind').selectOption('self_excluded')
+      await form.getByTestId('ex-submit').click()
+      expect(await errorOf(form)).toBe(
+        'Solo si la persona figura en una lista internacional; entonces el tipo es prohibición.',
+      )
+      await form.getByTestId('ex-kind').selectOption('prohibited')
+      await form.getByTestId('ex-submit').click()
+      await page.getByTestId('exclusions-table').getByText('UIF, lista ONU 1267, corte 2026-03-01').waitFor()
+      const listed = (await call('GET', '/api/players/exclusions')).body
+      expect(listed.internationalLists).toEqual({ authority: 'UIF' })
+      expect(listed.exclusions).toEqual([
+        expect.objectContaining({
+          name: 'Juan Pérez Mamani',
+          kind: 'prohibited',
+          listSource: 'UIF, lista ONU 1267, corte 2026-03-01',
+        }),
+      ])
+      ids.push(listed.exclusions[0].id)
+      await noLeaks(page)
+      await shot(page, 'exclusion-list-source')
+      await page.close()
+
+      // A profile that names no international lists (Cantabria): the field is absent, and the API refuses a list.
+      const spain = await startTestServer({ auth: 'on', profileId: 'ES-CB-2010' }, { clock })
+      try {
+        await spain.services.auth.createUser({
+          username: 'jefa',
+          displayName: 'Marta Quispe',
+          role: 'director',
+          password: PASSWORD,
+        })
+        const es = await pageOnClock(browser, clock, { width: 1366, height: 768 })
+        await es.goto(`${spain.url}/admin/?lang=es#/exclusions`)
+        await es.fill('input[name=username]', 'jefa')
+        await es.fill('input[name=password]', PASSWORD)
+        await es.click('[data-testid=login] button[type=submit]')
+        const esForm = es.getByTestId('exclusion-form')
+        await esForm.locator('input[name=ex-reason]').waitFor()
+        expect(await esForm.locator('input[name=ex-listSource]').count()).toBe(0)
+        expect(await esForm.textContent()).not.toContain('Lista internacional')
+        await shot(es, 'exclusion-no-lists')
+        await es.close()
+        const auth = `Bearer ${(await spain.services.auth.login('jefa', PASSWORD)).token}`
+        const r = await api(
+          spain.url,
+          'POST',
+          '/api/players/exclusions',
+          { document: '12345678Z', name: 'Ana López', kind: 'prohibited', reason: 'Lista', listSource: 'ONU 1267' },
+          { authorization: auth, 'accept-language': 'es' },
+        )
+        expect(r.status).toBeGreaterThanOrEqual(400)
+        expect(r.body.error.details).toMatchObject({ field: 'listSource', rule: 'CFG-4' })
+      } finally {
+        await spain.cleanup()
+      }
+    })
   },
 )
