@@ -14,6 +14,7 @@ import { BonusSection } from './sections/Bonus.tsx'
 import { DrawsSection } from './sections/Draws.tsx'
 import { InstantSection } from './sections/Instant.tsx'
 import { AmlSection } from './sections/Aml.tsx'
+import { ExclusionsSection } from './sections/Exclusions.tsx'
 import { InspectionSection } from './sections/Inspection.tsx'
 import { ReportsSection } from './sections/Reports.tsx'
 import { SoftwareSection } from './sections/Software.tsx'
@@ -37,6 +38,13 @@ export const SECTIONS: SectionDef[] = [
   { key: 'draws', title: 's_draws', group: 'g_lottery', needs: ['lottery.admin', 'lottery.draw'], view: DrawsSection },
   { key: 'instant', title: 's_instant', group: 'g_lottery', needs: ['lottery.admin'], view: InstantSection },
   { key: 'aml', title: 's_aml', group: 'g_control', needs: ['aml.review', 'aml.decide'], view: AmlSection },
+  {
+    key: 'exclusions',
+    title: 's_exclusions',
+    group: 'g_control',
+    needs: ['players.exclude'],
+    view: ExclusionsSection,
+  },
   {
     key: 'inspection',
     title: 's_inspection',

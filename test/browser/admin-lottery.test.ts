@@ -531,7 +531,10 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
     await page.click('[data-testid=new-raffle-plan]')
     const form = page.getByTestId('raffle-plan-form')
     await form.getByTestId('raffle-plan-submit').click()
-    expect(await textOf(page, 'error')).toMatch(/^Revise: Organizador, Nombre de la rifa, .*Clase de rifa\.$/)
+    // PRM-11: who provides the prize is asked too.
+    expect(await textOf(page, 'error')).toMatch(
+      /^Revise: Organizador, Nombre de la rifa, .*Clase de rifa, Quién pone el premio\.$/,
+    )
     const local = (hours: number) =>
       page.evaluate((h) => {
         const d = new Date(Date.now() + h * 3_600_000)
@@ -539,6 +542,7 @@ browserSuite('the numbered-lottery back office, in Chromium with authentication 
         return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
       }, hours)
     await form.getByTestId('raffle-classification').selectOption('benefica')
+    await form.getByTestId('raffle-prize-source').selectOption('operator')
     const values: Record<string, string> = {
       organiser: 'Asociación de Vecinos de Sopocachi',
       name: 'Rifa de la bicicleta',

@@ -300,6 +300,7 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
       'draws',
       'instant',
       'aml',
+      'exclusions',
       'inspection',
       'reports',
     ])
@@ -314,7 +315,8 @@ browserSuite('the back office by role, in Chromium with authentication on (issue
     expect(await textOf(operator, 'who')).toContain('Operador de loterías')
     await operator.close()
     const officer = await open('oficial')
-    expect(await navOf(officer)).toEqual(['aml', 'inspection'])
+    // The AML officer keeps the exclusion list (players.exclude) with the director.
+    expect(await navOf(officer)).toEqual(['aml', 'exclusions', 'inspection'])
     await officer.close()
     // A cashier has no back-office section: told so in words.
     const cashier = await pageOnClock(browser, clock, { width: 1920, height: 1080 })

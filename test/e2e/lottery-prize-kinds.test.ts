@@ -53,6 +53,7 @@ describe('lottery prizes by progression and in goods (LOT-4, LOT-22, PRM-11)', (
       commitmentRef: 'Compromiso de propiedad 2025-17',
       supplierCertificateRef: 'Certificado Honda Bolivia 8841',
     },
+    source: 'operator',
   }
   const G10 = {
     code: 'G10',
@@ -369,6 +370,7 @@ describe('LOT-30: under the Cantabrian profile a numbered lottery pays cash priz
     amountCents: 150_000,
     kind,
     goods: { description: 'Motocicleta 125 cc', class: 'movable', invoiceRef: 'Factura 2025-88' },
+    source: 'operator',
   })
 
   beforeAll(async () => {

@@ -118,6 +118,7 @@ export function rafflePlan(overrides: Partial<RafflePlanInput> = {}): RafflePlan
         depositedAt: '2025-05-30T10:00:00+02:00',
         depositPlace: 'Escaparate de la sede, Santander',
         invoiceRef: 'FAC-2025-118',
+        source: 'operator',
       },
       {
         code: 'R2',
@@ -128,6 +129,7 @@ export function rafflePlan(overrides: Partial<RafflePlanInput> = {}): RafflePlan
         depositedAt: '2025-05-30T10:00:00+02:00',
         depositPlace: 'Escaparate de la sede, Santander',
         invoiceRef: 'FAC-2025-119',
+        source: 'operator',
       },
     ],
     salesStartAt: '2025-06-01T10:00:00+02:00',

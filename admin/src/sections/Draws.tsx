@@ -10,6 +10,8 @@ import { LotteryIssue } from './LotteryIssue.tsx'
 import { LotteryArtwork } from './LotteryArtwork.tsx'
 import { LotteryPlanForm } from './LotteryPlanForm.tsx'
 import { RafflePlanForm } from './RafflePlanForm.tsx'
+import { emptyGoods, goodsBody, goodsMissing, GoodsPrizeFields, type GoodsValue } from './GoodsPrize.tsx'
+import { planRefusal } from './plan-refusal.ts'
 import {
   Field,
   HallDateTime,
@@ -59,6 +61,8 @@ interface Draw {
     numbering?: { from: number; to: number; digits: number }
     series?: number
     fractions?: number
+    /** PRM-9: this draw's place in a successive plan; the first draw's id is null on the first. */
+    round?: { index: number; of: number; firstDrawId: string | null } | null
   }
   close: { beaconRound: number; beaconPublishedAt?: string } | null
   beacon: unknown
@@ -142,7 +146,31 @@ function ExtractoView(props: { product: Product; drawId: string }) {
   )
 }
 
-function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void }) {
+/** PRM-9: the draws of a successive plan, first to last, with their date, prizes and state. */
+function PlanDraws(props: { draw: Draw; all: Draw[] }) {
+  const round = props.draw.plan.round
+  if (!round) return null
+  const first = round.firstDrawId ?? props.draw.drawId
+  const draws = props.all
+    .filter((d) => d.plan.round && (d.drawId === first || d.plan.round.firstDrawId === first))
+    .sort((a, b) => a.plan.round!.index - b.plan.round!.index)
+  return (
+    <div data-testid="plan-draws">
+      <h3>{lx('sv_planDraws')}</h3>
+      <Table
+        head={['', lx('sv_when'), lx('sv_drawPrizes'), lx('sv_state')]}
+        rows={draws.map((d) => [
+          `${lx('sv_drawOf', { n: d.plan.round!.index, of: d.plan.round!.of })}${d.drawId === props.draw.drawId ? ' ' + lx('sv_thisOne') : ''}`,
+          when(d.plan.drawAt, d.timeZone),
+          (d.plan.prizes ?? []).map((x) => x.name).join(', '),
+          <DrawStatus status={d.status} />,
+        ])}
+      />
+    </div>
+  )
+}
+
+function DrawDetail(props: { product: Product; draw: Draw; all: Draw[]; onChange: () => void }) {
   const { product, draw } = props
   const path = `${base(product)}/draws/${encodeURIComponent(draw.drawId)}`
   const [earlyReason, setEarlyReason] = useState('')
@@ -342,6 +370,7 @@ function DrawDetail(props: { product: Product; draw: Draw; onChange: () => void 
           read={can('report.read')}
         />
       )}
+      {product === 'raffle' && <PlanDraws draw={draw} all={props.all} />}
       {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}
       {product === 'raffle' && draw.status === 'open' && (
         <p class="muted" data-testid="raffle-counter-only">
@@ -384,13 +413,25 @@ function NewLottoPlan(props: { onCreated: () => void }) {
     moderator: '',
     notary: '',
   })
+  // LNS-23: an optional category whose winners each receive one unit of a good (class, backing, source: PRM-11).
+  const [withGoods, setWithGoods] = useState(false)
+  const [goods, setGoods] = useState<GoodsValue>(emptyGoods())
+  const [goodsAt, setGoodsAt] = useState({ matches: '', unitValue: '' })
   const set = (k: keyof typeof f) => (v: string) => setF((x) => ({ ...x, [k]: v }))
   const create = useAction(async () => {
     // A day or time that is not one of the hall's (its field says what to type) is never sent.
     if (!f.salesCloseAt || !f.drawAt) throw new ApiError('LOCAL', tx('dateBad'), 0)
+    const lacking = withGoods
+      ? [
+          ...(goodsAt.matches.trim() ? [] : [lx('gp_lottoMatches')]),
+          ...(goodsAt.unitValue.trim() ? [] : [lx('gp_unitValue')]),
+          ...goodsMissing(goods),
+        ]
+      : []
+    if (lacking.length) throw new ApiError('LOCAL', lx('checkFields', { fields: lacking.join(', ') }), 0)
     const drawAt = new Date(hallInstant(f.drawAt))
     const picks = Number(f.picks)
-    await api('POST', '/api/lotto/draws', {
+    await lottoPost({
       operator: f.operator,
       gameCode: f.gameCode,
       name: f.name,
@@ -420,6 +461,21 @@ function NewLottoPlan(props: { onCreated: () => void }) {
           matches: picks - 2,
           prize: { type: 'fixed', amountCents: cents(f.price) },
         },
+        ...(withGoods
+          ? [
+              {
+                code: `B${Number(goodsAt.matches)}`,
+                name: lang.value === 'en' ? 'Prize in goods' : 'Premio en bienes',
+                matches: Number(goodsAt.matches),
+                prize: {
+                  type: 'goods',
+                  ...goodsBody(goods),
+                  unitValueCents: cents(goodsAt.unitValue),
+                  source: goods.source,
+                },
+              },
+            ]
+          : []),
       ],
       budgetCents: 10_000_000,
       salesStartAt: new Date().toISOString(),
@@ -436,6 +492,15 @@ function NewLottoPlan(props: { onCreated: () => void }) {
     props.onCreated()
     return tx('planCreated')
   })
+  /** A refused plan in the form's words (LOT-22, PRM-11), never the server's English sentence. */
+  async function lottoPost(body: unknown) {
+    try {
+      await api('POST', '/api/lotto/draws', body)
+    } catch (err) {
+      const refused = planRefusal(err, [] as string[], {}, (k) => k)
+      throw new ApiError('LOCAL', refused.message, 0)
+    }
+  }
   const field = (k: keyof typeof f, label: string) => (
     <Field label={label}>
       <Input name={k} value={f[k]} onValue={set(k)} />
@@ -475,6 +540,38 @@ function NewLottoPlan(props: { onCreated: () => void }) {
         {field('director', tx('drawDirector'))}
         {field('moderator', tx('moderator'))}
         {field('notary', tx('notary'))}
+        <label class="wide">
+          <input
+            type="checkbox"
+            data-testid="lotto-goods-toggle"
+            checked={withGoods}
+            onChange={(e) => setWithGoods((e.target as HTMLInputElement).checked)}
+          />{' '}
+          {lx('gp_lottoAdd')}
+        </label>
+        {withGoods && (
+          <div class="wide">
+            <div class="inline">
+              <Field label={lx('gp_lottoMatches')}>
+                <Input
+                  name="lotto-goods-matches"
+                  inputMode="numeric"
+                  value={goodsAt.matches}
+                  onValue={(v) => setGoodsAt((x) => ({ ...x, matches: v }))}
+                />
+              </Field>
+              <Field label={lx('gp_unitValue')}>
+                <Input
+                  name="lotto-goods-unitValue"
+                  inputMode="decimal"
+                  value={goodsAt.unitValue}
+                  onValue={(v) => setGoodsAt((x) => ({ ...x, unitValue: v }))}
+                />
+              </Field>
+            </div>
+            <GoodsPrizeFields prefix="lotto-goods" value={goods} onValue={setGoods} />
+          </div>
+        )}
         <button type="submit" class="primary" disabled={create.busy}>
           {tx('create')}
         </button>
@@ -582,7 +679,13 @@ export function DrawsSection() {
         )}
       </Panel>
       {current && (
-        <DrawDetail key={current.drawId + current.status} product={product} draw={current} onChange={draws.reload} />
+        <DrawDetail
+          key={current.drawId + current.status}
+          product={product}
+          draw={current}
+          all={list}
+          onChange={draws.reload}
+        />
       )}
       {/* CFG-39: the images the lottery's ticket sheet carries, kept by the lottery administration. */}
       {product === 'lottery' && can('lottery.admin') && <LotteryArtwork />}

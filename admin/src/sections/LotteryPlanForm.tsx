@@ -7,8 +7,25 @@ import { api } from '../session.ts'
 import { Feedback, Field, HallDateTime, Input, Select, cents, hallInstant } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
+import { emptyGoods, goodsBody, goodsMissing, GoodsPrizeFields, type GoodsValue } from './GoodsPrize.tsx'
 
-type PrizeRow = { name: string; rule: 'exact' | 'ending'; digits: string; amount: string }
+type PrizeRow = {
+  name: string
+  rule: 'exact' | 'ending'
+  digits: string
+  amount: string
+  /** LOT-22: cash, or goods / in kind with their class, backing and source (PRM-11). */
+  kind: 'cash' | 'goods' | 'in-kind'
+  goods: GoodsValue
+}
+const newPrize = (rule: PrizeRow['rule'], digits: string): PrizeRow => ({
+  name: '',
+  rule,
+  digits,
+  amount: '',
+  kind: 'cash',
+  goods: emptyGoods(),
+})
 
 const FIELDS = [
   'institution',
@@ -54,7 +71,7 @@ export function LotteryPlanForm(props: { onCreated: () => void }) {
   const [f, setF] = useState<Record<FieldKey, string>>(
     Object.fromEntries(FIELDS.map((k) => [k, k === 'currency' ? 'BOB' : ''])) as Record<FieldKey, string>,
   )
-  const [prizes, setPrizes] = useState<PrizeRow[]>([{ name: '', rule: 'exact', digits: '', amount: '' }])
+  const [prizes, setPrizes] = useState<PrizeRow[]>([newPrize('exact', '')])
   const [bad, setBad] = useState<Set<string>>(new Set())
   const [error, setError] = useState<string | null>(null)
   const [ok, setOk] = useState<string | null>(null)
@@ -66,13 +83,17 @@ export function LotteryPlanForm(props: { onCreated: () => void }) {
     setError(null)
     setOk(null)
     const missing = FIELDS.filter((k) => !f[k].trim())
-    if (missing.length || prizes.some((p) => !p.name.trim() || !p.amount.trim())) {
+    const goodsLacking = prizes.flatMap((p) => (p.kind === 'cash' ? [] : goodsMissing(p.goods)))
+    if (missing.length || goodsLacking.length || prizes.some((p) => !p.name.trim() || !p.amount.trim())) {
       setBad(new Set(missing))
       return setError(
         lx('checkFields', {
           fields: [
-            ...missing.map(label),
-            ...(prizes.some((p) => !p.name.trim() || !p.amount.trim()) ? [lx('pf_prizes')] : []),
+            ...new Set([
+              ...missing.map(label),
+              ...(prizes.some((p) => !p.name.trim() || !p.amount.trim()) ? [lx('pf_prizes')] : []),
+              ...goodsLacking,
+            ]),
           ].join(', '),
         }),
       )
@@ -100,6 +121,7 @@ export function LotteryPlanForm(props: { onCreated: () => void }) {
           name: p.name.trim(),
           amountCents: cents(p.amount),
           rule: p.rule === 'exact' ? { type: 'exact' } : { type: 'ending', of: 'P1', digits: Number(p.digits || 1) },
+          ...(p.kind === 'cash' ? {} : { kind: p.kind, goods: goodsBody(p.goods), source: p.goods.source }),
         })),
         salesStartAt: iso(f.salesStartAt),
         salesCloseAt: iso(f.salesCloseAt),
@@ -147,49 +169,71 @@ export function LotteryPlanForm(props: { onCreated: () => void }) {
       </form>
       <h4>{lx('pf_prizes')}</h4>
       {prizes.map((p, i) => (
-        <div class="inline" key={i} data-testid="plan-prize">
-          <Field label={lx('prizeName')}>
-            <Input
-              name={`prize-name-${i}`}
-              value={p.name}
-              onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, name: v } : y)))}
-            />
-          </Field>
-          <Field label={lx('prizeRule')}>
-            <Select
-              value={p.rule}
-              onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, rule: v as PrizeRow['rule'] } : y)))}
-              options={[
-                ['exact', lx('ruleExact')],
-                ['ending', lx('ruleEnding')],
-              ]}
-            />
-          </Field>
-          {p.rule === 'ending' && (
-            <Field label={lx('endingDigits')}>
+        <div key={i} data-testid="plan-prize">
+          <div class="inline">
+            <Field label={lx('prizeName')}>
               <Input
-                name={`prize-digits-${i}`}
-                inputMode="numeric"
-                value={p.digits}
-                onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, digits: v } : y)))}
+                name={`prize-name-${i}`}
+                value={p.name}
+                onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, name: v } : y)))}
               />
             </Field>
-          )}
-          <Field label={lx('prizeAmount')}>
-            <Input
-              name={`prize-amount-${i}`}
-              inputMode="decimal"
-              value={p.amount}
-              onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, amount: v } : y)))}
+            <Field label={lx('prizeRule')}>
+              <Select
+                value={p.rule}
+                onValue={(v) =>
+                  setPrizes((x) => x.map((y, j) => (j === i ? { ...y, rule: v as PrizeRow['rule'] } : y)))
+                }
+                options={[
+                  ['exact', lx('ruleExact')],
+                  ['ending', lx('ruleEnding')],
+                ]}
+              />
+            </Field>
+            {p.rule === 'ending' && (
+              <Field label={lx('endingDigits')}>
+                <Input
+                  name={`prize-digits-${i}`}
+                  inputMode="numeric"
+                  value={p.digits}
+                  onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, digits: v } : y)))}
+                />
+              </Field>
+            )}
+            <Field label={lx('prizeAmount')}>
+              <Input
+                name={`prize-amount-${i}`}
+                inputMode="decimal"
+                value={p.amount}
+                onValue={(v) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, amount: v } : y)))}
+              />
+            </Field>
+            <Field label={lx('gp_kind')}>
+              <Select
+                testId={`prize-kind-${i}`}
+                value={p.kind}
+                onValue={(v) =>
+                  setPrizes((x) => x.map((y, j) => (j === i ? { ...y, kind: v as PrizeRow['kind'] } : y)))
+                }
+                options={[
+                  ['cash', lx('gp_cash')],
+                  ['goods', lx('gp_goods')],
+                  ['in-kind', lx('gp_inKind')],
+                ]}
+              />
+            </Field>
+          </div>
+          {p.kind !== 'cash' && (
+            <GoodsPrizeFields
+              prefix={`prize-${i}`}
+              value={p.goods}
+              onValue={(g) => setPrizes((x) => x.map((y, j) => (j === i ? { ...y, goods: g } : y)))}
             />
-          </Field>
+          )}
         </div>
       ))}
       <div class="inline">
-        <button
-          type="button"
-          onClick={() => setPrizes((x) => [...x, { name: '', rule: 'ending', digits: '1', amount: '' }])}
-        >
+        <button type="button" onClick={() => setPrizes((x) => [...x, newPrize('ending', '1')])}>
           {lx('addPrize')}
         </button>
         <button type="button" class="primary" data-testid="plan-submit" disabled={busy} onClick={(e) => void submit(e)}>

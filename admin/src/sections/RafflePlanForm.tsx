@@ -1,12 +1,16 @@
 /**
  * Plans a raffle of goods (PRM-1 to PRM-6, CFG-44) in the back office (issue 29 point 8): every field POST
- * /api/lottery/draws requires, with Spanish labels, and the server's refusal named by field and rule.
+ * /api/lottery/draws requires, with Spanish labels, and the server's refusal named by field and rule. Issue 26: or a
+ * free promotional draw held on several dates (PRM-9, tracto sucesivo): the dates of its draws, the draw each prize
+ * is drawn in, and the bases' word on whether a ticket that has won stays in play; every prize says who provides it
+ * (PRM-11).
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
 import { Feedback, Field, HallDateTime, Input, Select, cents, hallInstant } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
+import { SourceSelect, type GoodsValue } from './GoodsPrize.tsx'
 
 const FIELDS = [
   'organiser',
@@ -44,6 +48,31 @@ const SERVER_FIELD: Record<string, FieldKey> = {
   'prizes.0.valueCents': 'prizeValue',
   'prizes.0.depositedAt': 'prizeDepositedAt',
   'prizes.0.invoiceRef': 'prizeInvoiceRef',
+  'prizes[0].valueCents': 'prizeValue',
+  'prizes[0].depositedAt': 'prizeDepositedAt',
+  'prizes[0].invoiceRef': 'prizeInvoiceRef',
+  'draws[0].drawAt': 'drawAt',
+}
+
+/** PRM-9: a further prize of a successive plan, drawn in the draw it names (0 = the first). */
+interface MorePrize {
+  name: string
+  description: string
+  value: string
+  depositedAt: string
+  depositPlace: string
+  invoiceRef: string
+  source: GoodsValue['source']
+  draw: number
+}
+const MORE_TEXT = ['name', 'description', 'value', 'depositPlace', 'invoiceRef'] as const
+const moreLabel: Record<(typeof MORE_TEXT)[number] | 'depositedAt', FieldKey> = {
+  name: 'prizeName',
+  description: 'prizeDescription',
+  value: 'prizeValue',
+  depositedAt: 'prizeDepositedAt',
+  depositPlace: 'prizeDepositPlace',
+  invoiceRef: 'prizeInvoiceRef',
 }
 
 export function RafflePlanForm(props: { onCreated: () => void }) {
@@ -53,6 +82,14 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
   const [classification, setClassification] = useState('')
   // PRM-4: the authority's reference, unless the raffle is exempt (non-profit and a small prize): the server says.
   const [authorisationRef, setAuthorisationRef] = useState('')
+  const [source, setSource] = useState<GoodsValue['source']>('')
+  // PRM-9: one draw, or a promotional plan on several dates (its first draw is the plan's draw date).
+  const [successive, setSuccessive] = useState(false)
+  const [communicationRef, setCommunicationRef] = useState('')
+  const [winnersStayIn, setWinnersStayIn] = useState('')
+  const [laterDraws, setLaterDraws] = useState<string[]>([''])
+  const [firstPrizeDraw, setFirstPrizeDraw] = useState(0)
+  const [more, setMore] = useState<MorePrize[]>([])
   const [bad, setBad] = useState<Set<string>>(new Set())
   const [error, setError] = useState<string | null>(null)
   const [ok, setOk] = useState<string | null>(null)
@@ -61,39 +98,82 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
   async function submit() {
     setError(null)
     setOk(null)
-    const missing: Array<FieldKey | 'classification'> = FIELDS.filter((k) => !f[k].trim())
-    if (!classification) missing.push('classification')
-    if (missing.length) {
+    // A promotional draw is free (PRM-7): it has no price to type, and its class is the promotional one.
+    const missing: Array<FieldKey | 'classification'> = FIELDS.filter(
+      (k) => !f[k].trim() && !(successive && k === 'price'),
+    )
+    if (!classification && !successive) missing.push('classification')
+    const lacking = [
+      ...(source ? [] : [lx('gp_source')]),
+      ...(successive && !communicationRef.trim() ? [lx('sv_communicationRef')] : []),
+      ...(successive && !winnersStayIn ? [lx('sv_winnersStayIn')] : []),
+      ...(successive && laterDraws.some((d) => !d) ? [lx('sv_draws')] : []),
+      ...(successive && more.some((m) => MORE_TEXT.some((k) => !m[k].trim()) || !m.depositedAt || !m.source)
+        ? [lx('sv_prizes')]
+        : []),
+    ]
+    if (missing.length || lacking.length) {
       setBad(new Set(missing))
-      return setError(lx('checkFields', { fields: missing.map(label).join(', ') }))
+      return setError(lx('checkFields', { fields: [...missing.map(label), ...lacking].join(', ') }))
     }
     // Issue 29: typed on the hall's clock (its zone named by the field), whatever the browser's zone.
     const iso = (v: string) => hallInstant(v)
     setBusy(true)
     try {
+      const prizes = [
+        {
+          code: 'R1',
+          name: f.prizeName.trim(),
+          description: f.prizeDescription.trim(),
+          kind: 'goods',
+          valueCents: cents(f.prizeValue),
+          depositedAt: iso(f.prizeDepositedAt),
+          depositPlace: f.prizeDepositPlace.trim(),
+          invoiceRef: f.prizeInvoiceRef.trim(),
+          source,
+        },
+        ...(successive ? more : []).map((m, i) => ({
+          code: `R${i + 2}`,
+          name: m.name.trim(),
+          description: m.description.trim(),
+          kind: 'goods',
+          valueCents: cents(m.value),
+          depositedAt: iso(m.depositedAt),
+          depositPlace: m.depositPlace.trim(),
+          invoiceRef: m.invoiceRef.trim(),
+          source: m.source,
+        })),
+      ]
+      const drawOf = [firstPrizeDraw, ...more.map((m) => m.draw)]
+      const dates = [f.drawAt, ...laterDraws]
       await api('POST', '/api/lottery/draws', {
-        kind: 'raffle',
+        ...(successive
+          ? {
+              kind: 'promotional',
+              classification: 'promotional',
+              nonProfit: false,
+              ticketPriceCents: 0,
+              communicationRef: communicationRef.trim(),
+              successive: true,
+              winnersStayIn: winnersStayIn === 'yes',
+              draws: dates.map((d, i) => ({
+                drawAt: iso(d),
+                prizeCodes: prizes.filter((_, j) => drawOf[j] === i).map((x) => x.code),
+              })),
+            }
+          : {
+              kind: 'raffle',
+              classification,
+              nonProfit: classification !== 'interes-particular',
+              ticketPriceCents: cents(f.price),
+            }),
         organiser: f.organiser.trim(),
         name: f.name.trim(),
         gameCode: f.gameCode.trim().toUpperCase(),
         drawNumber: Number(f.drawNumber),
-        classification,
-        nonProfit: classification !== 'interes-particular',
         numbering: { from: Number(f.from), to: Number(f.to), digits: Math.max(String(f.to).trim().length, 1) },
-        ticketPriceCents: cents(f.price),
         currency: f.currency.trim().toUpperCase(),
-        prizes: [
-          {
-            code: 'R1',
-            name: f.prizeName.trim(),
-            description: f.prizeDescription.trim(),
-            kind: 'goods',
-            valueCents: cents(f.prizeValue),
-            depositedAt: iso(f.prizeDepositedAt),
-            depositPlace: f.prizeDepositPlace.trim(),
-            invoiceRef: f.prizeInvoiceRef.trim(),
-          },
-        ],
+        prizes,
         salesStartAt: iso(f.salesStartAt),
         salesCloseAt: iso(f.salesCloseAt),
         drawAt: iso(f.drawAt),
@@ -119,6 +199,10 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
       setBusy(false)
     }
   }
+  const drawOptions: Array<[string, string]> = [0, ...laterDraws.map((_, i) => i + 1)].map((i) => [
+    String(i),
+    lx('sv_drawN', { n: i + 1 }),
+  ])
   return (
     <div class="subpanel" data-testid="raffle-plan-form">
       <h3>{lx('rafflePlanTitle')}</h3>
@@ -130,20 +214,38 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
           void submit()
         }}
       >
-        <Field label={label('classification')}>
+        <Field label={lx('sv_mode')}>
           <Select
-            testId="raffle-classification"
-            value={classification}
-            onValue={setClassification}
+            testId="raffle-mode"
+            value={successive ? 'successive' : 'single'}
+            onValue={(v) => setSuccessive(v === 'successive')}
             options={[
-              ['', lx('choose')],
-              ['benefica', lx('classBenefica')],
-              ['utilidad-publica', lx('classPublic')],
-              ['interes-particular', lx('classPrivate')],
+              ['single', lx('sv_single')],
+              ['successive', lx('sv_successive')],
             ]}
           />
         </Field>
-        {FIELDS.map((k) =>
+        {!successive && (
+          <Field label={label('classification')}>
+            <Select
+              testId="raffle-classification"
+              value={classification}
+              onValue={setClassification}
+              options={[
+                ['', lx('choose')],
+                ['benefica', lx('classBenefica')],
+                ['utilidad-publica', lx('classPublic')],
+                ['interes-particular', lx('classPrivate')],
+              ]}
+            />
+          </Field>
+        )}
+        {successive && (
+          <Field label={lx('sv_communicationRef')}>
+            <Input name="raffle-communicationRef" value={communicationRef} onValue={setCommunicationRef} />
+          </Field>
+        )}
+        {FIELDS.filter((k) => !(successive && k === 'price')).map((k) =>
           // Issue 29 point 4: dates typed day first and on 24 h, on the hall's clock, not the browser's picker.
           DATES.has(k) ? (
             <HallDateTime
@@ -165,6 +267,17 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
             </Field>
           ),
         )}
+        <SourceSelect testId="raffle-prize-source" value={source} onValue={setSource} />
+        {successive && (
+          <Field label={lx('sv_prizeDraw')}>
+            <Select
+              testId="raffle-prize-draw"
+              value={String(firstPrizeDraw)}
+              onValue={(v) => setFirstPrizeDraw(Number(v))}
+              options={drawOptions}
+            />
+          </Field>
+        )}
         <Field label={label('authorisationRef')}>
           <Input
             name="raffle-authorisationRef"
@@ -173,6 +286,90 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
             aria-invalid={bad.has('authorisationRef') ? 'true' : undefined}
           />
         </Field>
+        {successive && (
+          <div class="wide" data-testid="raffle-successive">
+            <h4>{lx('sv_draws')}</h4>
+            <Field label={lx('sv_winnersStayIn')}>
+              <Select
+                testId="raffle-winners-stay-in"
+                value={winnersStayIn}
+                onValue={setWinnersStayIn}
+                options={[
+                  ['', lx('choose')],
+                  ['yes', lx('sv_stayIn')],
+                  ['no', lx('sv_out')],
+                ]}
+              />
+            </Field>
+            <p class="muted">{lx('sv_firstDraw', { field: label('drawAt') })}</p>
+            {laterDraws.map((d, i) => (
+              <HallDateTime
+                key={i}
+                name={`raffle-draw-${i + 2}`}
+                label={lx('sv_drawAt', { n: i + 2 })}
+                value={d}
+                onValue={(v) => setLaterDraws((x) => x.map((y, j) => (j === i ? v : y)))}
+              />
+            ))}
+            <button type="button" data-testid="raffle-add-draw" onClick={() => setLaterDraws((x) => [...x, ''])}>
+              {lx('sv_addDraw')}
+            </button>
+            <h4>{lx('sv_prizes')}</h4>
+            {more.map((m, i) => (
+              <div class="form-grid" key={i} data-testid="raffle-more-prize">
+                {MORE_TEXT.map((k) => (
+                  <Field label={`${label(moreLabel[k])} ${i + 2}`} key={k}>
+                    <Input
+                      name={`raffle-prize-${i + 2}-${k}`}
+                      value={m[k]}
+                      onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, [k]: v } : y)))}
+                    />
+                  </Field>
+                ))}
+                <HallDateTime
+                  name={`raffle-prize-${i + 2}-depositedAt`}
+                  label={`${label('prizeDepositedAt')} ${i + 2}`}
+                  value={m.depositedAt}
+                  onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, depositedAt: v } : y)))}
+                />
+                <SourceSelect
+                  testId={`raffle-prize-${i + 2}-source`}
+                  value={m.source}
+                  onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, source: v } : y)))}
+                />
+                <Field label={lx('sv_prizeDraw')}>
+                  <Select
+                    testId={`raffle-prize-${i + 2}-draw`}
+                    value={String(m.draw)}
+                    onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, draw: Number(v) } : y)))}
+                    options={drawOptions}
+                  />
+                </Field>
+              </div>
+            ))}
+            <button
+              type="button"
+              data-testid="raffle-add-prize"
+              onClick={() =>
+                setMore((x) => [
+                  ...x,
+                  {
+                    name: '',
+                    description: '',
+                    value: '',
+                    depositedAt: '',
+                    depositPlace: '',
+                    invoiceRef: '',
+                    source: '',
+                    draw: Math.min(x.length + 1, laterDraws.length),
+                  },
+                ])
+              }
+            >
+              {lx('sv_addPrize')}
+            </button>
+          </div>
+        )}
         <button type="submit" class="primary" data-testid="raffle-plan-submit" disabled={busy}>
           {lx('rafflePlanSubmit')}
         </button>

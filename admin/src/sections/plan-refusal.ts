@@ -21,11 +21,35 @@ export function planRefusal<K extends string>(
   ) as Array<K | null>
   const names = problems.map((p, i) => {
     const k = keys[i]
-    const name = k ? label(k) : p.field.startsWith('prizes') ? lx('pf_prizes') : lx('otherField')
+    const name = k
+      ? label(k)
+      : /^(prizes|categories)\b/.test(p.field)
+        ? lx('pf_prizes')
+        : /^(draws|winnersStayIn)\b/.test(p.field)
+          ? lx('sv_draws')
+          : lx('otherField')
     return p.rule ? `${name} (${p.rule})` : name
   })
+  const whys = [...new Set(problems.map(why).filter((x): x is string => x !== null))]
   return {
     bad: new Set(keys.filter((k): k is K => k !== null)),
-    message: lx('checkFields', { fields: [...new Set(names)].join(', ') }),
+    message: [lx('checkFields', { fields: [...new Set(names)].join(', ') }), ...whys].join(' '),
   }
+}
+
+/**
+ * What the rule asks, in the screen's language, for the refusals a director can fix from the form (LOT-22, PRM-11,
+ * PRM-9); the server's own sentence is English and names fields by code, so it is never shown.
+ */
+function why(p: { field: string; rule?: string }): string | null {
+  const last = p.field.split('.').pop() ?? ''
+  if (p.rule === 'LOT-22' && last === 'class') return lx('why_realEstate')
+  if (last === 'source' && (p.rule === 'PRM-11' || p.rule === 'LOT-22')) return lx('why_source')
+  if (p.rule === 'LOT-22' && last === 'invoiceRef') return lx('why_backing')
+  if (p.rule !== 'PRM-9') return null
+  if (p.field === 'winnersStayIn') return lx('why_winners')
+  if (p.field === 'claimDeadline') return lx('why_claimAfterLast')
+  if (last === 'drawAt') return lx('why_drawOrder')
+  if (last === 'prizeCodes' || p.field === 'draws') return lx('why_drawPrizes')
+  return null
 }

@@ -189,7 +189,10 @@ export function createPlayerAdmission(deps: {
     })
   }
 
-  return { exclude, lift, assertAdmitted, list, keyOf }
+  /** CFG-4: the international lists the profile names (their authority), or null where the hall alone excludes. */
+  const internationalLists = () => (deps.internationalLists ? { authority: deps.internationalLists.authority } : null)
+
+  return { exclude, lift, assertAdmitted, list, keyOf, internationalLists }
 }
 
 export type PlayerAdmission = ReturnType<typeof createPlayerAdmission>

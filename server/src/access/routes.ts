@@ -119,6 +119,8 @@ export function registerAccessRoutes(app: App, services: Services) {
       exclusions: await services.players.list({
         showDocuments: !c.get('authOn') || isAllowed('players.exclude', principalOf(c).role as Role),
       }),
+      // CFG-4: whether an exclusion may name an international list (the back office asks for it only then).
+      internationalLists: services.players.internationalLists(),
     }),
   )
   app.post('/api/players/exclusions', needs('players.exclude'), async (c) => {

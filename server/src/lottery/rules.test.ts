@@ -67,6 +67,7 @@ describe('lottery plan (LOT-4, LOT-12, LOT-25, CFG-39)', () => {
         amountCents: 1_500_000,
         kind: 'goods',
         goods: { description: 'Moto', class: 'movable', invoiceRef: 'F-1' },
+        source: 'operator',
       },
     ]
     const whole = { ...p, fractions: 1, ticketPriceCents: 1_000 }
@@ -304,6 +305,7 @@ describe('LOT-22: prizes in goods', () => {
             amountCents: 1_000_000,
             kind: 'goods',
             goods: goods as any,
+            source: 'operator',
           },
         ],
         ...over,
@@ -348,6 +350,7 @@ describe('LOT-22: prizes in goods', () => {
             amountCents: 1_000_000,
             kind: 'goods',
             goods: { description: 'Automóvil', class: 'movable', invoiceRef: 'F-9' },
+            source: 'operator',
           },
         ],
       }),

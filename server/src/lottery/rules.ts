@@ -28,6 +28,7 @@ import {
   checkPlanDates,
   checkPrizeSource,
   isIsoTime,
+  requireGoodsSource,
   requireInt,
   requireText,
   type GoodsClass,
@@ -653,6 +654,7 @@ function checkLotteryPrizeKind(prize: LotteryPrize, f: string, fractions: number
   }
   requireText(g.description, `${f}.goods.description`, 'LOT-22', problems)
   checkGoodsBacking(g, `${f}.goods`, problems)
+  requireGoodsSource(prize.source, `${f}.source`, 'LOT-22', problems)
   // A good cannot be split among the fractions of a ticket (LOT-25: prizes are indivisible), so a plan with goods
   // sells whole tickets only.
   if (Number.isInteger(fractions) && fractions > 1)
@@ -871,7 +873,11 @@ export function validateRafflePlan(p: RafflePlan): PlanProblem[] {
       })
     // PRM-10: cash prizes are deposited in a bank; the place alone ("en el banco") proves nothing, the bank's slip does.
     if (prize.kind === 'cash') requireText(prize.bankDepositRef, `${f}.bankDepositRef`, 'PRM-10', problems, 120)
-    if (prize.source === 'expired-promotion')
+    // PRM-11: a prize in goods or a service states who provides it (operator or sponsor); a cash prize may be silent,
+    // but never from expired prizes of business promotions either.
+    if (prize.kind === 'goods' || prize.kind === 'service')
+      requireGoodsSource(prize.source, `${f}.source`, null, problems)
+    else if (prize.source === 'expired-promotion')
       problems.push({
         field: `${f}.source`,
         rule: 'PRM-11',

@@ -14,6 +14,7 @@ import {
   checkGoodsBacking,
   checkPlanDates,
   checkPrizeSource,
+  requireGoodsSource,
   requireInt,
   requireText,
   type GoodsClass,
@@ -323,15 +324,7 @@ export function validateLottoPlan(p: LottoPlan): PlanProblem[] {
         // LNS-23 (002 §7.3.10): the same backing, no real estate and no expired promotional prizes as LOT-22.
         checkGoodsBacking(prize, `${f}.prize`, problems)
         checkPrizeSource(prize.source, `${f}.prize.source`, problems)
-        if (prize.source !== 'operator' && prize.source !== 'sponsor')
-          problems.push({
-            field: `${f}.prize.source`,
-            rule: 'PRM-11',
-            message:
-              prize.source === 'expired-promotion'
-                ? 'expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes (LNS-23)'
-                : 'a goods prize states where it comes from: operator or sponsor (LNS-23)',
-          })
+        requireGoodsSource(prize.source, `${f}.prize.source`, 'LNS-23', problems)
         if (
           requireInt(prize.unitValueCents, `${f}.prize.unitValueCents`, 'LNS-23', 1, Number.MAX_SAFE_INTEGER, problems)
         )

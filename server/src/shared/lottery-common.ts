@@ -197,6 +197,29 @@ export function checkPrizeSource(source: unknown, field: string, problems: PlanP
     })
 }
 
+/**
+ * PRM-11 / LOT-22 / LNS-23: a prize in goods (or in kind) of any line (lotto, numbered lottery, raffle) states who
+ * provides it, the operator or a sponsor, so that no prize comes from the expired prizes of business promotions
+ * (reserved for charity and health). `line` names the line's own rule in the message.
+ */
+export function requireGoodsSource(
+  source: unknown,
+  field: string,
+  line: string | null,
+  problems: PlanProblem[],
+): void {
+  if (source === 'operator' || source === 'sponsor') return
+  const own = line ? ` (${line})` : ''
+  problems.push({
+    field,
+    rule: 'PRM-11',
+    message:
+      source === 'expired-promotion'
+        ? `expired prizes of business promotions are reserved for charity and health; they may not be offered as prizes${own}`
+        : `a goods prize states where it comes from: operator or sponsor${own}`,
+  })
+}
+
 /** LST-1 / LST-2 / LST-5: the last day a report to the AJ is on time: the next business day (Monday to Friday). */
 export function nextBusinessDay(iso: string): string {
   const d = new Date(Date.parse(iso.slice(0, 10) + 'T00:00:00Z'))
