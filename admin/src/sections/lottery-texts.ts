@@ -230,7 +230,8 @@ const es = {
   gp_lottoMatches: 'Aciertos de la categoría en bienes',
   gp_unitValue: 'Valor de cada unidad',
   why_realEstate: 'No se pueden ofrecer bienes inmuebles como premio.',
-  why_source: 'Diga si el premio lo pone el operador o un patrocinador (los premios caducados de promociones no se ofrecen).',
+  why_source:
+    'Diga si el premio lo pone el operador o un patrocinador (los premios caducados de promociones no se ofrecen).',
   why_backing:
     'Un bien se respalda con su factura; un bien sujeto a registro, con la factura o con el documento de compromiso y la certificación del proveedor.',
   why_drawOrder: 'Los sorteos van en orden de fecha, uno después de otro; el primero es la fecha del sorteo del plan.',

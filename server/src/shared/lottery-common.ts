@@ -202,12 +202,7 @@ export function checkPrizeSource(source: unknown, field: string, problems: PlanP
  * provides it, the operator or a sponsor, so that no prize comes from the expired prizes of business promotions
  * (reserved for charity and health). `line` names the line's own rule in the message.
  */
-export function requireGoodsSource(
-  source: unknown,
-  field: string,
-  line: string | null,
-  problems: PlanProblem[],
-): void {
+export function requireGoodsSource(source: unknown, field: string, line: string | null, problems: PlanProblem[]): void {
   if (source === 'operator' || source === 'sponsor') return
   const own = line ? ` (${line})` : ''
   problems.push({
