@@ -53,7 +53,7 @@ describe('ticket layout', () => {
       'VÁLIDO SOLO PARA LA PARTIDA N.º 3',
       'Nombre: ',
       'C.I./Pasaporte: ',
-      'Teléfono: ',
+      'Teléfono: ', // CFG-22: room on the back for the buyer's name, document and phone
       '18 años',
     ]) {
       expect(t).toContain(needle)

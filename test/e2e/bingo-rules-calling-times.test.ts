@@ -40,7 +40,7 @@ describe('CFG-20: the hall calling times', () => {
     return hall
   }
 
-  it('a Bolivian hall records its times only with the AJ reference, and only the staff who set the rules (CFG-20)', async () => {
+  it('a Bolivian hall records its times only with the AJ reference, and only the staff who set the rules (CFG-20, CFG-46)', async () => {
     const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'ct-ref' })
     const none = await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/calling-times`, times)
     expect(none.status).toBe(422)

@@ -38,7 +38,7 @@ describe('the prima keeps the decree values and every game funds it (BNG-58, BNG
   })
   afterAll(async () => s?.server.cleanup())
 
-  it('BNG-62: the director cannot move the ball limit (50) or its growth (+1), not even with a reference', async () => {
+  it('BNG-62, CFG-29: the director cannot move the ball limit (50) or its growth (+1), not even with a reference', async () => {
     const put = (b: object) =>
       s.call('jefa', 'PUT', `/api/halls/${central.hallId}/prima`, { amountsCents: [5_000], ...b })
     for (const b of [

@@ -101,7 +101,7 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
       [paid.body.payout.payoutId],
     )
     expect(out.map((m) => [Number(m.amount_cents), m.shift_id])).toEqual([[-5_000, cashier.shiftId]])
-    // Issue 23: the prima is in the prize register, with its payee.
+    // Issue 23, BNG-72: the prima is in the prize register (Registro de premios), with its payee.
     const register = await s.call('jefa', 'GET', `/api/prize-register?gameId=${prima.gameId}`)
     const row = (
       register.body.rows as Array<{

@@ -193,7 +193,7 @@ describe("the cash desk pays every prize, out of the payer's own open shift (iss
     })
   })
 
-  it('pays lotto and lottery prizes only at the cash desk: the per-product and by-id routes are gone, and a floor manager without a station pays nothing', async () => {
+  it('pays lotto and lottery prizes only at the cash desk: the per-product and by-id routes are gone, and a floor manager without a station pays nothing (GEN-13)', async () => {
     for (const path of [
       '/api/lotto/tickets/pay',
       '/api/lottery/tickets/pay',

@@ -130,7 +130,7 @@ describe('lottery reprint after a loss and exchange of sold tickets (LST-1, LST-
   })
   afterAll(async () => server?.cleanup())
 
-  it('LST-1 (a) new numbering: the same quantity inside the issue, never printed, with the AJ reference and the new schedule, linked to the lost range', async () => {
+  it('LST-1 (a) new numbering: the same quantity inside the issue, never printed, with the AJ reference and the new schedule, linked to the lost range (LST-7)', async () => {
     const base = { mode: 'new-numbering', lostRangeId: lostA, authorisationRef: 'AJ-RA-2025-0777', schedule }
     const noRef = await call('jefa', 'POST', `/api/lottery/draws/${drawId}/reissues`, {
       ...base,

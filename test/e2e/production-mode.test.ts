@@ -36,7 +36,7 @@ function runStart(env: Record<string, string>, args = ['start']): Promise<{ code
 }
 
 describe('a production start refuses demo references and key files in DATA_DIR (issue 24 point 4)', () => {
-  it('npm start without the demo exits, naming every DEMO reference and what to set instead', async () => {
+  it('npm start without the demo exits, naming every DEMO reference and what to set instead (issue 24: LNS-12, INS-3, INS-16, RNG-26, RNG-27)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-prod-'))
     const keyDir = mkdtempSync(join(tmpdir(), 'bolillo-prod-keys-'))
     try {

@@ -256,7 +256,7 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
     expect(rec.payload.signedBy).toBeUndefined()
   })
 
-  it("pays a named slip to its buyer; to anyone else only with a supervisor's override, journaled, else a Spanish refusal (GEN-16, GEN-26)", async () => {
+  it("pays a named slip to its buyer; to anyone else only with a supervisor's override, journaled, else a Spanish refusal (GEN-16, GEN-24 item 12, GEN-26)", async () => {
     const { lotto } = server.services
     const created = await call('jefa', 'POST', '/api/lotto/draws', plan649())
     expect(created.status, JSON.stringify(created.body)).toBe(201)
