@@ -3,11 +3,15 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api } from '../helpers/server.ts'
-import { hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { sellVoucher } from '../helpers/cashdesk.ts'
+import { sealed, TEST_PRINTER_ID } from '../helpers/device-marks.ts'
+import { openTill } from '../helpers/till.ts'
+import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
 
 /**
- * Issue 24 point 1 for the rules added with migrations 0340-0370: a game's own bet limits (CFG-7), the hall's figure
- * plan and a game's figures (CFG-13), the certified software records and a game's software (RNG-32). Over real HTTP
+ * Issue 24 point 1 for the rules added with migrations 0340-0380: a game's own bet limits (CFG-7), the hall's figure
+ * plan and a game's figures (CFG-13), the certified software records and a game's software (RNG-32), the registered
+ * ticket printers (GEN-4, GEN-7, BNG-9) and the exclusion list with its source (GEN-23, CFG-4). Over real HTTP
  * with authentication on: a row edited (or deleted) in the database behind the journal is refused where the server
  * reads it (ROW_TAMPERED, a `row.tampered` record), verify-journal lists it, and put back as the server wrote it, the
  * sale, the announcement, the close or the claim goes through.
@@ -207,6 +211,79 @@ describe('the rule tables edited behind the journal are refused where they are r
       cert.certificate_ref,
       gameId,
     ])
+    expect((await problems()).ok).toBe(true)
+  })
+  it("a printer's seal code blanked or the device it serves changed in the database: the kiosk and the counter sell nothing on it; put back, they sell (GEN-7, GEN-4, BNG-9)", async () => {
+    const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Illimani', seed: 'seal-printer' })
+    const { gameId } = await gameOnSale(hall.hallId, hall.seriesId)
+    const counter = await openTill(s.server.url, s.server.services, {
+      hallId: hall.hallId,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja Illimani',
+      floatCents: 100_000,
+    })
+    const kiosk = await s.server.services.auth.enrolDevice({
+      ...sealed(),
+      kind: 'kiosk',
+      name: 'Kiosco Illimani',
+      hallId: hall.hallId,
+    })
+    const vouchers: Array<{ code: string }> = []
+    for (let i = 0; i < 3; i++) vouchers.push(await sellVoucher(s.server.url, hall.hallId, 1_000, {}, counter.headers))
+    const atCounter = () =>
+      api(s.server.url, 'POST', `/api/games/${gameId}/sales`, { ageConfirmed: true, count: 1 }, counter.headers)
+    const atKiosk = async () => {
+      const r = await api(
+        s.server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: vouchers[0].code, ageConfirmed: true, cards: { gameId, count: 1 } },
+        { authorization: `Device ${kiosk.credential}`, 'accept-language': 'es' },
+      )
+      if (r.status === 201) vouchers.shift()
+      return r
+    }
+    const printer = (await db().get<{ seal_code: string; serves_device_id: string | null }>(
+      'SELECT seal_code, serves_device_id FROM devices WHERE id = ?',
+      [TEST_PRINTER_ID],
+    ))!
+    expect(printer.serves_device_id).toBeNull()
+    // The operator's printer's seal code blanked behind the journal: neither the kiosk nor the counter believes it.
+    await tamper('UPDATE devices SET seal_code = NULL WHERE id = ?', [TEST_PRINTER_ID])
+    await refusedFor(await atKiosk(), 'devices', TEST_PRINTER_ID)
+    await refusedFor(await atCounter(), 'devices', TEST_PRINTER_ID, 2)
+    await tamper('UPDATE devices SET seal_code = ? WHERE id = ?', [printer.seal_code, TEST_PRINTER_ID])
+    const sold = await atKiosk()
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    const counterSold = await atCounter()
+    expect(counterSold.status, JSON.stringify(counterSold.body)).toBe(201)
+    // The printer made the kiosk's own behind the journal: the kiosk does not print value on it.
+    await tamper('UPDATE devices SET serves_device_id = ? WHERE id = ?', [kiosk.id, TEST_PRINTER_ID])
+    await refusedFor(await atKiosk(), 'devices', TEST_PRINTER_ID, 3)
+    await tamper('UPDATE devices SET serves_device_id = NULL WHERE id = ?', [TEST_PRINTER_ID])
+    const again = await atKiosk()
+    expect(again.status, JSON.stringify(again.body)).toBe(201)
+    expect((await problems()).ok).toBe(true)
+  })
+
+  it("an exclusion's list source edited in the database is listed by verify; put back, the journal verifies (GEN-23, CFG-4)", async () => {
+    const r = await s.call('jefa', 'POST', '/api/players/exclusions', {
+      document: 'CI 7654321 LP',
+      name: 'Rosa Mamani',
+      kind: 'prohibited',
+      reason: 'lista internacional',
+      listSource: 'UIF 2025-10',
+    })
+    expect(r.status, JSON.stringify(r.body)).toBe(201)
+    const id = (r.body.id ?? r.body.exclusion?.id) as string
+    const row = (await db().get<{ list_source: string }>('SELECT list_source FROM player_exclusions WHERE id = ?', [id]))!
+    expect(row.list_source).toBeTruthy()
+    await tamper('UPDATE player_exclusions SET list_source = ? WHERE id = ?', ['UIF 2019-01', id])
+    expect((await problems()).rows.problems).toEqual(
+      expect.arrayContaining([expect.objectContaining({ table: 'player_exclusions', id })]),
+    )
+    await tamper('UPDATE player_exclusions SET list_source = ? WHERE id = ?', [row.list_source, id])
     expect((await problems()).ok).toBe(true)
   })
 })

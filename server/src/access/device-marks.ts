@@ -10,6 +10,7 @@ import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import { getProfile, missingDeviceMarks, missingPrinterMarks } from '../shared/profile.ts'
+import { assertReadRowsSealed } from '../shared/row-seals.ts'
 import { deviceMarksById, type DeviceMarksRow } from './store.ts'
 
 /**
@@ -36,16 +37,19 @@ export async function assertDeviceMarked(
   policy: MarksPolicy,
 ): Promise<void> {
   if (!deviceId) return
-  assertMarksOf(await deviceMarksById(sql, deviceId), policy)
+  assertMarksOf(sql, await deviceMarksById(sql, deviceId), policy)
 }
 
 /**
  * The same check on the device's row already read in the caller's transaction (`deviceMarksById`), for a sale that
  * reads its kiosk once for its hall, its marks and its name (issue 23 point 5). undefined: no enrolled device.
  */
-export function assertMarksOf(d: DeviceMarksRow | undefined, policy: MarksPolicy): void {
+export function assertMarksOf(tx: Sql, d: DeviceMarksRow | undefined, policy: MarksPolicy): void {
   const profile = d?.hall_profile_id ? getProfile(d.hall_profile_id) : undefined
   if (!d || !profile) return
+  // Issue 24 point 1: the printer's row as read, against its seal, before its marks are believed (a seal code, an
+  // authorisation or the device it serves edited behind the journal: ROW_TAMPERED, journaled by the transaction).
+  if (PRINTING_KINDS.includes(d.kind)) assertReadRowsSealed(tx, 'devices', printerRowOf(d))
   // A demo reference is read as no reference at all; the ones so dropped are named in the refusal.
   const demo: string[] = []
   const real = (mark: string, ref: string | null | undefined): string | null => {
@@ -122,6 +126,33 @@ export function printerMissingOf(
         }
       : undefined,
   )
+}
+
+/** The printer's sealed row as {@link deviceMarksById} read it with its seal (none when no printer was found). */
+function printerRowOf(d: DeviceMarksRow): Array<Record<string, unknown>> {
+  if (!d.printer_id) return []
+  return [
+    {
+      id: d.printer_id,
+      hall_id: d.printer_hall_id,
+      kind: d.printer_kind,
+      name: d.printer_name,
+      manufacturer: d.printer_manufacturer,
+      model: d.printer_model,
+      serial_no: d.printer_serial_no,
+      seal_code: d.printer_seal_code,
+      certificate_id: d.printer_certificate_id,
+      certificate_expires_at: d.printer_certificate_expires_at,
+      type_approval_no: d.printer_type_approval_no,
+      parent_id: d.printer_parent_id,
+      serves_device_id: d.printer_serves_device_id,
+      issuing_authorisation: d.printer_issuing_authorisation,
+      status: d.printer_status,
+      created_at: d.printer_created_at,
+      seal_seq: d.printer_seal_seq,
+      seal_mac: d.printer_seal_mac,
+    },
+  ]
 }
 
 /** Whether a device of `kind` prints (and so is held to its printer's marks). */

@@ -40,6 +40,7 @@ const ROW_SEALED: readonly ClearIdentityTable[] = [
   'instant_payouts',
   'cash_intakes',
   'aml_reports',
+  'player_exclusions',
 ]
 const CHUNK = 200
 

@@ -4,6 +4,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import type { DeviceKind, PersonRole } from './roles.ts'
+import { touchRows } from '../shared/row-seals.ts'
 
 export interface UserRow {
   id: string
@@ -313,6 +314,20 @@ export interface DeviceMarksRow {
   printer_name: string | null
   printer_serves_device_id: string | null
   printer_hall_id: string | null
+  /**
+   * Issue 24 point 1: the rest of the printer's sealed columns and its seal (row_seals), read in the same statement
+   * so that the sale checks the row it decides on without reading it again.
+   */
+  printer_kind?: string | null
+  printer_manufacturer?: string | null
+  printer_model?: string | null
+  printer_serial_no?: string | null
+  printer_certificate_id?: string | null
+  printer_certificate_expires_at?: string | null
+  printer_parent_id?: string | null
+  printer_created_at?: string | null
+  printer_seal_seq?: number | string | null
+  printer_seal_mac?: string | null
 }
 
 /**
@@ -325,7 +340,11 @@ export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksR
     `SELECT d.id, d.kind, d.name, d.hall_id, d.seal_code, d.type_approval_no, h.profile_id AS hall_profile_id,
             p.id AS printer_id, p.seal_code AS printer_seal_code, p.type_approval_no AS printer_type_approval_no,
             p.issuing_authorisation AS printer_issuing_authorisation, p.status AS printer_status,
-            p.name AS printer_name, p.serves_device_id AS printer_serves_device_id, p.hall_id AS printer_hall_id
+            p.name AS printer_name, p.serves_device_id AS printer_serves_device_id, p.hall_id AS printer_hall_id,
+            p.kind AS printer_kind, p.manufacturer AS printer_manufacturer, p.model AS printer_model,
+            p.serial_no AS printer_serial_no, p.certificate_id AS printer_certificate_id,
+            p.certificate_expires_at AS printer_certificate_expires_at, p.parent_id AS printer_parent_id,
+            p.created_at AS printer_created_at, ps.journal_seq AS printer_seal_seq, ps.mac AS printer_seal_mac
        FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id
        LEFT JOIN devices p ON p.id = (
          SELECT x.id FROM devices x
@@ -334,6 +353,7 @@ export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksR
                  OR (x.serves_device_id IS NULL AND (x.hall_id = d.hall_id OR x.hall_id IS NULL)))
           ORDER BY CASE WHEN x.serves_device_id = d.id THEN 0 WHEN x.hall_id IS NOT NULL THEN 1 ELSE 2 END, x.id
           LIMIT 1)
+       LEFT JOIN row_seals ps ON ps.tbl = 'devices' AND ps.row_id = p.id
       WHERE d.id = ?`,
     [deviceId],
   )
@@ -512,6 +532,7 @@ export async function insertExclusion(
       e.createdAt,
     ],
   )
+  touchRows(tx, 'player_exclusions', [e.id])
 }
 
 /** The exclusions in force for a person (their identity key, shared/identity.ts) at `now` (in a hall, or in every hall). */
@@ -602,7 +623,7 @@ export function listExclusions(db: Sql): Promise<ExclusionRow[]> {
 }
 
 export async function liftExclusion(tx: Sql, id: string, by: string, at: string): Promise<boolean> {
-  return (
+  const lifted =
     (
       await tx.run('UPDATE player_exclusions SET lifted_at = ?, lifted_by = ? WHERE id = ? AND lifted_at IS NULL', [
         at,
@@ -610,5 +631,6 @@ export async function liftExclusion(tx: Sql, id: string, by: string, at: string)
         id,
       ])
     ).changes === 1
-  )
+  if (lifted) touchRows(tx, 'player_exclusions', [id])
+  return lifted
 }

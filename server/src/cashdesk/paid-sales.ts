@@ -426,7 +426,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           resource: 'voucher',
         })
         // Issue 26 (GEN-7): a kiosk sells only with the seal code (and type approval) its hall's profile requires.
-        assertMarksOf(kiosk, marks)
+        assertMarksOf(tx, kiosk, marks)
         const stationName = kiosk?.name ?? (await stationNameOf(tx, input.kioskId))
         // The hall's row read once for the paper, GEN-25 and the card purchase's checks (issue 23 point 5).
         const hallRow = await bingo.hallWithin(tx, v.hallId)

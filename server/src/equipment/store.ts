@@ -100,6 +100,7 @@ export async function insertDevice(tx: Sql, d: Omit<DeviceRow, 'status' | 'last_
       d.updated_at,
     ],
   )
+  touchRows(tx, 'devices', [d.id])
 }
 
 /** The column behind each field a device's record may change, in the order an update applies them. */
@@ -122,6 +123,7 @@ export const DEVICE_PATCH_FIELDS = Object.keys(PATCH_COLUMNS) as Array<keyof Dev
 
 export async function setDeviceField(tx: Sql, id: string, field: keyof DevicePatch, value: unknown): Promise<void> {
   await tx.run(`UPDATE devices SET ${PATCH_COLUMNS[field]} = ? WHERE id = ?`, [value, id])
+  touchRows(tx, 'devices', [id])
 }
 
 export async function touchDevice(tx: Sql, id: string, at: string): Promise<void> {
@@ -130,6 +132,7 @@ export async function touchDevice(tx: Sql, id: string, at: string): Promise<void
 
 export async function setDeviceStatus(tx: Sql, id: string, status: DeviceStatus, at: string): Promise<void> {
   await tx.run('UPDATE devices SET status = ?, updated_at = ? WHERE id = ?', [status, at, id])
+  touchRows(tx, 'devices', [id])
 }
 
 /** A device's HELLO: when it was last seen and the firmware it reports. */

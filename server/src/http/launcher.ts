@@ -180,7 +180,7 @@ export function mountLauncher(app: App, services: Services, distDir: string): vo
 <span class="name">${esc(T.screens[i.id][0])}</span><span class="who">${esc(T.screens[i.id][1])}</span>
 ${i.enrolled ? `<span class="tag ok">${esc(T.enrolled)}</span>` : i.login ? `<span class="tag">${esc(T.login)}</span>` : ''}</a></li>`
     const hallLine = hall
-      ? `<p class="hall" data-testid="launch-hall">${esc(T.hall)}: <strong>${esc(hall.name)}</strong> · ${esc(T.zone)}: <strong>${esc(zoneLabel(Date.now(), hall.timeZone))}</strong></p>`
+      ? `<p class="hall" data-testid="launch-hall">${esc(T.hall)}: <strong>${esc(hall.name)}</strong> · ${esc(T.zone)}: <strong>${esc(zoneLabel(services.clock.now().getTime(), hall.timeZone))}</strong></p>`
       : `<p class="hall">${esc(T.none)}</p>`
     const demoBlock = demo
       ? `<section class="demo" data-testid="launch-demo"><h2>${esc(T.demo)}</h2><p>${esc(T.demoNote)}</p>

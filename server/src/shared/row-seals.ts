@@ -385,6 +385,44 @@ export const SEALED_TABLES = {
     'certificate_ref',
     'assigned_at',
   ],
+  // Issue 24 point 1 (issue 26, migration 0370): the registered equipment, a ticket printer above all: its seal code,
+  // type approval, issuing authorisation (BNG-9), status and the device it prints for decide whether a kiosk or station
+  // may sell or pay (access/device-marks.ts). A seal blanked or a printer moved to serve another device behind the
+  // journal is refused where the sale reads it. Not sealed: what a device reports of itself (firmware, last seen).
+  devices: [
+    'id',
+    'hall_id',
+    'kind',
+    'name',
+    'manufacturer',
+    'model',
+    'serial_no',
+    'seal_code',
+    'certificate_id',
+    'certificate_expires_at',
+    'type_approval_no',
+    'parent_id',
+    'serves_device_id',
+    'issuing_authorisation',
+    'status',
+    'created_at',
+  ],
+  // GEN-23 / CFG-4 (migration 0380): the exclusion list, with the international list an entry came from and its lifting.
+  player_exclusions: [
+    'id',
+    'document',
+    'document_key',
+    'name',
+    'kind',
+    'reason',
+    'hall_id',
+    'until_at',
+    'list_source',
+    'created_by',
+    'created_at',
+    'lifted_at',
+    'lifted_by',
+  ],
 } as const satisfies Record<string, readonly string[]>
 
 /**
