@@ -611,4 +611,75 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect(own.body.payout.prizes.map((p: { kind: string }) => p.kind)).toEqual(['progressive'])
     })
   })
+
+  describe('a face value the hall no longer has authorised (BNG-10, CFG-15)', () => {
+    it('rules [500, 1000], a series at 1000, rules changed to [500]: the series is neither announced nor sold at the table, the counter or the kiosk', async () => {
+      const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Valor Facial', seed: 'face-a' })
+      const rules = {
+        authorisationRef: 'AJ/DE/RA/0701/2026',
+        minCardsPerPurchase: 1,
+        maxCardsPerPurchase: 50,
+        maxCardsPerPlayer: 50,
+        faceValuesCents: [500, 1000],
+      }
+      expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, rules)).status).toBe(200)
+      const set = await s.call('jefa', 'POST', '/api/master-sets', { count: 50, seed: 'face-b' })
+      const mil = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, {
+        code: 'M',
+        masterSetId: set.body.id,
+        faceValueCents: 1000,
+      })
+      expect(mil.status, JSON.stringify(mil.body)).toBe(201)
+      const kiosk = await s.server.services.auth.enrolDevice({
+        ...sealed(),
+        kind: 'kiosk',
+        name: 'Kiosco VF',
+        hallId: hall.hallId,
+      })
+      const sessionId = await openSession(s, hall.hallId)
+      // Announced and on sale while 1000 was still authorised.
+      const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [mil.body.id] })
+      expect(g.status, JSON.stringify(g.body)).toBe(201)
+      const gameId = g.body.gameId as string
+      expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+      const v = await api(
+        s.server.url,
+        'POST',
+        '/api/vouchers',
+        { hallId: hall.hallId, amountCents: 10_000, cash: countOf(10_000) },
+        (await cashierTill(hall.hallId)).headers,
+      )
+      expect(v.status, JSON.stringify(v.body)).toBe(201)
+
+      const narrowed = await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, {
+        ...rules,
+        authorisationRef: 'AJ/DE/RA/0702/2026',
+        faceValuesCents: [500],
+      })
+      expect(narrowed.status).toBe(200)
+      const refusedAs = (r: { status: number; body: any }) => {
+        expect(r.status, JSON.stringify(r.body)).toBe(422)
+        expect(r.body.error.code).toBe('FACE_VALUE_NOT_AUTHORISED')
+        expect(r.body.error.details).toMatchObject({ faceValueCents: 1000, authorised: [500], rule: 'BNG-10' })
+      }
+      refusedAs(await tableSale(gameId, hall.hallId, { count: 2 }))
+      refusedAs(await counterSale(gameId, hall.hallId, { count: 2 }))
+      const kioskBuy = await api(
+        s.server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: v.body.voucher.code, ageConfirmed: true, cards: { gameId, count: 2 } },
+        { authorization: `Device ${kiosk.credential}`, 'accept-language': 'es' },
+      )
+      refusedAs(kioskBuy)
+      expect(kioskBuy.body.error.message).toMatch(/valor facial/)
+      expect(await cardsSold(gameId)).toBe(0)
+
+      // Nor is a new game announced from it; the series at 500 still is.
+      await voidBeforeFirstBall(s, gameId)
+      refusedAs(await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [mil.body.id] }))
+      const ok = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [hall.seriesId] })
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    })
+  })
 })
