@@ -2,6 +2,7 @@ import { identityKeyAtRest } from '../../server/src/shared/document-at-rest.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   PASSWORD,
+  autoClaimOn,
   gameOnSale,
   hallWithSeries,
   openSession,
@@ -418,25 +419,42 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       return state.status === 'line_window'
     }
 
-    it('a Bolivian hall claims for the players by default; a hall the director switched off does not', async () => {
+    it('a Bolivian hall leaves the claims to the players by default (002 §6.1.5 "deberán cantarlo"); the director switches them on only with the AJ licence\'s reference (CFG-21)', async () => {
       const on = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Automática', seed: 'auto-claim' })
       const off = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Manual', seed: 'auto-claim' })
-      expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(true)
-      expect((await s.call('mesa1', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: false })).status).toBe(
-        403,
-      )
-      const set = await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: false })
+      expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(false)
+      expect(
+        (
+          await s.call('mesa1', 'PUT', `/api/halls/${on.hallId}/auto-claim`, {
+            autoClaim: true,
+            authorisationRef: 'AJ/LO/0042/2026',
+          })
+        ).status,
+      ).toBe(403)
+      for (const bare of [{ autoClaim: true }, { autoClaim: true, authorisationRef: '  ' }]) {
+        const refused = await s.call('jefa', 'PUT', `/api/halls/${on.hallId}/auto-claim`, bare)
+        expect(refused.status).toBe(422)
+        expect(refused.body.error.code).toBe('REGULATOR_REF_REQUIRED')
+        expect(refused.body.error.details).toMatchObject({ field: 'authorisationRef', rule: 'CFG-21' })
+      }
+      expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(false)
+      const set = await s.call('jefa', 'PUT', `/api/halls/${on.hallId}/auto-claim`, {
+        autoClaim: true,
+        authorisationRef: 'AJ/LO/0042/2026',
+      })
       expect(set.status, JSON.stringify(set.body)).toBe(200)
-      expect(set.body.autoClaim).toBe(false)
-      expect((await api(s.server.url, 'GET', `/api/halls/${off.hallId}`)).body.autoClaim).toBe(false)
+      expect(set.body.autoClaim).toBe(true)
+      expect(set.body.autoClaimAuthorisationRef).toBe('AJ/LO/0042/2026')
+      expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(true)
       expect(await lineClaimedBySystem(on.hallId, on.seriesId)).toBe(true)
       expect(await lineClaimedBySystem(off.hallId, off.seriesId)).toBe(false)
-      const rec = (await journal()).filter((r) => r.type === 'hall.auto_claim' && r.payload.hallId === off.hallId)
-      expect(rec.map((r) => [r.payload.autoClaim, r.payload.by.name])).toEqual([[false, 'Marta Quispe']])
-      // null goes back to the profile's default.
-      expect(
-        (await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: null })).body.autoClaim,
-      ).toBe(true)
+      const rec = (await journal()).filter((r) => r.type === 'hall.auto_claim' && r.payload.hallId === on.hallId)
+      expect(rec.map((r) => [r.payload.autoClaim, r.payload.authorisationRef, r.payload.by.name])).toEqual([
+        [true, 'AJ/LO/0042/2026', 'Marta Quispe'],
+      ])
+      // null goes back to the profile's default, and the reference goes with the setting.
+      const back = await s.call('jefa', 'PUT', `/api/halls/${on.hallId}/auto-claim`, { autoClaim: null })
+      expect([back.body.autoClaim, back.body.autoClaimAuthorisationRef]).toEqual([false, null])
     })
 
     it('a Cantabrian hall never claims for the players: switching it on is refused (CFG-21, 004 Bingo III)', async () => {
@@ -506,6 +524,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
   describe('cards are not transferred to another player where the profile forbids it (BNG-85)', () => {
     it("a Bolivian card sold to an identified player pays its prize only to that player's document", async () => {
       const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Potosí', seed: 'transfer-bo' })
+      await autoClaimOn(s, bo.hallId)
       const sessionId = await openSession(s, bo.hallId)
       const g = (
         await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
@@ -548,6 +567,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
 
     it("CFG-23: a bonus prize (a progressive pot) of a card sold to an identified player is paid only to that player's document", async () => {
       const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Tunari', seed: 'transfer-pot' })
+      await autoClaimOn(s, bo.hallId)
       const pot = await s.call('jefa', 'POST', '/api/pots', {
         name: 'Pozo Tunari',
         authorisationRef: 'AJ-RA-2025-0779',
@@ -609,6 +629,77 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       const own = await pay('2345678 CB')
       expect(own.status, JSON.stringify(own.body)).toBe(200)
       expect(own.body.payout.prizes.map((p: { kind: string }) => p.kind)).toEqual(['progressive'])
+    })
+  })
+
+  describe('a face value the hall no longer has authorised (BNG-10, CFG-15)', () => {
+    it('rules [500, 1000], a series at 1000, rules changed to [500]: the series is neither announced nor sold at the table, the counter or the kiosk', async () => {
+      const hall = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Valor Facial', seed: 'face-a' })
+      const rules = {
+        authorisationRef: 'AJ/DE/RA/0701/2026',
+        minCardsPerPurchase: 1,
+        maxCardsPerPurchase: 50,
+        maxCardsPerPlayer: 50,
+        faceValuesCents: [500, 1000],
+      }
+      expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, rules)).status).toBe(200)
+      const set = await s.call('jefa', 'POST', '/api/master-sets', { count: 50, seed: 'face-b' })
+      const mil = await s.call('jefa', 'POST', `/api/halls/${hall.hallId}/series`, {
+        code: 'M',
+        masterSetId: set.body.id,
+        faceValueCents: 1000,
+      })
+      expect(mil.status, JSON.stringify(mil.body)).toBe(201)
+      const kiosk = await s.server.services.auth.enrolDevice({
+        ...sealed(),
+        kind: 'kiosk',
+        name: 'Kiosco VF',
+        hallId: hall.hallId,
+      })
+      const sessionId = await openSession(s, hall.hallId)
+      // Announced and on sale while 1000 was still authorised.
+      const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [mil.body.id] })
+      expect(g.status, JSON.stringify(g.body)).toBe(201)
+      const gameId = g.body.gameId as string
+      expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+      const v = await api(
+        s.server.url,
+        'POST',
+        '/api/vouchers',
+        { hallId: hall.hallId, amountCents: 10_000, cash: countOf(10_000) },
+        (await cashierTill(hall.hallId)).headers,
+      )
+      expect(v.status, JSON.stringify(v.body)).toBe(201)
+
+      const narrowed = await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/sale-rules`, {
+        ...rules,
+        authorisationRef: 'AJ/DE/RA/0702/2026',
+        faceValuesCents: [500],
+      })
+      expect(narrowed.status).toBe(200)
+      const refusedAs = (r: { status: number; body: any }) => {
+        expect(r.status, JSON.stringify(r.body)).toBe(422)
+        expect(r.body.error.code).toBe('FACE_VALUE_NOT_AUTHORISED')
+        expect(r.body.error.details).toMatchObject({ faceValueCents: 1000, authorised: [500], rule: 'BNG-10' })
+      }
+      refusedAs(await tableSale(gameId, hall.hallId, { count: 2 }))
+      refusedAs(await counterSale(gameId, hall.hallId, { count: 2 }))
+      const kioskBuy = await api(
+        s.server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: v.body.voucher.code, ageConfirmed: true, cards: { gameId, count: 2 } },
+        { authorization: `Device ${kiosk.credential}`, 'accept-language': 'es' },
+      )
+      refusedAs(kioskBuy)
+      expect(kioskBuy.body.error.message).toMatch(/valor facial/)
+      expect(await cardsSold(gameId)).toBe(0)
+
+      // Nor is a new game announced from it; the series at 500 still is.
+      await voidBeforeFirstBall(s, gameId)
+      refusedAs(await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [mil.body.id] }))
+      const ok = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, { seriesIds: [hall.seriesId] })
+      expect(ok.status, JSON.stringify(ok.body)).toBe(201)
     })
   })
 })

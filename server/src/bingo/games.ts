@@ -9,6 +9,7 @@ import { isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
 import { scheduleBeacon, seedContext } from './draw-beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal, prizePools, secondSeriesLimit } from './game.ts'
+import { assertFaceValueAuthorised } from './sale-rules.ts'
 import { minimumCardsToStart } from '../shared/profile.ts'
 import { isoInZone } from '../shared/time-zone.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
@@ -224,6 +225,8 @@ export async function announceGame(
     if (!first) throw new DomainError('NOT_FOUND', `series ${input.seriesIds[0]} not found in hall ${hall.id}`)
     // Issue 24 point 1: the game is priced at the series' face value as the server wrote it.
     await assertRowsSealed(tx, 'series', [first.id])
+    // BNG-10 / CFG-15: a series created at a value the hall's sale rules no longer authorise is not announced.
+    assertFaceValueAuthorised(profile, first.faceValueCents)
     // BNG-12: the cursor carries over from earlier games; in Cantabria only from the same or previous day of the
     // hall's calendar. A lapsed series is refused: its sold cards cannot be sold again from card 1.
     const where = seriesStart({

@@ -21,6 +21,7 @@ import { assertReadRowsSealed, currentRowSeals, rowTampered } from '../shared/ro
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import {
   assertBetLimitsAuthorised,
+  assertFaceValueAuthorised,
   assertOperatingLicence,
   assertWithinBetLimits,
   gameLimitsFor,
@@ -98,6 +99,9 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   // GEN-18 / BNG-40: limits bind only with the authority's reference; the profile's defaults are none.
   const saleRules = settings.saleRules
   assertBetLimitsAuthorised(profile, saleRules?.authorisationRef ?? null)
+  // BNG-10 / CFG-15: the game's face value among the hall's authorised values as they stand now, not as they stood
+  // when its series was created.
+  assertFaceValueAuthorised(profile, game.faceValueCents)
   const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // CFG-7 (002 §1.2.1.1 "respecto de cada juego"): the game's own limits, or its channel's, within the hall's.

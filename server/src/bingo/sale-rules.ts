@@ -73,7 +73,12 @@ export function checkSaleRules(rules: SaleRules): SaleRules {
   }
 }
 
-/** BNG-10: refuses a series whose face value is not among the hall's authorised ones (none listed: any). */
+/**
+ * BNG-10 / CFG-15: refuses a face value not among the hall's authorised ones (none listed: any). `profile` is the
+ * hall's (hallProfile), so the list is the one in force now: checked when a series is created, when a game is
+ * announced from it and on every purchase, so a value the authority withdrew after the series was put on sale is
+ * neither announced nor sold.
+ */
 export function assertFaceValueAuthorised(profile: Profile, faceValueCents: number): void {
   const list = profile.faceValuesCents
   if (list && !list.includes(faceValueCents)) {
