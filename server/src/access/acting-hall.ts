@@ -63,3 +63,35 @@ export function assertReadsHall(hallId: string, resource: string): void {
     hallId,
   })
 }
+
+/**
+ * Issue 23 point 3 for a hall's configuration (its rules, a game's limits, its equipment): the acting principal
+ * holds the hall of the thing changed, as stored. `null` is the operator's (a device of no hall, a certified build):
+ * only someone of every hall changes it. A person at an enrolled station acts in that station's hall only. Outside
+ * an authenticated request (authentication off, the command line) it passes.
+ */
+export function assertHoldsHall(hallId: string | null, resource: string): void {
+  const scope = currentScope()
+  if (!scope) return
+  if (hallId === null) {
+    if (scope.halls === '*' && !scope.deviceHall) return
+    throw new DomainError('WRONG_HALL', `${resource} is the operator's: only someone of every hall changes it`, {
+      resource,
+    })
+  }
+  if (scope.halls !== '*' && !scope.halls.includes(hallId))
+    throw new DomainError('WRONG_HALL', `${resource} of hall ${hallId}: you do not work in that hall`, {
+      resource,
+      hallId,
+    })
+  if (scope.deviceHall && scope.deviceHall !== hallId)
+    throw new DomainError(
+      'WRONG_HALL',
+      `${resource} of hall ${hallId}: the request comes from a device of hall ${scope.deviceHall}`,
+      {
+        resource,
+        hallId,
+        stationHall: scope.deviceHall,
+      },
+    )
+}

@@ -3,6 +3,7 @@
  * Plan de Apuestas sets them (sale-rules.ts GameSaleLimits). Set before or during the game's sale; apply to the next
  * purchase in every channel (purchases.ts admitPurchase); posted with the game (BNG-40).
  */
+import { assertHoldsHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { GameStatus } from './game.ts'
@@ -20,6 +21,8 @@ export async function setGameSaleLimits(
 ): Promise<{ gameId: string; saleLimits: GameSaleLimits | null }> {
   return ctx.gameTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
+    // Issue 23 point 3: the game's own hall, as stored, whatever the request names.
+    assertHoldsHall(game.hallId, 'game')
     if (game.status !== GameStatus.Announced && game.status !== GameStatus.OnSale)
       throw new DomainError('ILLEGAL_TRANSITION', `game ${game.id} is ${game.status}: its sale is over`, {
         gameId: game.id,

@@ -6,6 +6,7 @@ import { checkFigurePlan, type FigurePlan } from './patterns.ts'
 import { assertHallPotsWithinPlan } from './pots-plan.ts'
 import { cardKey, cardRows, generateMasterSet, type CardLayout } from './card.ts'
 import { isoInZone } from '../shared/time-zone.ts'
+import { assertHoldsHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from '../shared/profile.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -336,6 +337,7 @@ export async function setFigurePlan(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
+    assertHoldsHall(hall.id, 'hall') // issue 23 point 3: only a person of this hall sets its figures
     const plan = checkFigurePlan(getProfile(hall.profileId)!, input.plan)
     await recordPlan(ctx, tx, hall.id, 'figures', plan.authorisationRef, plan, input.by)
   })

@@ -5,6 +5,7 @@
  * HTTP source on the hall network). The server relays it (hardware/src/mjpeg-relay.ts) to the displays of the halls
  * that play the game; no display is ever given the camera's address.
  */
+import { assertHoldsHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import type { Database, Sql } from '../db/database.ts'
@@ -70,6 +71,8 @@ export function createCameraRegistry(deps: { db: Database; clock: Clock; demoRef
       throw new DomainError('VALIDATION_FAILED', 'streamUrl is an http(s) address without credentials in it', {
         field: 'streamUrl',
       })
+    // Issue 23 point 3: a camera is registered in a hall by a person of that hall.
+    assertHoldsHall(input.hallId, 'camera')
     return db.transaction(async (tx) => {
       if (!(await isHallRegistered(tx, input.hallId)))
         throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })

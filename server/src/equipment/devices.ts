@@ -4,6 +4,7 @@
  * certificate has expired) or not active cannot be brought online nor take part in a game: DEVICE_NOT_CERTIFIED.
  * Every change is journaled.
  */
+import { assertHoldsHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import type { Database, Sql } from '../db/database.ts'
@@ -259,6 +260,9 @@ async function checkServes(tx: Sql, kind: string, hallId: string | null, servesD
     throw new DomainError('NOT_FOUND', `no enrolled kiosk, station or terminal ${servesDeviceId}`, {
       field: 'servesDeviceId',
     })
+  // Issue 23 point 3: the served device's hall, as stored, is one the acting person holds (a printer of no hall
+  // would otherwise reach another hall's kiosk).
+  assertHoldsHall(served.hall_id, 'device')
   if (hallId && served.hall_id !== hallId)
     throw new DomainError('WRONG_HALL', `device ${servesDeviceId} is not of hall ${hallId}`, {
       field: 'servesDeviceId',
@@ -350,6 +354,8 @@ export function createDeviceRegistry(deps: {
       throw new DomainError('VALIDATION_FAILED', `unknown device kind ${input.kind}`, { field: 'kind' })
     checkDate(input.certificateExpiresAt)
     refuseDemoReferences(input)
+    // Issue 23 point 3: a device is recorded in a hall by a person of that hall; one of no hall is the operator's.
+    assertHoldsHall(input.hallId ?? null, 'device')
     return db.transaction(async (tx) => {
       if (await isDeviceRegistered(tx, input.id))
         throw new DomainError('CONFLICT', `device ${input.id} is already registered`)
@@ -401,6 +407,9 @@ export function createDeviceRegistry(deps: {
     refuseDemoReferences(patch)
     return db.transaction(async (tx) => {
       const before = await load(tx, id)
+      // Issue 23 point 3: the device's hall as stored, and the hall it is moved to, are both the person's.
+      assertHoldsHall(before.hallId, 'device')
+      if ('hallId' in patch) assertHoldsHall(patch.hallId ?? null, 'device')
       if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)
       const changes: Record<string, { from: unknown; to: unknown }> = {}
       for (const key of DEVICE_PATCH_FIELDS) {

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks } from '../bingo/types.ts'
 import type { Clock } from '../shared/clock.ts'
+import { assertHoldsHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -202,6 +203,8 @@ export function createSoftwareRegistry(deps: {
   const { db, clock, demoReferencesRefused } = deps
 
   async function record(input: RecordSoftwareInput, by: string): Promise<CertifiedSoftware> {
+    // Issue 23 point 3: a certified build counts in every hall's draws, so it is the operator's record (no hall).
+    assertHoldsHall(null, 'software')
     if (!SOFTWARE_COMPONENTS.includes(input.component))
       throw new DomainError('VALIDATION_FAILED', `unknown software component ${input.component}`, {
         field: 'component',
@@ -248,6 +251,7 @@ export function createSoftwareRegistry(deps: {
   }
 
   async function withdraw(id: string, reason: string, by: string): Promise<CertifiedSoftware> {
+    assertHoldsHall(null, 'software')
     return db.transaction(async (tx) => {
       const row = await certifiedSoftwareById(tx, id)
       if (!row) throw new DomainError('NOT_FOUND', `no certified software record ${id}`)

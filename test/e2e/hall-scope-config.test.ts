@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestServer } from '../helpers/server.ts'
+import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
+import { sealed } from '../helpers/device-marks.ts'
+import { runAs } from '../../server/src/shared/request-context.ts'
+
+/** The injected clock: a fixed day, ticking with real time (the test passes on any date). */
+const started = Date.now()
+const clock = { now: () => new Date(Date.parse('2031-05-06T14:00:00.000Z') + (Date.now() - started)) }
+
+/**
+ * Issue 23 point 3 for a hall's configuration, over real HTTP with authentication on and real credentials: a
+ * director of one hall does not set another hall's game limits (CFG-7) or figure plan (CFG-13), register a camera
+ * in it (RNG-30), record a printer serving its kiosk (GEN-4, BNG-9) or a certified build that counts in every hall
+ * (RNG-32). The use case decides from what it touches (the game's hall, the hall, the device's and the served
+ * device's halls as stored): refused with WRONG_HALL (403), nothing written; her own hall's is accepted. Where the
+ * permission gate's guard already sees the hall in the path, the use case is also called directly in her scope, so
+ * the check holds for a caller the guard does not stand before.
+ */
+const PASSWORD = 'correct horse battery'
+
+describe("a hall's configuration is changed only by people of that hall (issue 23 point 3)", () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let north: HallSetup
+  let south: HallSetup
+  let kioskNorth: { id: string }
+  let kioskSouth: { id: string }
+  const tokens = new Map<string, string>()
+  const call = (who: string, method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es' })
+  const n = async (sql: string, args: unknown[] = []) =>
+    Number((await server.services.db.get<{ n: number }>(sql, args))?.n ?? 0)
+  /** The journal's records other than the refusals themselves (a 403 is journaled as access.refused). */
+  const journal = () => n("SELECT COUNT(*) AS n FROM journal WHERE type NOT LIKE 'access.refused%'")
+  const refused = (r: { status: number; body: any }) =>
+    expect([r.status, r.body?.error?.code], JSON.stringify(r.body)).toEqual([403, 'WRONG_HALL'])
+  /** The use case called in the scope of the director of Sala Norte, past the permission gate. */
+  const asNorthDirector = <T>(fn: () => Promise<T>) =>
+    runAs(
+      () => ({ kind: 'person', id: 'dir-norte', name: 'Directora Norte', role: 'director' }),
+      fn,
+      () => ({ halls: [north.hallId], deviceHall: null }),
+    )
+  const codeOf = async (p: Promise<unknown>) =>
+    p.then(
+      () => 'accepted',
+      (e: { code?: string }) => e.code,
+    )
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on' }, { clock })
+    const { auth } = server.services
+    north = await hallWithGameOnSale(server.services, { name: 'Sala Norte', cards: 60 })
+    south = await hallWithGameOnSale(server.services, { name: 'Sala Sur', cards: 60 })
+    for (const [username, displayName, halls] of [
+      ['dir-norte', 'Directora Norte', [north.hallId]],
+      ['jefa', 'Marta Quispe', '*'],
+    ] as const) {
+      await auth.createUser({ username, displayName, role: 'director', password: PASSWORD, halls })
+      tokens.set(username, (await auth.login(username, PASSWORD)).token)
+    }
+    kioskNorth = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco Norte', hallId: north.hallId })
+    kioskSouth = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco Sur', hallId: south.hallId })
+  })
+  afterAll(async () => server?.cleanup())
+
+  it("a game's own bet limits (CFG-7): another hall's game is refused, nothing recorded; her own hall's game takes them", async () => {
+    const limits = {
+      limits: {
+        minCardsPerPurchase: 1,
+        maxCardsPerPurchase: 2,
+        maxCardsPerPlayer: 4,
+        authorisationRef: 'AJ/LIM-2031-4',
+      },
+    }
+    const before = await journal()
+    refused(await call('dir-norte', 'PUT', `/api/games/${south.gameId}/sale-limits`, limits))
+    expect(
+      await codeOf(
+        asNorthDirector(() =>
+          server.services.bingo.setGameSaleLimits({
+            gameId: south.gameId,
+            limits: { ...limits.limits, channels: {} },
+            by: { kind: 'person', id: 'dir-norte', name: 'Directora Norte', role: 'director' },
+          }),
+        ),
+      ),
+    ).toBe('WRONG_HALL')
+    expect(await n('SELECT COUNT(*) AS n FROM game_sale_limits WHERE game_id = ?', [south.gameId])).toBe(0)
+    expect(await journal()).toBe(before)
+    const ok = await call('dir-norte', 'PUT', `/api/games/${north.gameId}/sale-limits`, limits)
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    expect(await n('SELECT COUNT(*) AS n FROM game_sale_limits WHERE game_id = ?', [north.gameId])).toBe(1)
+  })
+
+  it("a hall's figure plan (CFG-13): another hall's is refused, nothing recorded; her own hall's is set", async () => {
+    const plan = { authorisationRef: 'AJ/LIC/FIG-2031-1', prizes: [{ figure: 'four-corners', shareBp: 500 }] }
+    const before = await journal()
+    refused(await call('dir-norte', 'PUT', `/api/halls/${south.hallId}/figure-plan`, plan))
+    expect(
+      await codeOf(
+        asNorthDirector(() =>
+          server.services.bingo.setFigurePlan({
+            hallId: south.hallId,
+            plan: plan as never,
+            by: { kind: 'person', id: 'dir-norte', name: 'Directora Norte', role: 'director' },
+          }),
+        ),
+      ),
+    ).toBe('WRONG_HALL')
+    expect(await journal()).toBe(before)
+    const ok = await call('dir-norte', 'PUT', `/api/halls/${north.hallId}/figure-plan`, plan)
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    expect(await journal()).toBeGreaterThan(before)
+  })
+
+  it("a ball-exit camera (RNG-30): another hall's is refused, none registered; her own hall's is registered", async () => {
+    const cam = (id: string) => ({
+      id,
+      name: 'Salida de bolas',
+      streamUrl: 'http://10.0.0.9/cam',
+      sealCode: `AJ-${id}`,
+    })
+    const before = await journal()
+    refused(await call('dir-norte', 'POST', `/api/halls/${south.hallId}/cameras`, cam('CAM-S1')))
+    expect(
+      await codeOf(
+        asNorthDirector(() => server.services.cameras.register({ ...cam('CAM-S2'), hallId: south.hallId }, null)),
+      ),
+    ).toBe('WRONG_HALL')
+    expect(await n('SELECT COUNT(*) AS n FROM hall_cameras WHERE hall_id = ?', [south.hallId])).toBe(0)
+    expect(await journal()).toBe(before)
+    const ok = await call('dir-norte', 'POST', `/api/halls/${north.hallId}/cameras`, cam('CAM-N1'))
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+  })
+
+  it("a printer for a device (GEN-4, BNG-9): one serving another hall's kiosk is refused however it is recorded; one for her own hall's kiosk is", async () => {
+    const printer = (id: string, extra: Record<string, unknown>) => ({ id, kind: 'printer', name: id, ...extra })
+    const devices = () => n('SELECT COUNT(*) AS n FROM devices')
+    const before = { devices: await devices(), journal: await journal() }
+    // A printer of no hall names no hall the gate could see: the served kiosk's hall, as stored, decides.
+    refused(await call('dir-norte', 'POST', '/api/devices', printer('IMP-X1', { servesDeviceId: kioskSouth.id })))
+    // Of her hall, serving the other hall's kiosk; of the other hall.
+    refused(
+      await call(
+        'dir-norte',
+        'POST',
+        '/api/devices',
+        printer('IMP-X2', { hallId: north.hallId, servesDeviceId: kioskSouth.id }),
+      ),
+    )
+    refused(await call('dir-norte', 'POST', '/api/devices', printer('IMP-X3', { hallId: south.hallId })))
+    // A device of no hall is the operator's.
+    refused(await call('dir-norte', 'POST', '/api/devices', printer('IMP-X4', {})))
+    expect(await devices()).toBe(before.devices)
+    expect(await journal()).toBe(before.journal)
+
+    const own = await call(
+      'dir-norte',
+      'POST',
+      '/api/devices',
+      printer('IMP-N1', { hallId: north.hallId, servesDeviceId: kioskNorth.id }),
+    )
+    expect(own.status, JSON.stringify(own.body)).toBe(201)
+    // Repointed at the other hall's kiosk, or moved to the other hall: refused, the record unchanged.
+    const j = await journal()
+    refused(await call('dir-norte', 'PATCH', '/api/devices/IMP-N1', { servesDeviceId: kioskSouth.id }))
+    refused(await call('dir-norte', 'PATCH', '/api/devices/IMP-N1', { hallId: null, servesDeviceId: kioskSouth.id }))
+    const row = await server.services.db.get<{ hall_id: string; serves_device_id: string }>(
+      'SELECT hall_id, serves_device_id FROM devices WHERE id = ?',
+      ['IMP-N1'],
+    )
+    expect(row).toEqual({ hall_id: north.hallId, serves_device_id: kioskNorth.id })
+    expect(await journal()).toBe(j)
+    // The director of every hall records one for the southern kiosk; the northern director cannot touch it.
+    const south1 = await call(
+      'jefa',
+      'POST',
+      '/api/devices',
+      printer('IMP-S1', { hallId: south.hallId, servesDeviceId: kioskSouth.id }),
+    )
+    expect(south1.status, JSON.stringify(south1.body)).toBe(201)
+    refused(await call('dir-norte', 'PATCH', '/api/devices/IMP-S1', { name: 'mía' }))
+    expect(
+      await codeOf(asNorthDirector(() => server.services.devices.update('IMP-S1', { name: 'mía' }, 'dir-norte'))),
+    ).toBe('WRONG_HALL')
+    const renamed = await call('dir-norte', 'PATCH', '/api/devices/IMP-N1', { name: 'Impresora Norte' })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+  })
+
+  it('a certified build (RNG-32) counts in every hall: a director of one hall neither records nor withdraws one; the director of every hall does', async () => {
+    const record = {
+      component: 'draw-engine',
+      jurisdiction: 'BO-2025',
+      version: '9.9.9',
+      buildSha256: 'a'.repeat(64),
+      certificateRef: 'GLI-BO-2031-77',
+      laboratory: 'GLI Europe',
+    }
+    const rows = () => n('SELECT COUNT(*) AS n FROM certified_software')
+    const before = { rows: await rows(), journal: await journal() }
+    refused(await call('dir-norte', 'POST', '/api/software', record))
+    expect(await rows()).toBe(before.rows)
+    expect(await journal()).toBe(before.journal)
+    const ok = await call('jefa', 'POST', '/api/software', record)
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201)
+    refused(await call('dir-norte', 'POST', `/api/software/${ok.body.id}/withdraw`, { reason: 'caducado' }))
+    expect(
+      await n("SELECT COUNT(*) AS n FROM certified_software WHERE id = ? AND status = 'active'", [ok.body.id]),
+    ).toBe(1)
+    const w = await call('jefa', 'POST', `/api/software/${ok.body.id}/withdraw`, { reason: 'caducado' })
+    expect(w.status, JSON.stringify(w.body)).toBe(200)
+  })
+})
