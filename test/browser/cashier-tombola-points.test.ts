@@ -8,6 +8,9 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
+/** An internal id (a raffle or lottery ticket, a payout, a lottery, a lotto slip's row): never shown to a person. */
+const INTERNAL_ID = /\b(rfl|lpay|lot|lto)_[a-z0-9]/
+
 /**
  * PRM-2 in real Chromium, authentication on as shipped: a tómbola by points. The cashier scans a ticket and the screen
  * says what it is worth; the holder's other tickets are added, the points add up on screen, the object is named, and
@@ -127,6 +130,10 @@ browserSuite('the cashier hands over a tómbola object against tickets whose poi
     await page.getByTestId('cashier-code').fill(codes.get(fives[0])!)
     await page.getByTestId('cashier-check').click()
     await page.getByTestId('cashier-points').waitFor()
+    // No internal id before a person: the ticket card shows the game, draw and number printed on the ticket.
+    const card = (await page.getByTestId('cashier-ticket').textContent()) ?? ''
+    expect(card).toContain('Número')
+    expect(card).not.toMatch(INTERNAL_ID)
     expect((await page.locator('body').textContent()) ?? '').toContain('Vale 5 puntos')
     const offered = (await page.getByTestId('cashier-choices').textContent()) ?? ''
     expect(offered).toContain('Bicicleta de montaña (7 puntos)')
@@ -155,6 +162,9 @@ browserSuite('the cashier hands over a tómbola object against tickets whose poi
     for (const n of [fives[0], ...ones.slice(0, 2)])
       expect(receipt).toContain(`Boleto usado ${String(n).padStart(2, '0')}`)
     expect(receipt).toContain('5 puntos')
+    // Nor on paper: neither the payout's id nor the ticket's.
+    expect(receipt).toContain('PAGO DE PREMIO')
+    expect(receipt).not.toMatch(INTERNAL_ID)
     expect(receipt.split('1 punto<').length - 1).toBe(2)
     expect(screenLeaks(body)).toEqual([])
     await page.screenshot({ path: join(SCREENSHOTS, 'cashier-tombola-points-done.png') })

@@ -8,6 +8,9 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { openTill } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
+/** An internal id (a raffle or lottery ticket, a payout, a lottery, a lotto slip's row): never shown to a person. */
+const INTERNAL_ID = /\b(rfl|lpay|lot|lto)_[a-z0-9]/
+
 /**
  * PRM-2 in real Chromium, authentication on as shipped: a tómbola's winner whose object was already taken by another
  * winner is shown the objects still there, chooses one at the cashier's station, and it is handed over once.
@@ -123,6 +126,10 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
     await page.getByTestId('cashier-code').fill(codes.get(winning.T1)!)
     await page.getByTestId('cashier-check').click()
     await page.getByTestId('cashier-choices').waitFor()
+    // No internal id before a person: the ticket card shows the game, draw and number printed on the ticket.
+    const card = (await page.getByTestId('cashier-ticket').textContent()) ?? ''
+    expect(card).toContain('Número')
+    expect(card).not.toMatch(INTERNAL_ID)
     const offered = (await page.getByTestId('cashier-choices').textContent()) ?? ''
     expect(offered).toContain('Cesta de productos de Cantabria')
     expect(offered).toContain('Jamón ibérico de bellota')
@@ -145,6 +152,11 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
     const body = (await page.locator('body').textContent()) ?? ''
     expect(body).toContain('Jamón ibérico de bellota')
     expect(screenLeaks(body)).toEqual([])
+    // Nor on the receipt drawn on screen: neither the payout's id nor the ticket's.
+    const src = (await page.getByTestId('cashier-receipt-preview').getAttribute('src')) ?? ''
+    const receipt = decodeURIComponent(src.slice(src.indexOf(',') + 1))
+    expect(receipt).toContain('PAGO DE PREMIO')
+    expect(receipt).not.toMatch(INTERNAL_ID)
     await page.screenshot({ path: join(SCREENSHOTS, 'cashier-tombola-done.png') })
 
     const register = (

@@ -10,7 +10,7 @@ type Texts = (typeof TEXTS)['es']
 /**
  * What the scanned ticket is and the data that identify it, for the cashier to compare with the paper: the bingo
  * card's game, serial and grid; the instant game, ticket number and prize category; the lotto game, draws, receipt
- * number and categories won; the lottery's draw, number, series and fraction.
+ * number and categories won; the lottery's draw, number, series and fraction (never the ticket's internal id).
  */
 export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
   const { store, view } = props
@@ -61,7 +61,7 @@ export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
       add('number', T.facts.number, ids.number, true)
       if (view.product === 'lottery' && ids.series !== undefined)
         add('series', `${T.facts.series} / ${T.facts.fraction}`, `${ids.series} / ${ids.fraction ?? '-'}`)
-      add('serial', T.facts.ticket, ids.receipt)
+      // No internal id on a screen: the fraction carries no printed reference but its number, series and fraction.
       add('category', T.facts.prize, categories)
       break
     default:

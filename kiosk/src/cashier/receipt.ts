@@ -23,11 +23,9 @@ const LABELS = {
     raffle: 'RIFA',
     payout: 'PAGO DE PREMIO',
     refund: 'REEMBOLSO DEL PRECIO',
-    payoutNo: 'Pago',
     game: 'Juego',
     draw: 'Sorteo N.º',
     receipt: 'Comprobante',
-    ticket: 'Billete',
     number: 'Número',
     ticketUsed: 'Boleto usado',
     points: (n: number) => `${n} ${n === 1 ? 'punto' : 'puntos'}`,
@@ -51,11 +49,9 @@ const LABELS = {
     raffle: 'RAFFLE',
     payout: 'PRIZE PAYOUT',
     refund: 'PRICE REFUND',
-    payoutNo: 'Payout',
     game: 'Game',
     draw: 'Draw no.',
     receipt: 'Receipt',
-    ticket: 'Ticket',
     number: 'Number',
     ticketUsed: 'Ticket used',
     points: (n: number) => `${n} ${n === 1 ? 'point' : 'points'}`,
@@ -85,8 +81,9 @@ export function lotteryReceiptDoc(paid: PaidView, scan: ScanView, who: ReceiptPa
     { type: 'text', text: `${product} · ${ids.gameName ?? ids.gameCode ?? ''}`.trim(), align: 'center', bold: true },
     { type: 'text', text: paid.refund ? L.refund : L.payout, align: 'center', size: 'large', bold: true },
     { type: 'rule', style: 'double' },
-    ...paid.payoutIds.map((id): PrintBlock => ({ type: 'pair', left: L.payoutNo, right: id })),
   ]
+  // No internal id on paper: the payout's id stays off the receipt (the prize register has no line number to print
+  // instead); the lotto slip is named by its printed receipt number, a fraction or raffle ticket by what it prints.
   const draws = paid.drawNumbers.length ? paid.drawNumbers : (ids.drawNumbers ?? [])
   if (draws.length) blocks.push({ type: 'pair', left: L.draw, right: draws.join(', ') })
   if (paid.product === 'lotto') blocks.push({ type: 'pair', left: L.receipt, right: ids.receipt ?? '-', bold: true })
@@ -98,7 +95,6 @@ export function lotteryReceiptDoc(paid: PaidView, scan: ScanView, who: ReceiptPa
         left: `${L.series} / ${L.fraction}`,
         right: `${ids.series} / ${ids.fraction ?? '-'}`,
       })
-    blocks.push({ type: 'pair', left: L.ticket, right: ids.receipt ?? '-' })
   }
   blocks.push({ type: 'rule' })
   if (!paid.refund) {
@@ -134,7 +130,9 @@ export function lotteryReceiptDoc(paid: PaidView, scan: ScanView, who: ReceiptPa
     { type: 'writeIn', label: L.signature },
     { type: 'text', text: L.register, align: 'center' },
   )
-  return { kind: 'payout', name: `payout-${paid.payoutIds[0] ?? 'lottery'}`, paper: '80mm', blocks }
+  // The name is the preview's spoken label (aria-label): words, not the payout's id.
+  const title = `${paid.refund ? L.refund : L.payout} · ${product} · ${ids.gameName ?? ids.gameCode ?? ''}`
+  return { kind: 'payout', name: title.replace(/ · $/, ''), paper: '80mm', blocks }
 }
 
 /** The receipt as an <img> source. */
