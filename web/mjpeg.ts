@@ -50,7 +50,13 @@ export function createFrameReader(boundary: string): (chunk: Uint8Array) => Uint
 
 export function watchMjpeg(
   url: string,
-  options: { headers: Record<string, string>; lostAfterMs?: number; retryMs?: number },
+  options: {
+    headers: Record<string, string>
+    lostAfterMs?: number
+    retryMs?: number
+    /** The server's answer when it gives no stream (404: the hall has no registered camera). */
+    onRefused?: (status: number) => void
+  },
   onFrame: (objectUrl: string | null) => void,
 ): MjpegWatch {
   const lostAfterMs = options.lostAfterMs ?? 3000
@@ -80,6 +86,7 @@ export function watchMjpeg(
     try {
       const res = await fetch(url, { headers: options.headers, signal: abort.signal, cache: 'no-store' })
       const boundary = /boundary="?([^";]+)"?/i.exec(res.headers.get('content-type') ?? '')?.[1]
+      if (!res.ok) options.onRefused?.(res.status)
       if (!res.ok || !res.body || !boundary) return
       const read = createFrameReader(boundary)
       const reader = res.body.getReader()

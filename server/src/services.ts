@@ -176,6 +176,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       ...(config.production ? [demoReferenceHooks] : []),
       ...equipment.hooks,
       // Issue 26 (RNG-30): a simultaneous game starts only with the central's camera where the profile requires it.
+      // BNG-34: on a production server, no sale opens without the hall's ball-exit camera where the profile requires
+      // it (a demo or test server has no camera to register; its halls play without the image).
+      ...(config.production ? [{ salesOpening: equipment.cameras.salesOpening }] : []),
       {
         async salesClosed(tx, e) {
           if ((await bonus.gameHallsWithin(tx, e.game.id)).length > 0)

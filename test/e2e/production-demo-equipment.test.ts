@@ -79,6 +79,16 @@ describe('a production server takes no DEMO certificate, seal or type approval (
     const g = await h.announce({ drawSource: 'manual' })
     expect(g.status, JSON.stringify(g.body)).toBe(201)
     gameId = g.body.gameId
+    // BNG-34: a production server opens no sale without the hall's registered ball-exit camera (never contacted here).
+    const noCamera = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)
+    expect([noCamera.status, noCamera.body.error?.details?.rule], JSON.stringify(noCamera.body)).toEqual([422, 'BNG-34'])
+    const cam = await s.call('jefa', 'POST', `/api/halls/${hallId}/cameras`, {
+      id: 'CAM-ORURO-1',
+      name: 'Salida de bolas',
+      streamUrl: 'http://127.0.0.1:9/salida',
+      sealCode: 'AJ-CAM-ORURO-1',
+    })
+    expect(cam.status, JSON.stringify(cam.body)).toBe(201)
     expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
     counter = await openTill(s.server.url, s.server.services, {
       hallId,

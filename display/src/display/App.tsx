@@ -64,16 +64,18 @@ export function App({
 
   document.title = `${state.hallName} · ${text(lang, 'gameNo')} ${state.orderNo}`
   const winners = winnersOnShow(state)
-  const video = (state.halls?.length ?? 0) > 0 && VIDEO_STATUSES.includes(state.status)
+  // RNG-30: a simultaneous game shows the central's image; BNG-34: any other game its own hall's ball-exit camera.
+  const simultaneous = (state.halls?.length ?? 0) > 0
+  const video = VIDEO_STATUSES.includes(state.status)
   return (
     <div class={`hd hd--${state.status}`} data-testid="display" data-status={state.status} data-game={state.gameId}>
       <Header state={state} speaker={speaker} lang={lang} offline={offline} />
-      <main class={video ? 'hd-main hd-main--video' : 'hd-main'}>
+      <main class={video && simultaneous ? 'hd-main hd-main--video' : 'hd-main'}>
         <section class="hd-left">
           {video ? (
             <div class="hd-ball-row">
               <CurrentBall state={state} lang={lang} />
-              <CentralVideo gameId={state.gameId} device={device} lang={lang} />
+              <CentralVideo gameId={state.gameId} device={device} lang={lang} central={simultaneous} />
             </div>
           ) : (
             <CurrentBall state={state} lang={lang} />

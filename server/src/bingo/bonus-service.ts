@@ -68,7 +68,7 @@ import {
   voidBonusPrizesOfGame,
 } from './store/bonus.ts'
 import { paidBonusPrizesOfGame } from './store/claims.ts'
-import { camera, hallCameraOf } from './context.ts'
+import { cameraRecord } from './context.ts'
 import {
   appendPotLedgerEntry,
   hallIdsOfPot,
@@ -690,7 +690,7 @@ export function createBonusService(deps: BonusDeps) {
         payoutId: input.payoutId,
         rule: payment.method === 'cheque' ? 'BNG-70' : 'BNG-69',
         // GEN-31: the camera on the game's ball exit, so the payout is matched to the draw's footage.
-        ...camera(await hallCameraOf(sql, game.hallId)),
+        ...(await cameraRecord(sql, game.hallId)),
       },
     })
     return { seq: rec.seq }

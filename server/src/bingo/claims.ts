@@ -45,11 +45,10 @@ async function splitWinners<T extends { serial: string; cardId: string }>(
 import { appendJournal } from '../shared/journal.ts'
 import {
   cacheFor,
-  camera,
+  cameraRecord,
   emit,
   findCard,
   gameScope,
-  hallCameraOf,
   hallOf,
   loadGame,
   type BingoContext,
@@ -136,7 +135,7 @@ export async function registerClaim(
       reason: result.reason ?? null,
       rule: figure ? 'CFG-13' : 'BNG-44',
       // GEN-31: the camera on the ball exit, so a disputed claim's footage is found from its record.
-      ...camera(await hallCameraOf(tx, game.hallId)),
+      ...(await cameraRecord(tx, game.hallId)),
     },
   })
   emit(tx, {
@@ -251,7 +250,7 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         remainderRule: 'equal split, leftover centavos one each to the lowest serials',
         rule: 'BNG-53',
         ...(figure ? { figure, figureRule: 'CFG-13' } : {}),
-        ...camera(await hallCameraOf(tx, game.hallId)),
+        ...(await cameraRecord(tx, game.hallId)),
       },
     })
     // Bonus prizes (prima, pots, lucky ball) follow the line and the bingo only, never a figure.
@@ -343,7 +342,7 @@ async function awardLineAtBingo(
       remainderRule: 'equal split, leftover centavos one each to the lowest serials',
       lineAtBingo: true,
       rule: 'BNG-56',
-      ...camera(await hallCameraOf(tx, game.hallId)),
+      ...(await cameraRecord(tx, game.hallId)),
     },
   })
   if (ctx.deps.hooks?.length) {
@@ -430,7 +429,7 @@ async function awardFiguresAtBingo(
         figure: f.figure,
         figureAtBingo: true,
         rule: 'CFG-13',
-        ...camera(await hallCameraOf(tx, game.hallId)),
+        ...(await cameraRecord(tx, game.hallId)),
       },
     })
   }
@@ -470,7 +469,7 @@ export async function payPrize(ctx: BingoContext, input: { prizeId: string; paid
         kind: prize.kind,
         amountCents: prize.amountCents,
         paidBy: input.paidBy,
-        ...camera(await hallCameraOf(tx, game.hallId)),
+        ...(await cameraRecord(tx, game.hallId)),
       },
     })
     emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'prize_paid' })

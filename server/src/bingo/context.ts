@@ -20,6 +20,7 @@ import { type Hall, hallById } from './store/halls.ts'
 import { type Card, cardOfGameById, cardOfGameBySerial, cardsOfGameByNumber, soldCardsBySerial } from './store/sales.ts'
 import { parseTypedSerial } from './typed-serial.ts'
 import { hallProfile } from './betting-plan.ts'
+import { activeHallCameras, hallCameraById } from '../equipment/store.ts'
 
 /** A use case's transaction: the events it collects are published once it has committed. */
 export type Tx = Sql & { events: BingoEvent[] }
@@ -122,8 +123,27 @@ export function ballCameraOf(hall: { settings: string }): string | null {
   return (JSON.parse(hall.settings || '{}') as { ballCameraId?: string }).ballCameraId ?? null
 }
 
-/** The record's camera field: present only where the hall registered a camera. */
-export const camera = (cameraId: string | null): { cameraId?: string } => (cameraId ? { cameraId } : {})
+/**
+ * BNG-34 / GEN-31: what a draw record says of the hall's ball-exit camera. The camera the director named (setting
+ * `ballCameraId`) and, when it is a registered camera of the hall (equipment/cameras.ts), its regulator's seal; with
+ * no name set, the hall's registered camera (the one its displays are relayed), with its seal. Nothing: no camera.
+ */
+export async function cameraRecord(
+  tx: Sql,
+  hall: { id: string; settings: string } | string,
+): Promise<{ cameraId?: string; cameraSealCode?: string }> {
+  const h = typeof hall === 'string' ? await hallById(tx, hall) : hall
+  if (!h) return {}
+  const named = ballCameraOf(h)
+  if (named) {
+    const reg = await hallCameraById(tx, named)
+    return reg && reg.hall_id === h.id && reg.status === 'active'
+      ? { cameraId: named, cameraSealCode: reg.seal_code }
+      : { cameraId: named }
+  }
+  const reg = (await activeHallCameras(tx, h.id))[0]
+  return reg ? { cameraId: reg.id, cameraSealCode: reg.seal_code } : {}
+}
 
 /** The ball-exit camera of a hall by id (ballCameraOf). */
 export async function hallCameraOf(tx: Sql, hallId: string): Promise<string | null> {

@@ -6,9 +6,8 @@ import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal, type ClaimKind } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
 import {
-  ballCameraOf,
   cacheFor,
-  camera,
+  cameraRecord,
   emit,
   gameScope,
   hallOf,
@@ -156,7 +155,7 @@ async function recordBall(
       ball,
       source,
       deviceId,
-      ...camera(ballCameraOf(hall)),
+      ...(await cameraRecord(tx, hall)),
       ...(ctx.deps.drawEngine
         ? { software: { version: ctx.deps.drawEngine.version, buildSha256: ctx.deps.drawEngine.buildSha256 } }
         : {}),

@@ -444,7 +444,14 @@ export const openSales = (ctx: BingoContext, gameId: string) =>
     GameStatus.OnSale,
     'sales.opened',
     () => ({}),
-    setGameStatusSalesOpened,
+    async (tx, id, status, at) => {
+      // BNG-34: what the hall must have before a game is offered to its players (its ball-exit camera) is checked
+      // by the hooks before the sale opens.
+      const game = await loadGame(tx, id)
+      const { profile } = await hallOf(tx, game.hallId)
+      for (const h of ctx.deps.hooks ?? []) await h.salesOpening?.(tx, { game, profile, at, scope: gameScope(game) })
+      await setGameStatusSalesOpened(tx, id, status, at)
+    },
   )
 
 /** BNG-12/13/14: sells `count` cards in correlative order from the next unsold number. All or nothing. */

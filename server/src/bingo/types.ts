@@ -97,6 +97,8 @@ export interface BingoHooks {
   ): Promise<void>
   /** Issue #8 (app/bonus.ts): prima, pots, lucky ball, simultaneous games. */
   cardsSelling?(tx: Sql, e: { game: Game; count: number; channel: string }): Promise<void>
+  /** BNG-34: before a game's sale opens (a refusal keeps it announced). */
+  salesOpening?(tx: Sql, e: { game: Game; profile: Profile; at: string; scope: string }): Promise<void>
   salesClosed?(tx: Sql, e: { game: Game; profile: Profile; at: string; scope: string }): Promise<void>
   prizeAwarded?(
     tx: Sql,

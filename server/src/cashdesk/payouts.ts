@@ -45,7 +45,7 @@ import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { CardCustody } from '../bingo/card-custody.ts'
 import { archiveOnPayout } from '../bingo/card-custody-service.ts'
-import { camera, hallCameraOf } from '../bingo/context.ts'
+import { cameraRecord } from '../bingo/context.ts'
 import { cardCustodyState } from '../bingo/store/custody.ts'
 import { copyDoc, payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
@@ -672,7 +672,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
           const sealCode = await sealCodeOfDevice(tx, input.stationId)
           // GEN-31: the camera on the game's ball exit, so the payout is matched to the draw's footage.
-          const cam = camera(await hallCameraOf(tx, st.hallId))
+          const cam = await cameraRecord(tx, st.hallId)
           // A bonus prize's own record is its `bonus.paid` (settleWithin, with this payout's id): the minutes count it once.
           for (const p of st.prizes.filter((x) => !x.bonus)) {
             const rec = await appendJournal(tx, {

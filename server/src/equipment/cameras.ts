@@ -3,7 +3,8 @@
  * diferentes extracciones a través de imagen de vídeo remitida por la Central Operativa"): the central hall's ball-exit
  * camera. It is registered equipment with the regulator's seal code (GEN-7) and the address of its stream (an MJPEG
  * HTTP source on the hall network). The server relays it (hardware/src/mjpeg-relay.ts) to the displays of the halls
- * that play the game; no display is ever given the camera's address.
+ * that play the game; no display is ever given the camera's address. BNG-34: the same camera is every game's own
+ * ball-exit image, relayed to its hall's displays, and the sale of a game opens only with it where the profile says.
  */
 import { assertHoldsHall } from '../access/acting-hall.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -148,10 +149,38 @@ export function createCameraRegistry(deps: { db: Database; clock: Clock; demoRef
     })
   }
 
+  /**
+   * BNG-34, inside the opening of a game's sale: where the profile requires the ball-exit camera on the monitors, no
+   * sale opens without the hall's registered camera; the camera the hall's displays are shown is journaled with its
+   * seal.
+   */
+  async function salesOpening(
+    tx: Sql,
+    e: { game: { id: string; hallId: string }; profile: Profile; at: string; scope: string },
+  ): Promise<void> {
+    const camera = await centralCamera(tx, e.game.hallId)
+    const rule = e.profile.ballExitCamera
+    if (!camera) {
+      if (!rule.required) return
+      throw new DomainError(
+        'DEVICE_NOT_CERTIFIED',
+        `hall ${e.game.hallId} has no registered ball-exit camera: its image is shown on the hall's monitors (BNG-34, ${rule.source})`,
+        { rule: 'BNG-34', problems: ['no-ball-exit-camera'], hallId: e.game.hallId },
+      )
+    }
+    await appendJournal(tx, {
+      at: e.at,
+      type: 'game.ball_exit_camera',
+      scope: e.scope,
+      payload: { gameId: e.game.id, cameraId: camera.id, sealCode: camera.seal_code, rule: 'BNG-34' },
+    })
+  }
+
   return {
     register,
     setStatus,
     simultaneousStarting,
+    salesOpening,
     /** The stream address of the central's camera, read outside any transaction by the relay's route only. */
     async streamOf(hallId: string): Promise<{ cameraId: string; streamUrl: string } | null> {
       const c = await centralCamera(db, hallId)

@@ -44,22 +44,17 @@ export function registerEquipmentRoutes(app: App, services: Services): void {
     )
     return c.json(await services.cameras.register({ ...b, hallId: param(c, 'hallId') }, actorOf(c)), 201)
   })
+  // BNG-34 / RNG-30: the ball-exit image of any game, from its hall's registered camera. The hall guard (needs) lets
+  // through only a display of the game's hall or, in a simultaneous game, of a hall that joined it: a hall's own
+  // camera reaches its own displays and no other hall's.
   app.get('/api/games/:gameId/central-video', needs('game.central_video'), async (c) => {
-    // The hall guard (needs) let through only a display of the central hall or of a hall that joined the game.
     const state = await services.bingo.getGameState(param(c, 'gameId'))
-    if (!state.halls?.length)
-      throw new DomainError('VALIDATION_FAILED', `game ${state.gameId} is not a simultaneous game (RNG-30)`, {
-        rule: 'RNG-30',
-      })
+    const rule = state.halls?.length ? 'RNG-30' : 'BNG-34'
     if (state.status === 'finished' || state.status === 'void')
-      throw new DomainError('ILLEGAL_TRANSITION', `game ${state.gameId} has ended: no image to relay`, {
-        rule: 'RNG-30',
-      })
+      throw new DomainError('ILLEGAL_TRANSITION', `game ${state.gameId} has ended: no image to relay`, { rule })
     const source = await services.cameras.streamOf(state.hallId)
     if (!source)
-      throw new DomainError('NOT_FOUND', `hall ${state.hallId} has no registered ball-exit camera (RNG-30)`, {
-        rule: 'RNG-30',
-      })
+      throw new DomainError('NOT_FOUND', `hall ${state.hallId} has no registered ball-exit camera (${rule})`, { rule })
     // No transaction is open here: the stream runs for as long as the display watches.
     return new Response(services.videoRelay.watch(source.streamUrl), {
       headers: {

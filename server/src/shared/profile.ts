@@ -430,6 +430,11 @@ export interface Profile {
    * names the text that decides it. With or without it, a registered camera is relayed to the halls' displays.
    */
   simultaneousCentralCamera: { required: boolean; source: string }
+  /**
+   * BNG-34: whether a game's sale opens only with the hall's own ball-exit camera registered (equipment/cameras.ts:
+   * sealed, active, with its stream), whose image the server relays to the hall's displays; `source` names the text.
+   */
+  ballExitCamera: { required: boolean; source: string }
   /** Issue 26 (CFG-20, BNG-42, BNG-50, BNG-80, CFG-46): who sets the hall's calling rhythm, window and suspension times. */
   callingTimes: CallingTimesRule
 }
@@ -583,6 +588,16 @@ export const BOLIVIA_2025: Profile = Object.freeze({
     required: false,
     source: '002 §6.1.4.1 (pantallas y equipo audiovisual para los números extraídos y cantados; sin bingo simultáneo)',
   },
+  // BNG-34 (002 §6.1.4.1, CCTV): "es obligatorio la existencia de un circuito cerrado de televisión que garantice a los
+  // jugadores el conocimiento inmediato de las bolas que vayan siendo extraídas durante el juego; para ello, deberá
+  // habilitarse una cámara que enfoque permanentemente el lugar de salida de las bolas ... esta imagen será presentada
+  // ... en diferentes monitores a color". It is the hall's equipment for playing at all ("permanentemente", "durante
+  // el juego"), not a step of the draw: a game is not offered (its sale does not open) without it, rather than sold
+  // and then refunded when its first ball cannot be shown.
+  ballExitCamera: {
+    required: true,
+    source: '002 §6.1.4.1 (CCTV: «una cámara que enfoque permanentemente el lugar de salida de las bolas»)',
+  },
   // CFG-20 / CFG-46: 002 §6.1.5 leaves the rhythm ("ritmo adecuado") and the "¿alguna línea más?" time ("plazo de
   // tiempo prudencial") open, and they are the way the hall plays the game its Plan de Apuestas and licence describe,
   // both approved by the AJ (002 §1.2.1.1, §6.1.4): a hall's times bind only with the AJ's reference. 000 §6.1.4 has
@@ -635,6 +650,11 @@ export const BOLIVIA_2013: Profile = Object.freeze({
   },
   // CFG-13 (000 §6.1.5): line and bingo on a card of 15 numbers, and no other bingo games: no figures.
   figurePrizes: { layouts: 'none', authority: null },
+  // BNG-34: the same CCTV text in 000 §6.1.3.1 (without "a color").
+  ballExitCamera: {
+    required: true,
+    source: '000 §6.1.3.1 (CCTV: «una cámara que enfoque permanentemente el lugar de salida de las bolas»)',
+  },
 }) as Profile
 
 /** Cantabria, Decreto 6/2010 and amendments. */
@@ -744,6 +764,13 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   simultaneousCentralCamera: {
     required: true,
     source: '004 Bingo VI.1 («imagen de vídeo remitida por la Central Operativa»)',
+  },
+  // BNG-34 (004 Bingo II.3): "circuito cerrado de TV que garantice el conocimiento por los jugadores de las bolas que
+  // vayan saliendo durante el juego, para ello una cámara enfocará permanentemente el lugar de salida de aquellas y la
+  // imagen será recogida por los distintos monitores": no sale opens without the hall's camera.
+  ballExitCamera: {
+    required: true,
+    source: '004 Bingo II.3 («una cámara enfocará permanentemente el lugar de salida» de las bolas)',
   },
   // CFG-20 / CFG-46: 004 Bingo III ("ritmo adecuado", "tiempo prudencial") and II.1.b (the suspension lasts "un plazo
   // prudencial, a juicio del Jefe de Sala") leave the times to the hall's staff, not to the Consejería: the hall
