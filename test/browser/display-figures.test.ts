@@ -26,7 +26,7 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
   let cardRows: number[][]
 
   beforeAll(async () => {
-    ensureBuilt(['display'], ['display/src', 'web'])
+    ensureBuilt(['display', 'admin'], ['display/src', 'admin/src', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
@@ -70,6 +70,7 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
     displayCred = (await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla sala', hallId: hall.id }))
       .credential
     await auth.createUser({ username: 'jefa', displayName: 'Jefa de Mesa', role: 'floor_manager', password: PASSWORD })
+    await auth.createUser({ username: 'directora', displayName: 'Directora', role: 'director', password: PASSWORD })
     browser = await launchChromium()
   }, 120_000)
   afterAll(async () => {
@@ -181,5 +182,36 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
     )
     expect(cents(await caller.getByTestId('minutes-total-paid').textContent())).toBe(m.totals.prizesPaidCents)
     await caller.screenshot({ path: join(SCREENSHOTS, 'caller-minutes-figures-1440x900.png') })
+  })
+
+  it("the back office's minutes name the figure paid and each game's row adds up to what it paid (CFG-13, BNG-73)", async () => {
+    // Runs after the test above: the game is finished and every prize paid.
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } })
+    await page.goto(`${server.url}/admin/`)
+    await page.fill('input[name=username]', 'directora')
+    await page.fill('input[name=password]', PASSWORD)
+    await page.click('[data-testid=login] button[type=submit]')
+    await page.getByTestId('nav').waitFor()
+    await page.click('[data-testid=nav-inspection]')
+    await page.getByTestId('minutes-games').waitFor()
+    const row = page.getByTestId('minutes-games').locator('tbody tr').first()
+    expect(((await row.getByTestId('minutes-row-figures').textContent()) ?? '').replace(/\s+/g, ' ')).toMatch(
+      /Cuatro esquinas Bs 5,00/,
+    )
+    const text = await page.evaluate(() => document.body.innerText)
+    expect(text).not.toContain('four-corners')
+    const cents = (s: string | null) => Number((s ?? '').replace(/[^\d]/g, ''))
+    // Columns: no, cards, sales, line, bingo, figures, pots, paid.
+    const cells = await row.locator('td').allTextContents()
+    const [line, bingoPaid, figures, pots, total] = [3, 4, 5, 6, 7].map((i) => cents(cells[i]))
+    expect(figures).toBe(500)
+    expect(line).toBeGreaterThan(0)
+    expect(line + bingoPaid + figures + pots).toBe(total)
+    const m = await server.services.minutes.sessionMinutes((await server.services.bingo.getGameState(gameId)).sessionId)
+    expect(cents(await page.getByTestId('minutes-total-paid').textContent())).toBe(m.totals.prizesPaidCents)
+    expect(total).toBe(m.totals.prizesPaidCents)
+    expect((await page.getByTestId('minutes-totals').textContent()) ?? '').toContain('Cuatro esquinas')
+    await page.getByTestId('minutes-games').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-minutes-figures-1366x768.png') })
   })
 })
