@@ -23,9 +23,10 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
   let gameId: string
   let displayCred: string
   let serial: string
+  let cardRows: number[][]
 
   beforeAll(async () => {
-    ensureBuilt(['display'], ['display/src', 'web'])
+    ensureBuilt(['display', 'admin'], ['display/src', 'admin/src', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
     server = await startTestServer({ auth: 'on' })
     const { bingo, auth } = server.services
@@ -63,11 +64,13 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
     serial = sold[0].serial
     await bingo.closeSales({ gameId })
     const rows = sold[0].rows.map((r: number[]) => r.filter((n) => n > 0))
+    cardRows = rows
     for (const b of [rows[0][0], rows[0][rows[0].length - 1], rows[2][0], rows[2][rows[2].length - 1]])
       await bingo.enterBall(gameId, b, null)
     displayCred = (await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla sala', hallId: hall.id }))
       .credential
     await auth.createUser({ username: 'jefa', displayName: 'Jefa de Mesa', role: 'floor_manager', password: PASSWORD })
+    await auth.createUser({ username: 'directora', displayName: 'Directora', role: 'director', password: PASSWORD })
     browser = await launchChromium()
   }, 120_000)
   afterAll(async () => {
@@ -131,5 +134,84 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
       expect(box.y + box.height, id).toBeLessThanOrEqual(panel.y + panel.height)
     }
     await display.screenshot({ path: join(SCREENSHOTS, 'display-figure-winner.png') })
+  })
+
+  it("the caller console's minutes name the figure paid and each game's row adds up to what it paid (CFG-13, BNG-73)", async () => {
+    const { bingo } = server.services
+    // The figure's window closes, the same card completes its bingo, and every prize of the game is paid.
+    await bingo.closeWindow(gameId)
+    const called = new Set((await bingo.getGameState(gameId)).balls)
+    for (const b of cardRows.flat()) if (!called.has(b)) await bingo.enterBall(gameId, b, null)
+    const won = await bingo.claim({ gameId, serial, kind: 'bingo' })
+    expect(won.ok, JSON.stringify(won)).toBe(true)
+    await bingo.closeWindow(gameId)
+    await bingo.payAllPrizes(gameId, 'Cajera')
+
+    const caller = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await caller.goto(`${server.url}/caller/?hall=sala`)
+    await caller.getByTestId('login-user').fill('jefa')
+    await caller.getByTestId('login-password').fill(PASSWORD)
+    await caller.getByTestId('login-submit').click()
+    await caller.getByTestId('show-minutes').click()
+    await caller.getByTestId('minutes-table').waitFor()
+    const row = caller.getByTestId('minutes-row').first()
+    // Named in Spanish, never its code.
+    expect(((await row.getByTestId('minutes-row-figures').textContent()) ?? '').replace(/\s+/g, ' ')).toMatch(
+      /Cuatro esquinas Bs 5,00/,
+    )
+    expect(await row.textContent()).not.toContain('four-corners')
+    const cents = (s: string | null) => Number((s ?? '').replace(/[^\d]/g, ''))
+    const cells = await row.locator('td').allTextContents()
+    // Columns: no, series, price, sold, takings, line, bingo, figures, pots, paid. Line and bingo cells hold the pool and
+    // "pagado X": the paid amount is the last money in the cell.
+    const paidIn = (cell: string) => cents(cell.split(/pagado/).pop() ?? '')
+    const line = paidIn(cells[5])
+    const bingoPaid = paidIn(cells[6])
+    const figures = cents(cells[7])
+    const pots = cents(cells[8])
+    const total = cents(cells[9])
+    expect(figures).toBe(500)
+    expect(total).toBeGreaterThan(figures)
+    expect(line + bingoPaid + figures + pots).toBe(total)
+    const m = await server.services.minutes.sessionMinutes((await bingo.getGameState(gameId)).sessionId)
+    expect(total).toBe(
+      m.games[0].linePaidCents +
+        m.games[0].bingoPaidCents +
+        (m.games[0].figuresPaidCents ?? 0) +
+        m.games[0].jackpotsPaidCents,
+    )
+    expect(cents(await caller.getByTestId('minutes-total-paid').textContent())).toBe(m.totals.prizesPaidCents)
+    await caller.screenshot({ path: join(SCREENSHOTS, 'caller-minutes-figures-1440x900.png') })
+  })
+
+  it("the back office's minutes name the figure paid and each game's row adds up to what it paid (CFG-13, BNG-73)", async () => {
+    // Runs after the test above: the game is finished and every prize paid.
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } })
+    await page.goto(`${server.url}/admin/`)
+    await page.fill('input[name=username]', 'directora')
+    await page.fill('input[name=password]', PASSWORD)
+    await page.click('[data-testid=login] button[type=submit]')
+    await page.getByTestId('nav').waitFor()
+    await page.click('[data-testid=nav-inspection]')
+    await page.getByTestId('minutes-games').waitFor()
+    const row = page.getByTestId('minutes-games').locator('tbody tr').first()
+    expect(((await row.getByTestId('minutes-row-figures').textContent()) ?? '').replace(/\s+/g, ' ')).toMatch(
+      /Cuatro esquinas Bs 5,00/,
+    )
+    const text = await page.evaluate(() => document.body.innerText)
+    expect(text).not.toContain('four-corners')
+    const cents = (s: string | null) => Number((s ?? '').replace(/[^\d]/g, ''))
+    // Columns: no, cards, sales, line, bingo, figures, pots, paid.
+    const cells = await row.locator('td').allTextContents()
+    const [line, bingoPaid, figures, pots, total] = [3, 4, 5, 6, 7].map((i) => cents(cells[i]))
+    expect(figures).toBe(500)
+    expect(line).toBeGreaterThan(0)
+    expect(line + bingoPaid + figures + pots).toBe(total)
+    const m = await server.services.minutes.sessionMinutes((await server.services.bingo.getGameState(gameId)).sessionId)
+    expect(cents(await page.getByTestId('minutes-total-paid').textContent())).toBe(m.totals.prizesPaidCents)
+    expect(total).toBe(m.totals.prizesPaidCents)
+    expect((await page.getByTestId('minutes-totals').textContent()) ?? '').toContain('Cuatro esquinas')
+    await page.getByTestId('minutes-games').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(SCREENSHOTS, 'admin-minutes-figures-1366x768.png') })
   })
 })

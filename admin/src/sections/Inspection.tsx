@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks'
 import { formatInZone, zoneLabel } from '../../../server/src/shared/time-zone.ts'
+import { FIGURE_NAMES, type Figure } from '../../../server/src/bingo/patterns.ts'
 import { api, can, lang } from '../session.ts'
 import { journalTypeName } from '../texts.ts'
 import { Loading, Notice, Panel, Select, Table, money, num, openPdf, tx, useAction, useLoad, when } from '../ui.tsx'
@@ -35,10 +36,23 @@ interface Minutes {
     totalCents: number
     linePaidCents: number
     bingoPaidCents: number
+    figuresPaidCents?: number
+    figures?: Array<{ figure: Figure; name: string; paidCents: number }>
+    jackpotsPaidCents: number
     ballsDrawn: number
     status?: string
   }>
-  totals: { cardsSold: number; totalCents: number; prizesPaidCents: number; refundCents: number }
+  totals: {
+    cardsSold: number
+    totalCents: number
+    prizesPaidCents: number
+    linePaidCents?: number
+    bingoPaidCents?: number
+    figuresPaidCents?: number
+    figures?: Array<{ figure: Figure; name: string; paidCents: number }>
+    jackpotsPaidCents?: number
+    refundCents: number
+  }
   journal: { firstSeq: number; lastSeq: number; records: number }
 }
 interface Proof {
@@ -214,6 +228,22 @@ function ProofView(props: { gameId: string }) {
   )
 }
 
+/** CFG-13: a figure by its name in the screen's language, never its code. */
+const figureName = (f: Figure) => FIGURE_NAMES[f]?.[lang.value] ?? tx('figure')
+
+function figureList(figures: Array<{ figure: Figure; paidCents: number }> | undefined, currency: string) {
+  if (!figures?.length) return '—'
+  return (
+    <span data-testid="minutes-row-figures">
+      {figures.map((f) => (
+        <span key={f.figure} class="minutes-figure" data-testid="minutes-figure">
+          {figureName(f.figure)} {money(f.paidCents, currency)}
+        </span>
+      ))}
+    </span>
+  )
+}
+
 function SessionMinutes(props: { sessionId: string }) {
   const minutes = useLoad(
     () => api<Minutes>('GET', `/api/sessions/${encodeURIComponent(props.sessionId)}/minutes`),
@@ -236,13 +266,30 @@ function SessionMinutes(props: { sessionId: string }) {
       {pdf.error && pdf.feedback}
       <Table
         testId="minutes-games"
-        head={[tx('bingoGameNo'), tx('cards'), tx('sales'), tx('linePaid'), tx('bingoPaid'), tx('ballsDrawn'), '']}
+        head={[
+          tx('bingoGameNo'),
+          tx('cards'),
+          tx('sales'),
+          tx('linePaid'),
+          tx('bingoPaid'),
+          tx('figuresPaid'),
+          tx('potsPaid'),
+          tx('prizesPaid'),
+          tx('ballsDrawn'),
+          '',
+        ]}
+        // Every prize of the game (line, bingo, each figure by name, pots and prima), so a row adds up to its total.
         rows={m.games.map((g) => [
           num(g.orderNo),
           num(g.cardsSold),
           money(g.totalCents, m.currency),
           money(g.linePaidCents, m.currency),
           money(g.bingoPaidCents, m.currency),
+          figureList(g.figures, m.currency),
+          money(g.jackpotsPaidCents, m.currency),
+          <strong data-testid="minutes-row-paid">
+            {money(g.linePaidCents + g.bingoPaidCents + (g.figuresPaidCents ?? 0) + g.jackpotsPaidCents, m.currency)}
+          </strong>,
           num(g.ballsDrawn),
           <button data-testid="show-proof" onClick={() => setGame(g.gameId)}>
             {tx('proof')}
@@ -250,9 +297,26 @@ function SessionMinutes(props: { sessionId: string }) {
         ])}
       />
       <p>
-        {tx('total')}: {num(m.totals.cardsSold)} {tx('cards').toLowerCase()} · {money(m.totals.totalCents, m.currency)}{' '}
-        · {tx('prizes')} {money(m.totals.prizesPaidCents, m.currency)}
+        {tx('total')}: {num(m.totals.cardsSold)} {tx('cards').toLowerCase()} · {money(m.totals.totalCents, m.currency)}
       </p>
+      <dl class="minutes-totals" data-testid="minutes-totals">
+        <dt>{tx('linePaid')}</dt>
+        <dd data-testid="minutes-total-line">{money(m.totals.linePaidCents ?? 0, m.currency)}</dd>
+        <dt>{tx('bingoPaid')}</dt>
+        <dd data-testid="minutes-total-bingo">{money(m.totals.bingoPaidCents ?? 0, m.currency)}</dd>
+        {(m.totals.figures ?? []).map((f) => (
+          <>
+            <dt>{figureName(f.figure)}</dt>
+            <dd data-testid="minutes-total-figure">{money(f.paidCents, m.currency)}</dd>
+          </>
+        ))}
+        <dt>{tx('potsPaid')}</dt>
+        <dd data-testid="minutes-total-pots">{money(m.totals.jackpotsPaidCents ?? 0, m.currency)}</dd>
+        <dt>{tx('prizesPaid')}</dt>
+        <dd data-testid="minutes-total-paid">
+          <strong>{money(m.totals.prizesPaidCents, m.currency)}</strong>
+        </dd>
+      </dl>
       {game && <ProofView key={game} gameId={game} />}
     </div>
   )

@@ -6,6 +6,7 @@ import type { IncidentKind } from '../../../web/api.ts'
 import { INCIDENT_KINDS, incidentRule, say } from './incidents.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
+import { FIGURE_NAMES, figureOfKind, type Figure } from '../../../server/src/bingo/patterns.ts'
 
 /** The session's running minutes (GET /api/sessions/:id/minutes) as a table, with the PDF beside it. */
 export function MinutesPanel({ store, lang }: { store: CallerStore; lang: Lang }) {
@@ -62,6 +63,12 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
     m.timeZone ? formatInZone(iso, m.timeZone, 'seconds') : formatInZone(iso, 'UTC', 'seconds', true)
   const status = (s: SessionMinutes['games'][number]['status']) =>
     t(lang, s === 'finished' ? 'mFinished' : s === 'void' ? 'mVoid' : 'mInProgress')
+  const figureName = (f: Figure) => FIGURE_NAMES[f]?.[lang] ?? t(lang, 'mFigure')
+  // A winner's prize by its name (Línea, Bingo, Cuatro esquinas), never the kind's code.
+  const prizeName = (kind: string) => {
+    const f = figureOfKind(kind)
+    return f ? figureName(f) : t(lang, kind === 'line' ? 'mLine' : 'mBingo')
+  }
   const incidents = m.games.flatMap((g) => g.incidents.map((i) => ({ ...i, orderNo: g.orderNo })))
   // Incident kinds and void reasons are codes: the screen shows the regulation's words for them (issue 14 point 7).
   const incidentTitle = (kind: string) =>
@@ -97,6 +104,9 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
             <th>{t(lang, 'mTotal')}</th>
             <th>{t(lang, 'mLine')}</th>
             <th>{t(lang, 'mBingo')}</th>
+            <th>{t(lang, 'mFigures')}</th>
+            <th>{t(lang, 'mPots')}</th>
+            <th>{t(lang, 'mPrizesPaid')}</th>
             <th>{t(lang, 'mBalls')}</th>
             <th>{t(lang, 'mWinners')}</th>
             <th>{t(lang, 'mStatus')}</th>
@@ -127,10 +137,27 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
                   {t(lang, 'mPaid')} {cur(g.bingoPaidCents)}
                 </small>
               </td>
+              {/* CFG-13: each figure by its name, so the row adds up to what the game paid (as the PDF acta). */}
+              <td class="cc-num" data-testid="minutes-row-figures">
+                {(g.figures ?? []).length === 0
+                  ? '—'
+                  : (g.figures ?? []).map((f) => (
+                      <div key={f.figure} data-testid="minutes-figure">
+                        {figureName(f.figure)} {cur(f.paidCents)}
+                      </div>
+                    ))}
+              </td>
+              {/* BNG-73 (8): pots and prima paid in this game. */}
+              <td class="cc-num" data-testid="minutes-row-pots">
+                {cur(g.jackpotsPaidCents)}
+              </td>
+              <td class="cc-num cc-minutes__paid" data-testid="minutes-row-paid">
+                {cur(g.linePaidCents + g.bingoPaidCents + (g.figuresPaidCents ?? 0) + g.jackpotsPaidCents)}
+              </td>
               <td class="cc-num">{g.ballsDrawn}</td>
               <td>
                 {g.winners
-                  .map((w) => `${w.kind === 'line' ? 'L' : 'B'} ${w.serial} (${w.atBall}) ${cur(w.amountCents)}`)
+                  .map((w) => `${prizeName(w.kind)} ${w.serial} (${w.atBall}) ${cur(w.amountCents)}`)
                   .join('; ') || '—'}
               </td>
               <td>
@@ -157,8 +184,26 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
             <th colSpan={3}>{t(lang, 'mTotals')}</th>
             <th class="cc-num">{m.totals.cardsSold}</th>
             <th class="cc-num">{cur(m.totals.totalCents)}</th>
-            <th colSpan={2} class="cc-num">
-              {t(lang, 'mPaid')} {cur(m.totals.prizesPaidCents)}
+            <th class="cc-num" data-testid="minutes-total-line">
+              {cur(m.totals.linePaidCents ?? 0)}
+            </th>
+            <th class="cc-num" data-testid="minutes-total-bingo">
+              {cur(m.totals.bingoPaidCents ?? 0)}
+            </th>
+            <th class="cc-num" data-testid="minutes-total-figures">
+              {(m.totals.figures ?? []).length === 0
+                ? '—'
+                : (m.totals.figures ?? []).map((f) => (
+                    <div key={f.figure}>
+                      {figureName(f.figure)} {cur(f.paidCents)}
+                    </div>
+                  ))}
+            </th>
+            <th class="cc-num" data-testid="minutes-total-pots">
+              {cur(m.totals.jackpotsPaidCents ?? 0)}
+            </th>
+            <th class="cc-num cc-minutes__paid" data-testid="minutes-total-paid">
+              {cur(m.totals.prizesPaidCents)}
             </th>
             <th colSpan={3}>{m.totals.refundCents ? `${t(lang, 'mRefunds')} ${cur(m.totals.refundCents)}` : ''}</th>
           </tr>
