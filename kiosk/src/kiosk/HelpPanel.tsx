@@ -125,6 +125,7 @@ export function HelpPanel(props: { store: KioskStore }) {
     ? new Intl.DateTimeFormat(lang === 'es' ? 'es-BO' : 'en-GB', {
         dateStyle: 'full',
         timeStyle: 'short',
+        hourCycle: 'h23',
         timeZone: offer?.hall.timeZone,
       }).format(new Date(l.drawAt))
     : ''
@@ -134,6 +135,23 @@ export function HelpPanel(props: { store: KioskStore }) {
       <div class="k-help__box">
         <header class="k-help__head">
           <h1 id="k-help-title">{H.title}</h1>
+          {/* The panel covers the header: its own language switch. */}
+          <div class="k-header__langs" role="group" aria-label="Idioma / Language">
+            {(['es', 'en'] as const).map((l) => (
+              <button
+                type="button"
+                key={l}
+                class={lang === l ? 'k-lang k-lang--on' : 'k-lang'}
+                data-testid={`help-lang-${l}`}
+                onClick={() => {
+                  store.lang.value = l
+                  document.documentElement.lang = l
+                }}
+              >
+                {l.toUpperCase()}
+              </button>
+            ))}
+          </div>
           <button type="button" class="btn btn--secondary k-help__close" data-testid="kiosk-help-close" onClick={close}>
             {H.close} ✕
           </button>
