@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks'
 import { useScanner } from '../shared/useScanner.ts'
 import { DoneScreen } from './DoneScreen.tsx'
 import { Header } from './Header.tsx'
+import { HelpPanel } from './HelpPanel.tsx'
 import { OnScreenKeyboard } from './OnScreenKeyboard.tsx'
 import { ProblemScreen } from './ProblemScreen.tsx'
 import { RefundedScreen, RefundScreen } from './RefundScreen.tsx'
@@ -91,6 +92,7 @@ export function App(props: { store: KioskStore }) {
         )}
         {screen.name === 'refunded' && <RefundedScreen store={store} screen={screen} />}
       </main>
+      <HelpPanel store={store} />
       <OnScreenKeyboard labels={{ delete: T.keyDelete, ok: T.keyOk, space: T.keySpace, keyboard: T.keyboard }} />
       <footer class="k-footer">{T.footer(age)}</footer>
     </div>

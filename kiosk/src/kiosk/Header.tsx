@@ -1,3 +1,4 @@
+import { HelpButton } from './HelpPanel.tsx'
 import type { KioskStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 
@@ -10,6 +11,7 @@ export function Header(props: { store: KioskStore }) {
       <div class="k-header__hall" data-testid="kiosk-hall">
         {hall?.name ?? TEXTS[store.lang.value].title}
       </div>
+      <HelpButton store={store} />
       <div class="k-header__langs" role="group" aria-label="Idioma / Language">
         {(['es', 'en'] as const).map((l) => (
           <button

@@ -84,6 +84,8 @@ export function createKioskStore(
   const screen = signal<Screen>({ name: 'sale' })
   /** The section the player looks at; null until the offer says what is on sale. */
   const chosenSection = signal<Section | null>(options.section ?? null)
+  /** GEN-21: the rules panel is open over the sale. */
+  const helpOpen = signal(false)
 
   // ---- the basket
   const cardCount = signal(0)
@@ -190,6 +192,7 @@ export function createKioskStore(
   function reset() {
     batch(() => {
       screen.value = { name: 'sale' }
+      helpOpen.value = false
       chosenSection.value = options.section ?? null
       cardCount.value = 0
       boards.value = []
@@ -429,6 +432,7 @@ export function createKioskStore(
 
   return {
     lang,
+    helpOpen,
     offer,
     offline,
     refused,
