@@ -87,6 +87,11 @@ export interface CardTicket {
   minimumAge: number
   /** Issue 29 point 4: the code the cashier types when the QR is damaged ("CK7Q-M2XR-…"), printed under the QR. */
   shortCode?: string
+  /**
+   * GEN-5 / GEN-3: the reference of the hall's licence or authorisation as the server records it (hall settings
+   * `licence.authorisationRef`), printed under the hall's name; never typed per sale.
+   */
+  authorisationRef?: string | null
 }
 
 export interface VoucherTicket {
@@ -104,6 +109,8 @@ export interface VoucherTicket {
   minimumAge: number
   /** Issue 27: the bingo terminal the voucher's credit was loaded onto at the cashier (its name). */
   loadedTo?: string
+  /** GEN-5: the hall's recorded licence or authorisation reference, as on the card. */
+  authorisationRef?: string | null
 }
 
 export interface PayoutTicket {
@@ -141,6 +148,7 @@ export interface LayoutOptions {
 const LABELS = {
   es: {
     card: 'CARTÓN DE BINGO',
+    authorisation: (ref: string) => `Autorización: ${ref}`,
     game: 'Partida N.º',
     session: 'Sesión',
     series: 'Serie',
@@ -193,6 +201,7 @@ const LABELS = {
   },
   en: {
     card: 'BINGO CARD',
+    authorisation: (ref: string) => `Authorisation: ${ref}`,
     game: 'Game no.',
     session: 'Session',
     series: 'Series',
@@ -257,6 +266,7 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
   const narrow = paper === '58mm'
   const blocks: PrintBlock[] = [
     { type: 'text', text: t.hallName, align: 'center', bold: true },
+    ...authorisationLine(t.authorisationRef, L),
     { type: 'text', text: L.card, align: 'center', size: 'large', bold: true },
     { type: 'rule', style: 'double' },
     { type: 'pair', left: `${L.game} ${t.gameNo}`, right: `${L.series} ${t.seriesCode}`, bold: true },
@@ -296,6 +306,17 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
   return { kind: 'card', name: `card-${t.serial}`, paper, blocks }
 }
 
+/**
+ * GEN-5 (002 §1.1.s: cards and tickets are means of access, and "requieren autorización de la AJ"; GEN-3 in
+ * Cantabria): the paper names the authorisation it is issued under, the hall's reference as recorded.
+ */
+function authorisationLine(
+  ref: string | null | undefined,
+  L: { authorisation: (ref: string) => string },
+): PrintBlock[] {
+  return ref?.trim() ? [{ type: 'text', text: L.authorisation(ref.trim()), align: 'center' }] : []
+}
+
 /** A credit voucher (or the change voucher a kiosk prints after a purchase) with the QR of its signed code. */
 export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): PrintDoc {
   const paper = options.paper ?? '80mm'
@@ -303,6 +324,7 @@ export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): Pr
   const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
   const blocks: PrintBlock[] = [
     { type: 'text', text: t.hallName, align: 'center', bold: true },
+    ...authorisationLine(t.authorisationRef, L),
     {
       type: 'text',
       text: t.origin === 'change' ? L.changeVoucher : L.voucher,

@@ -43,8 +43,14 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
     jefa = `Bearer ${(await auth.login('jefa', PASSWORD)).token}`
     const boss = (method: string, path: string, body?: unknown) =>
       api(server.url, method, path, body, { authorization: jefa })
-    hallId = (await boss('POST', '/api/halls', { name: 'Sala Pereda', profileId: 'ES-CB-2010', playingPositions: 100 }))
-      .body.id
+    hallId = (
+      await boss('POST', '/api/halls', {
+        name: 'Sala Pereda',
+        profileId: 'ES-CB-2010',
+        licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+        playingPositions: 100,
+      })
+    ).body.id
     const base = rafflePlan()
     const objects = [
       ['T1', 'Bicicleta', 'Bicicleta de montaña'],

@@ -551,7 +551,13 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
     browser = await launch()
     server = await startTestServer()
     const { bingo } = server.services
-    await bingo.createHall({ id: hallId, name: 'Sala Altamira', profileId: 'ES-CB-2010', playingPositions: 120 })
+    await bingo.createHall({
+      id: hallId,
+      name: 'Sala Altamira',
+      profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      playingPositions: 120,
+    })
     await server.services.auth.createUser({
       username: 'jefa',
       displayName: 'Marta Quispe',

@@ -25,6 +25,7 @@ describe('the prima keeps the decree values and every game funds it (BNG-58, BNG
     const hall = await s.call('jefa', 'POST', '/api/halls', {
       name: 'Sala Torrelavega',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 200,
     })
     expect(hall.status, JSON.stringify(hall.body)).toBe(201)

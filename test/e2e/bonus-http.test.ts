@@ -20,6 +20,7 @@ describe('prima, pots and modalities over HTTP', () => {
       await api(server.url, 'POST', '/api/halls', {
         name: 'Sala Pereda',
         profileId: 'ES-CB-2010',
+        licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
         playingPositions: 100,
       })
     ).body

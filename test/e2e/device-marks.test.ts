@@ -39,7 +39,12 @@ describe('the seal code and type approval of enrolled devices (GEN-7, GEN-4)', (
     server = await startTestServer({ auth: 'on' })
     hall = await paidHall(server.services)
     cantabria = (
-      await server.services.bingo.createHall({ name: 'Sala Altamira', profileId: 'ES-CB-2010', playingPositions: 200 })
+      await server.services.bingo.createHall({
+        name: 'Sala Altamira',
+        profileId: 'ES-CB-2010',
+        licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+        playingPositions: 200,
+      })
     ).id
   })
   afterAll(async () => server?.cleanup())

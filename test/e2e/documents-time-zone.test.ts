@@ -52,6 +52,7 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
       id: 'santander',
       name: 'Sala Santander',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     // Issue 13: a counter sells slips for cash into the drawer of a shift open at an enrolled station.

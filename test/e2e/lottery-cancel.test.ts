@@ -78,6 +78,7 @@ describe('LOT-21: cancellation of a lottery or raffle draw and the refund of its
     const es = await call('jefa', 'POST', '/api/halls', {
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     boTill = await openTill(server.url, server.services, {

@@ -236,6 +236,7 @@ describe('tómbola: the winner takes any object drawn that is still there (PRM-2
     const hall = await boss('POST', '/api/halls', {
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     expect(hall.status).toBe(201)

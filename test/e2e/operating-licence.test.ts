@@ -98,7 +98,7 @@ describe('a Bolivian hall sells only once its AJ operating licence is on record 
     expect(await cardsSold(simultaneousId)).toBe(2)
   })
 
-  it('a hall created with its licence sells from the start; a Cantabrian hall needs none (GEN-3 is apart)', async () => {
+  it('a hall created with its licence (or, in Cantabria, the Consejería authorisation, GEN-3) sells from the start', async () => {
     for (const profileId of ['BO-2025', 'ES-CB-2010'] as const) {
       const h = await hallWithSeries(s, { profileId, name: `Sala ${profileId}`, seed: `aj-licence-${profileId}` })
       const sessionId = await openSession(s, h.hallId)

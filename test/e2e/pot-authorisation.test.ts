@@ -124,6 +124,7 @@ describe('pots and lucky ball under the AJ authorisation, with the approved comm
     const second = await call('jefa', 'POST', '/api/halls', {
       name: 'Sala Sardinero',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     expect(second.status).toBe(201)

@@ -99,6 +99,7 @@ describe('PRM-9: a promotional draw of successive draws (tracto sucesivo), each 
     const hall = await call('jefa', 'POST', '/api/halls', {
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     expect(hall.status, JSON.stringify(hall.body)).toBe(201)

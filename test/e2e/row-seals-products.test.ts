@@ -250,6 +250,7 @@ describe('raffle: a sale edited, or a payout deleted, is refused at the cash des
     const hall = await boss('POST', '/api/halls', {
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     expect(hall.status).toBe(201)

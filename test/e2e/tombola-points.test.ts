@@ -77,6 +77,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     const hall = await boss()('POST', '/api/halls', {
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     expect(hall.status).toBe(201)
@@ -84,6 +85,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
     const otherHall = await boss()('POST', '/api/halls', {
       name: 'Sala Alameda',
       profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
       playingPositions: 100,
     })
     expect(otherHall.status).toBe(201)

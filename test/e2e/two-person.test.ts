@@ -75,7 +75,13 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
       playingPositions: 200,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
-    await bingo.createHall({ id: 'es', name: 'Sala Altamira', profileId: 'ES-CB-2010', playingPositions: 200 })
+    await bingo.createHall({
+      id: 'es',
+      name: 'Sala Altamira',
+      profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      playingPositions: 200,
+    })
     await bingo.createHall({
       id: 'otra',
       name: 'Otra sala',

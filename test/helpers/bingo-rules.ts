@@ -81,7 +81,7 @@ export async function hallWithSeries(
     noPlan?: boolean
     /** GEN-18 / BNG-40: create the Bolivian hall without its AJ-approved bet limits (it then sells no card). */
     noSaleRules?: boolean
-    /** GEN-1: create the Bolivian hall without its operating licence reference (it then sells no card). */
+    /** GEN-1 / GEN-3: create the hall without its licence or authorisation reference (it then sells no card). */
     noLicence?: boolean
     noBallSets?: boolean
   },
@@ -90,7 +90,8 @@ export async function hallWithSeries(
   const plan = {
     ...(bo && !input.noPlan ? { bettingPlan: TEST_PLAN } : {}),
     ...(bo && !input.noSaleRules ? { saleRules: TEST_SALE_RULES } : {}),
-    ...(bo && !input.noLicence ? { licence: TEST_LICENCE } : {}),
+    // GEN-1 (the AJ's licence) and GEN-3 (the Consejería's authorisation) alike: recorded unless the test omits it.
+    ...(!input.noLicence ? { licence: TEST_LICENCE } : {}),
   }
   const hall = await s.call('jefa', 'POST', '/api/halls', {
     name: input.name,

@@ -27,7 +27,8 @@ export async function simultaneousGameOnSale(
       name,
       profileId: input.profileId,
       playingPositions: 100,
-      ...(bo ? { saleRules: TEST_SALE_RULES, licence: TEST_LICENCE, bettingPlan: TEST_PLAN } : {}),
+      licence: TEST_LICENCE, // GEN-1 / GEN-3: the AJ's licence or the Consejería's authorisation
+      ...(bo ? { saleRules: TEST_SALE_RULES, bettingPlan: TEST_PLAN } : {}),
     })
     const s = await bingo.createSeries({ hallId: h.id, code, masterSetId: set.id, faceValueCents: 500 })
     const display = await auth.enrolDevice({ ...sealed(), kind: 'display', name: `Pantalla ${code}`, hallId: h.id })

@@ -122,9 +122,12 @@ export function checkPotsWithinPlan(profile: Profile, settings: HallRuleSettings
     })
 }
 
-/** Checks the licence options (BNG-21, CFG-17). A profile without a minimum (Cantabria) has none to choose. */
+/**
+ * Checks the licence options (BNG-21, CFG-17). A profile without a minimum (Cantabria) has none to choose: its hall
+ * records only the reference of its authorisation (GEN-3) and its positions, under the minimum by cards (none binds).
+ */
 export function checkLicenceTerms(profile: Profile, terms: LicenceTerms): LicenceTerms {
-  if (!profile.minimumParticipation)
+  if (!profile.minimumParticipation && terms.minimumBasis !== 'cards')
     throw new DomainError('RULE_DISABLED', `profile ${profile.id} sets no minimum participation to choose (BNG-21)`, {
       rule: 'BNG-21',
     })

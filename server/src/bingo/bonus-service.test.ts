@@ -38,6 +38,10 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
     name: 'Sala Pereda',
     profileId,
     playingPositions: 100,
+    // GEN-3: the Cantabrian hall's Consejería authorisation on record
+    ...(profileId === 'ES-CB-2010'
+      ? { licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const } }
+      : {}),
     ...(profileId === 'BO-2025'
       ? {
           bettingPlan: {
@@ -367,7 +371,12 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
 
   it('shares an interconnected bonus between halls and pays it only within the ball scale (BNG-66)', async () => {
     const { db, bingo, bonus, hall, set, series, session } = await setup('ES-CB-2010')
-    const other = await bingo.createHall({ name: 'Sala Sardinero', profileId: 'ES-CB-2010', playingPositions: 100 })
+    const other = await bingo.createHall({
+      name: 'Sala Sardinero',
+      profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      playingPositions: 100,
+    })
     const otherSeries = await bingo.createSeries({
       hallId: other.id,
       code: 'S',

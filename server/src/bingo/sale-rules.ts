@@ -91,7 +91,8 @@ export function assertFaceValueAuthorised(profile: Profile, faceValueCents: numb
 }
 
 /**
- * GEN-1 (002 §1): where the profile names the authority whose Operating Licence a hall must hold, the hall sells only
+ * GEN-1 (002 §1) / GEN-3 (004 Decreto 6/2010 art. 2): where the profile names the authority whose Operating Licence
+ * (Bolivia) or prior authorisation (Cantabria) a hall must hold, the hall sells only
  * once that licence's reference is on record (`licenceRef`: its licence terms; null: none). A Plan de Apuestas or
  * bet limits are no licence: without it no card is sold, in any channel.
  */
@@ -100,8 +101,8 @@ export function assertOperatingLicence(profile: Profile, licenceRef: string | nu
   if (!authority || licenceRef?.trim()) return
   throw new DomainError(
     'OPERATING_LICENCE_REQUIRED',
-    `the hall has no reference of its operating licence from ${authority.name} on record: no card is sold until the director records it (${authority.rule})`,
-    { authority: authority.name, rule: 'GEN-1' },
+    `the hall has no reference of its operating licence or authorisation from ${authority.name} on record: no card is sold until the director records it (${authority.rule})`,
+    { authority: authority.name, rule: authority.rule.split(' ')[0] },
   )
 }
 

@@ -24,7 +24,12 @@ describe('a second node drawing and correcting balls of the same game', () => {
     const entropy = { name: 'test', randomBytes: (n: number) => randomBytes(n) }
     const nodeA = createBingoService({ db, clock, entropy })
     const nodeB = createBingoService({ db, clock, entropy })
-    const hall = await nodeA.createHall({ name: 'Sala', profileId: 'ES-CB-2010', playingPositions: 100 })
+    const hall = await nodeA.createHall({
+      name: 'Sala',
+      profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      playingPositions: 100,
+    })
     const set = await nodeA.createMasterSet({ count: 100, seed: 'two-nodes' })
     const series = await nodeA.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
     const session = await nodeA.openSession({ hallId: hall.id, recount: { ballsCounted: 90, confirmedBy: 'jefe' } })

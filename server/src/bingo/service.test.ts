@@ -24,6 +24,10 @@ async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { no
     name: 'Sala',
     profileId,
     playingPositions: 100,
+    // GEN-3: the Cantabrian hall's Consejería authorisation on record
+    ...(profileId === 'ES-CB-2010'
+      ? { licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const } }
+      : {}),
     ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}),
   })
   const set = await bingo.createMasterSet({ count: opts.cards ?? 1000, seed: 'svc-test' })

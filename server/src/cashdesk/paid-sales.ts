@@ -282,6 +282,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           grid: c.grid,
           minimumAge: hall.minimumAge,
           shortCode: cardShortCode((v, p) => deps.sealer.tag(v, p), c.id) ?? undefined,
+          authorisationRef: hall.authorisationRef, // GEN-5: as recorded, never typed per sale
         },
         // Issue 29 point 5: "Vendido" in the hall's wall-clock time, as the payout receipt prints it.
         { paper: input.printer.paper, timeZone: hall.timeZone },
@@ -610,6 +611,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
                 station: stationName,
                 origin: 'change',
                 minimumAge: hall.minimumAge,
+                authorisationRef: hall.authorisationRef,
               },
               { paper: printer.paper, timeZone: hall.timeZone },
             ),

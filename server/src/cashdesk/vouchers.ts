@@ -322,6 +322,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     timeZone: string
     /** GEN-25: the hall sells only to identified players (its settings, bingo/halls.ts setIdentifiedSales). */
     identifiedSales: boolean
+    /** GEN-5: the reference of the hall's licence or authorisation as recorded (printed on its cards and vouchers). */
+    authorisationRef: string | null
   }> {
     const hall = await hallById(sql, hallId)
     if (!hall) throw new DomainError('NOT_FOUND', `hall ${hallId} not found`, { hallId })
@@ -333,6 +335,10 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const profile = getProfile(hall.profile_id)
     // Issue 17: tickets print the hall's wall-clock time, not the server's UTC.
     const timeZone = hallZoneOf(hall.settings, profile?.timeZone ?? 'UTC')
+    const settings = JSON.parse(hall.settings || '{}') as {
+      identifiedSales?: unknown
+      licence?: { authorisationRef?: unknown }
+    }
     return {
       id: hall.id,
       name: hall.name,
@@ -340,7 +346,9 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       profileId: hall.profile_id,
       minimumAge: profile?.minimumAge ?? 18,
       timeZone,
-      identifiedSales: (JSON.parse(hall.settings || '{}') as { identifiedSales?: unknown }).identifiedSales === true,
+      identifiedSales: settings.identifiedSales === true,
+      authorisationRef:
+        typeof settings.licence?.authorisationRef === 'string' ? settings.licence.authorisationRef : null,
     }
   }
 
@@ -576,7 +584,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     tx: Sql,
     input: {
       voucher: Voucher
-      hall: { id: string; name: string; timeZone: string; minimumAge: number }
+      hall: { id: string; name: string; timeZone: string; minimumAge: number; authorisationRef?: string | null }
       stationId: string
       at: string
       loadedTo?: string
@@ -597,6 +605,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
         origin: 'cashier',
         minimumAge: hall.minimumAge,
         loadedTo: input.loadedTo,
+        authorisationRef: hall.authorisationRef,
       },
       { paper: deps.printers.forStation(input.stationId).paper, timeZone: hall.timeZone },
     )

@@ -125,7 +125,12 @@ describe('ball sets in play', () => {
       playingPositions: 100,
       shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
     })
-    const es = await s.bingo.createHall({ name: 'ES', profileId: 'ES-CB-2010', playingPositions: 100 })
+    const es = await s.bingo.createHall({
+      name: 'ES',
+      profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      playingPositions: 100,
+    })
     expect((await s.ballSets.register({ hallId: bo.id, label: 'A' })).gameLimit).toBe(1000)
     expect(
       (await s.ballSets.register({ hallId: es.id, label: 'A', approvalNo: 'HOM-1', guaranteedGames: 5000 })).gameLimit,
@@ -148,7 +153,12 @@ describe('ball sets in play', () => {
 
   it('BNG-26: in Cantabria a set is registered with its approval number and the games its manufacturer guarantees', async () => {
     const s = await services()
-    const es = await s.bingo.createHall({ name: 'ES', profileId: 'ES-CB-2010', playingPositions: 100 })
+    const es = await s.bingo.createHall({
+      name: 'ES',
+      profileId: 'ES-CB-2010',
+      licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      playingPositions: 100,
+    })
     const bo = await s.bingo.createHall({
       name: 'BO',
       profileId: 'BO-2025',

@@ -415,8 +415,8 @@ export const messages: Record<
     en: "The hall sells no cards: it has no minimum and maximum bets on record with the reference of the AJ resolution that approves them. The hall's director must record those limits (cards per purchase and per player) with the resolution's reference; until then nothing is sold in any channel.",
   },
   OPERATING_LICENCE_REQUIRED: {
-    es: 'La sala no vende cartones: no tiene registrada la referencia de su Licencia de Operaciones emitida por la AJ. El director de la sala debe registrar la licencia (referencia de la resolución, base del mínimo de participación y posiciones de juego) en las reglas de la sala; hasta entonces no se vende en ningún canal.',
-    en: "The hall sells no cards: it has no reference of its AJ Operating Licence on record. The hall's director must record the licence (the resolution's reference, the minimum-participation basis and the playing positions) in the hall's rules; until then nothing is sold in any channel.",
+    es: 'La sala no vende cartones: no tiene registrada la referencia de su Licencia de Operaciones emitida por la AJ (Bolivia) o de la autorización de la Consejería (Cantabria). El director de la sala debe registrar la licencia o la autorización (referencia de la resolución, base del mínimo de participación y posiciones de juego) en las reglas de la sala; hasta entonces no se vende en ningún canal.',
+    en: "The hall sells no cards: it has no reference of its AJ Operating Licence (Bolivia) or of the Consejería's authorisation (Cantabria) on record. The hall's director must record it (the resolution's reference, the minimum-participation basis and the playing positions) in the hall's rules; until then nothing is sold in any channel.",
   },
   INTERCONNECTED_NOT_AUTHORISED: {
     es: 'El bingo interconectado necesita la referencia de la resolución de la Consejería que fija sus salas, el porcentaje que se detrae, el máximo, la reserva y la escala de bolas. Indique esa referencia al crear el pozo; sin ella no se crea.',

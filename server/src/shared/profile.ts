@@ -219,7 +219,8 @@ export interface Profile {
   /**
    * GEN-1: whose Operating Licence a hall must hold before it sells, and the rule that says so. Where set, a hall
    * sells no card until the reference of that licence is recorded (its licence terms, PUT /api/halls/:id/licence, or
-   * `licence` when the hall is created). null: the profile asks for no such record (Cantabria: GEN-3 is apart).
+   * `licence` when the hall is created). null: the profile asks for no such record. Cantabria names the Consejería
+   * whose prior authorisation the hall's games need (GEN-3), recorded the same way.
    */
   operatingLicenceAuthority: { name: string; rule: string } | null
   /**
@@ -691,8 +692,13 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   // Decree 6/2010 sets the card's face value through the Consejería (004 Bingo II.1.a, BNG-10) and no bet limits of
   // its own: the hall's limits (CFG-16) are the operator's, recorded as sale rules when it sets them.
   betLimitsAuthority: null,
-  // GEN-1 is the Bolivian licence; the Cantabrian hall's own authorisation is GEN-3 (not asked here).
-  operatingLicenceAuthority: null,
+  // GEN-3 (004 Decreto 6/2010 art. 2.1: the catalogue's games "quedan legalizados, si bien sujetos a autorización
+  // administrativa previa"; art. 2.2: run "sin la correspondiente autorización" they are prohibited): no sale before
+  // the reference of the Consejería's authorisation of the hall's bingo is on record, as GEN-1 asks in Bolivia.
+  operatingLicenceAuthority: {
+    name: 'Consejería competente en materia de juego (Gobierno de Cantabria)',
+    rule: 'GEN-3 (004 Decreto 6/2010 art. 2)',
+  },
   faceValuesCents: null,
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
