@@ -10,8 +10,24 @@ import { readFileSync } from 'node:fs'
 import { DomainError } from '../shared/errors.ts'
 import { INSTANT_STREAM_VERSION } from './codes.ts'
 
-/** The modules whose code decides a batch's tickets, in a fixed order. */
-export const GENERATOR_MODULES = ['generate.ts', 'codes.ts', 'play.ts', 'design.ts'] as const
+/**
+ * The modules whose code decides a batch's tickets or how they reach the sheet, in a fixed order, as paths from this
+ * folder. INS-3 certifies the "generation and printing system": besides placement, codes, symbols and design checks,
+ * the seed (games.ts: freshSeed and its sealing), the pepper that hides the validation codes (shared/instant-pepper.ts), the batch
+ * files (files.ts), the print job (print-worker.ts) and the printed sheet (printer/src/instant-sheet.ts). A change to
+ * any of them is another build, which the certificate no longer names.
+ */
+export const GENERATOR_MODULES = [
+  'generate.ts',
+  'codes.ts',
+  'play.ts',
+  'design.ts',
+  'games.ts',
+  '../shared/instant-pepper.ts',
+  'files.ts',
+  'print-worker.ts',
+  '../../../printer/src/instant-sheet.ts',
+] as const
 
 export interface GeneratorBuild {
   algorithm: string
@@ -21,16 +37,30 @@ export interface GeneratorBuild {
 
 let cached: GeneratorBuild | null = null
 
-/** The running generator's build: SHA-256 over "name\n" + source of each module, then the stream version. */
+/** SHA-256 over "name\n" + source of each module, in order, then the stream version. */
+export function generatorBuildOf(
+  modules: readonly string[],
+  source: (name: string) => string | Buffer,
+  algorithm = INSTANT_STREAM_VERSION,
+): GeneratorBuild {
+  const hash = createHash('sha256')
+  for (const name of modules) {
+    hash.update(`${name}\n`)
+    hash.update(source(name))
+  }
+  hash.update(algorithm)
+  return Object.freeze({ algorithm, sha256: hash.digest('hex'), modules: Object.freeze([...modules]) })
+}
+
+/** The source of a generator module as shipped, by its path from this folder. */
+export function generatorModuleSource(name: string): Buffer {
+  return readFileSync(new URL(`./${name}`, import.meta.url))
+}
+
+/** The running generator's build. */
 export function instantGeneratorBuild(): GeneratorBuild {
   if (cached) return cached
-  const hash = createHash('sha256')
-  for (const name of GENERATOR_MODULES) {
-    hash.update(`${name}\n`)
-    hash.update(readFileSync(new URL(`./${name}`, import.meta.url)))
-  }
-  hash.update(INSTANT_STREAM_VERSION)
-  cached = Object.freeze({ algorithm: INSTANT_STREAM_VERSION, sha256: hash.digest('hex'), modules: GENERATOR_MODULES })
+  cached = generatorBuildOf(GENERATOR_MODULES, generatorModuleSource)
   return cached
 }
 
