@@ -4,6 +4,7 @@ import { cardTicket } from '../../printer/src/ticket-layout.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, sellVoucher, startFakePrinter, type HallSetup } from '../helpers/cashdesk.ts'
 import { decodeEscPos, gridRows } from '../helpers/escpos-decode.ts'
+import { TEST_LICENCE } from '../helpers/sale-rules.ts'
 
 /**
  * A kiosk printing to a network ESC/POS printer (tcp://host:9100): a real TCP server on 127.0.0.1 plays the
@@ -59,6 +60,8 @@ describe('printing a card on a network ESC/POS printer', () => {
     expect(printed).toContain('VÁLIDO SOLO PARA LA PARTIDA N.º 1')
     expect(printed).toContain('Serie de 400 cartones')
     expect(printed).toMatch(/Valor facial\s+Bs\s5,00/)
+    // GEN-5: the card names the authorisation it is issued under, the hall's licence as the server recorded it.
+    expect(printed).toContain(`Autorización: ${TEST_LICENCE.authorisationRef}`)
     expect(job.cuts).toBe(1)
     expect(job.events.indexOf('qr')).toBeLessThan(job.events.indexOf('cut'))
     for (const line of job.lines) expect(line.length).toBeLessThanOrEqual(48)
