@@ -72,7 +72,10 @@ describe("a hall's ball-exit camera reaches its own displays during any game (BN
       halls[key] = { id: h.id, series: series.id, display: display.credential }
     }
     const { extractorId } = await equipForManualGames(s.server.services, halls.own.id)
-    const session = await bingo.openSession({ hallId: halls.own.id, recount: { ballsCounted: 90, confirmedBy: 'Jefe' } })
+    const session = await bingo.openSession({
+      hallId: halls.own.id,
+      recount: { ballsCounted: 90, confirmedBy: 'Jefe' },
+    })
     ;({ gameId } = await bingo.announceGame({
       sessionId: session.id,
       seriesIds: [halls.own.series],
@@ -113,7 +116,12 @@ describe("a hall's ball-exit camera reaches its own displays during any game (BN
     )
     expect(JSON.parse(rec!.payload)).toMatchObject({ cameraId: 'CAM-SALA-A', sealCode: 'AJ-CAM-0101', rule: 'BNG-34' })
     // The other hall, with no camera of its own, is still refused: the own hall's camera is not another's.
-    expect(await opening(halls.other.id).then(() => 'opened', (e: DomainError) => e.code)).toBe('DEVICE_NOT_CERTIFIED')
+    expect(
+      await opening(halls.other.id).then(
+        () => 'opened',
+        (e: DomainError) => e.code,
+      ),
+    ).toBe('DEVICE_NOT_CERTIFIED')
 
     const opened = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`, {})
     expect(opened.status, JSON.stringify(opened.body)).toBe(200)

@@ -81,7 +81,10 @@ describe('a production server takes no DEMO certificate, seal or type approval (
     gameId = g.body.gameId
     // BNG-34: a production server opens no sale without the hall's registered ball-exit camera (never contacted here).
     const noCamera = await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)
-    expect([noCamera.status, noCamera.body.error?.details?.rule], JSON.stringify(noCamera.body)).toEqual([422, 'BNG-34'])
+    expect([noCamera.status, noCamera.body.error?.details?.rule], JSON.stringify(noCamera.body)).toEqual([
+      422,
+      'BNG-34',
+    ])
     const cam = await s.call('jefa', 'POST', `/api/halls/${hallId}/cameras`, {
       id: 'CAM-ORURO-1',
       name: 'Salida de bolas',

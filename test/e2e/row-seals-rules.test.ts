@@ -277,7 +277,9 @@ describe('the rule tables edited behind the journal are refused where they are r
     })
     expect(r.status, JSON.stringify(r.body)).toBe(201)
     const id = (r.body.id ?? r.body.exclusion?.id) as string
-    const row = (await db().get<{ list_source: string }>('SELECT list_source FROM player_exclusions WHERE id = ?', [id]))!
+    const row = (await db().get<{ list_source: string }>('SELECT list_source FROM player_exclusions WHERE id = ?', [
+      id,
+    ]))!
     expect(row.list_source).toBeTruthy()
     await tamper('UPDATE player_exclusions SET list_source = ? WHERE id = ?', ['UIF 2019-01', id])
     expect((await problems()).rows.problems).toEqual(

@@ -22,7 +22,8 @@ const HELP = {
     soFar: (amount: string) => `hoy ${amount} con lo vendido hasta ahora`,
     fixed: (amount: string) => `${amount} (importe final)`,
     howLine: 'Línea: gana el primer cartón que completa todos los números de una de sus filas horizontales.',
-    howBingo: 'Bingo: gana el primer cartón que completa todos sus números. Con la línea cantada, la partida sigue hasta el bingo.',
+    howBingo:
+      'Bingo: gana el primer cartón que completa todos sus números. Con la línea cantada, la partida sigue hasta el bingo.',
     howFigure: 'Si la partida juega figuras, la pantalla de la sala muestra cada figura y su premio antes de empezar.',
     claim:
       'Cómo reclamar: cante en voz alta «¡Línea!» o «¡Bingo!» en cuanto complete, antes de que salga la siguiente bola, y muestre su cartón al personal, que lo comprueba a la vista de la sala. Si hay varios ganadores a la vez, el premio se reparte.',
@@ -33,7 +34,8 @@ const HELP = {
     draw: (n: number) => `Sorteo N.º ${n}`,
     drawAt: 'Fecha y hora del sorteo',
     bet: (k: number, n: number) => `Jugada sencilla: marque ${k} números del 1 al ${n}, o pida una jugada automática.`,
-    boards: (b: number, d: number) => `Hasta ${b} jugadas por boleto; ${d === 1 ? 'un sorteo por boleto' : `hasta ${d} sorteos consecutivos`}.`,
+    boards: (b: number, d: number) =>
+      `Hasta ${b} jugadas por boleto; ${d === 1 ? 'un sorteo por boleto' : `hasta ${d} sorteos consecutivos`}.`,
     perBoard: 'Precio por jugada',
     table: 'Tabla de premios',
     matches: (n: number) => `${n} aciertos`,
@@ -62,7 +64,8 @@ const HELP = {
     soFar: (amount: string) => `${amount} today with the sales so far`,
     fixed: (amount: string) => `${amount} (final amount)`,
     howLine: 'Line: the first card to complete every number of one of its horizontal rows wins.',
-    howBingo: 'Bingo: the first card to complete all its numbers wins. Once the line is called, the game goes on to the bingo.',
+    howBingo:
+      'Bingo: the first card to complete all its numbers wins. Once the line is called, the game goes on to the bingo.',
     howFigure: 'If the game plays figures, the hall display shows each figure and its prize before the start.',
     claim:
       'How to claim: call out “Line!” or “Bingo!” as soon as you complete, before the next ball is drawn, and show your card to the staff, who check it in view of the hall. Several winners at once share the prize.',
@@ -73,12 +76,14 @@ const HELP = {
     draw: (n: number) => `Draw No. ${n}`,
     drawAt: 'Draw date and time',
     bet: (k: number, n: number) => `Simple bet: mark ${k} numbers from 1 to ${n}, or ask for a quick pick.`,
-    boards: (b: number, d: number) => `Up to ${b} bets per slip; ${d === 1 ? 'one draw per slip' : `up to ${d} consecutive draws`}.`,
+    boards: (b: number, d: number) =>
+      `Up to ${b} bets per slip; ${d === 1 ? 'one draw per slip' : `up to ${d} consecutive draws`}.`,
     perBoard: 'Price per bet',
     table: 'Prize table',
     matches: (n: number) => `${n} matches`,
     share: (pct: string) => `${pct} % of the prize fund`,
-    lottoClaim: (op: string) => `Collect at the cash desk, with the slip, within the period set by ${op}’s specific rules.`,
+    lottoClaim: (op: string) =>
+      `Collect at the cash desk, with the slip, within the period set by ${op}’s specific rules.`,
     regulation: 'Specific rules',
     general: 'For every game',
     age: (n: number) => `Forbidden to anyone under ${n}. You will be asked for your identity document.`,
@@ -92,12 +97,7 @@ const HELP = {
 export function HelpButton(props: { store: KioskStore }) {
   const { store } = props
   return (
-    <button
-      type="button"
-      class="k-help-btn"
-      data-testid="kiosk-help"
-      onClick={() => (store.helpOpen.value = true)}
-    >
+    <button type="button" class="k-help-btn" data-testid="kiosk-help" onClick={() => (store.helpOpen.value = true)}>
       <span aria-hidden="true" class="k-help-btn__icon">
         ?
       </span>
@@ -189,9 +189,7 @@ export function HelpPanel(props: { store: KioskStore }) {
               <li>{H.howFigure}</li>
               <li>{H.claim}</li>
               <li>{H.collect}</li>
-              {offer && (
-                <li>{H.limits(offer.bets?.minCardsPerPurchase ?? 1, offer.maxCardsPerPurchase)}</li>
-              )}
+              {offer && <li>{H.limits(offer.bets?.minCardsPerPurchase ?? 1, offer.maxCardsPerPurchase)}</li>}
             </ul>
           </section>
           <section data-testid="help-lotto">

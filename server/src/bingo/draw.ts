@@ -5,16 +5,7 @@
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal, type ClaimKind } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
-import {
-  cacheFor,
-  cameraRecord,
-  emit,
-  gameScope,
-  hallOf,
-  loadGame,
-  type BingoContext,
-  type Tx,
-} from './context.ts'
+import { cacheFor, cameraRecord, emit, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
 import { registerClaim } from './claims.ts'
 import { cardsFormingAt, figureKind, firstFormed } from './patterns.ts'
 import { figuresOfGame } from './store/figures.ts'

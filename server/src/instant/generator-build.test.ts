@@ -19,7 +19,13 @@ describe('INS-3: the generator build hash covers the generation and printing sys
 
   it('INS-3: the hashed modules include the seed, pepper, files, print worker and printed sheet', () => {
     expect(running.modules).toEqual([...GENERATOR_MODULES])
-    for (const name of ['games.ts', '../shared/instant-pepper.ts', 'files.ts', 'print-worker.ts', '../../../printer/src/instant-sheet.ts'])
+    for (const name of [
+      'games.ts',
+      '../shared/instant-pepper.ts',
+      'files.ts',
+      'print-worker.ts',
+      '../../../printer/src/instant-sheet.ts',
+    ])
       expect(GENERATOR_MODULES).toContain(name)
     // the running build is the hash of the shipped sources, computed here again from the files themselves
     expect(generatorBuildOf(GENERATOR_MODULES, generatorModuleSource).sha256).toBe(running.sha256)
