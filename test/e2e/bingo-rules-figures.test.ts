@@ -5,14 +5,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import {
-  PASSWORD,
-  autoClaimOn,
-  hallWithSeries,
-  openSession,
-  startRulesServer,
-  type RulesServer,
-} from '../helpers/bingo-rules.ts'
+import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
 
 /**
  * CFG-13 / BNG-103 / CFG-35 over real HTTP with authentication on: a prize figure beyond line and bingo (four
@@ -74,8 +67,6 @@ describe('CFG-13: prize figures beyond line and bingo', () => {
       expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/auto-claim`, { autoClaim: false })).status).toBe(
         200,
       )
-    // CFG-21: the system claims for the players only under the AJ licence's reference (recorded here).
-    else await autoClaimOn(s, hall.hallId)
     expect((await s.call('jefa', 'PUT', `/api/halls/${hall.hallId}/figure-plan`, o.figurePlan)).status).toBe(200)
     const sessionId = await openSession(s, hall.hallId)
     const g = await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {

@@ -2,7 +2,6 @@ import { identityKeyAtRest } from '../../server/src/shared/document-at-rest.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   PASSWORD,
-  autoClaimOn,
   gameOnSale,
   hallWithSeries,
   openSession,
@@ -419,42 +418,25 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       return state.status === 'line_window'
     }
 
-    it('a Bolivian hall leaves the claims to the players by default (002 §6.1.5 "deberán cantarlo"); the director switches them on only with the AJ licence\'s reference (CFG-21)', async () => {
+    it('a Bolivian hall claims for the players by default; a hall the director switched off does not', async () => {
       const on = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Automática', seed: 'auto-claim' })
       const off = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Manual', seed: 'auto-claim' })
-      expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(false)
-      expect(
-        (
-          await s.call('mesa1', 'PUT', `/api/halls/${on.hallId}/auto-claim`, {
-            autoClaim: true,
-            authorisationRef: 'AJ/LO/0042/2026',
-          })
-        ).status,
-      ).toBe(403)
-      for (const bare of [{ autoClaim: true }, { autoClaim: true, authorisationRef: '  ' }]) {
-        const refused = await s.call('jefa', 'PUT', `/api/halls/${on.hallId}/auto-claim`, bare)
-        expect(refused.status).toBe(422)
-        expect(refused.body.error.code).toBe('REGULATOR_REF_REQUIRED')
-        expect(refused.body.error.details).toMatchObject({ field: 'authorisationRef', rule: 'CFG-21' })
-      }
-      expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(false)
-      const set = await s.call('jefa', 'PUT', `/api/halls/${on.hallId}/auto-claim`, {
-        autoClaim: true,
-        authorisationRef: 'AJ/LO/0042/2026',
-      })
-      expect(set.status, JSON.stringify(set.body)).toBe(200)
-      expect(set.body.autoClaim).toBe(true)
-      expect(set.body.autoClaimAuthorisationRef).toBe('AJ/LO/0042/2026')
       expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(true)
+      expect((await s.call('mesa1', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: false })).status).toBe(
+        403,
+      )
+      const set = await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: false })
+      expect(set.status, JSON.stringify(set.body)).toBe(200)
+      expect(set.body.autoClaim).toBe(false)
+      expect((await api(s.server.url, 'GET', `/api/halls/${off.hallId}`)).body.autoClaim).toBe(false)
       expect(await lineClaimedBySystem(on.hallId, on.seriesId)).toBe(true)
       expect(await lineClaimedBySystem(off.hallId, off.seriesId)).toBe(false)
-      const rec = (await journal()).filter((r) => r.type === 'hall.auto_claim' && r.payload.hallId === on.hallId)
-      expect(rec.map((r) => [r.payload.autoClaim, r.payload.authorisationRef, r.payload.by.name])).toEqual([
-        [true, 'AJ/LO/0042/2026', 'Marta Quispe'],
-      ])
-      // null goes back to the profile's default, and the reference goes with the setting.
-      const back = await s.call('jefa', 'PUT', `/api/halls/${on.hallId}/auto-claim`, { autoClaim: null })
-      expect([back.body.autoClaim, back.body.autoClaimAuthorisationRef]).toEqual([false, null])
+      const rec = (await journal()).filter((r) => r.type === 'hall.auto_claim' && r.payload.hallId === off.hallId)
+      expect(rec.map((r) => [r.payload.autoClaim, r.payload.by.name])).toEqual([[false, 'Marta Quispe']])
+      // null goes back to the profile's default.
+      expect(
+        (await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: null })).body.autoClaim,
+      ).toBe(true)
     })
 
     it('a Cantabrian hall never claims for the players: switching it on is refused (CFG-21, 004 Bingo III)', async () => {
@@ -524,7 +506,6 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
   describe('cards are not transferred to another player where the profile forbids it (BNG-85)', () => {
     it("a Bolivian card sold to an identified player pays its prize only to that player's document", async () => {
       const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Potosí', seed: 'transfer-bo' })
-      await autoClaimOn(s, bo.hallId)
       const sessionId = await openSession(s, bo.hallId)
       const g = (
         await s.call('mesa1', 'POST', `/api/sessions/${sessionId}/games`, {
@@ -567,7 +548,6 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
 
     it("CFG-23: a bonus prize (a progressive pot) of a card sold to an identified player is paid only to that player's document", async () => {
       const bo = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Tunari', seed: 'transfer-pot' })
-      await autoClaimOn(s, bo.hallId)
       const pot = await s.call('jefa', 'POST', '/api/pots', {
         name: 'Pozo Tunari',
         authorisationRef: 'AJ-RA-2025-0779',

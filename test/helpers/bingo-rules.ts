@@ -224,16 +224,3 @@ export async function registerExtractor(
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return id
 }
-
-/**
- * CFG-21 (002 §6.1.5): a Bolivian hall leaves the claims to the players unless the director switches the system's
- * automatic claims on with the reference of the AJ licence that allows them; this records a test reference.
- */
-export async function autoClaimOn(s: RulesServer, hallId: string): Promise<void> {
-  const r = await s.call('jefa', 'PUT', `/api/halls/${hallId}/auto-claim`, {
-    autoClaim: true,
-    authorisationRef: 'AJ-LO-PRUEBA-RECLAMO-AUTOMATICO-1',
-  })
-  expect(r.status, JSON.stringify(r.body)).toBe(200)
-  expect(r.body.autoClaim).toBe(true)
-}

@@ -162,8 +162,6 @@ export interface HallRuleSettings {
   }
   /** CFG-21: the hall's own choice of automatic claims; absent = the profile's default. */
   autoClaim?: boolean
-  /** CFG-21: the reference of the licence that allows the automatic claims, where the profile asks for one. */
-  autoClaimAuthorisationRef?: string
   /**
    * BNG-22 (000 §6.1.4, BO-2013): the day (the hall's calendar day, YYYY-MM-DD) whose start the hall posted that games
    * may start with fewer cards than the minimum, with the notice's words.

@@ -404,7 +404,7 @@ export async function setCallingTimes(
  */
 export async function setAutoClaim(
   ctx: BingoContext,
-  input: { hallId: string; autoClaim: boolean | null; authorisationRef?: string | null; by: PlanActor },
+  input: { hallId: string; autoClaim: boolean | null; by: PlanActor },
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
@@ -416,22 +416,9 @@ export async function setAutoClaim(
         { rule: 'CFG-21' },
       )
     }
-    const ref = input.authorisationRef?.trim() ?? ''
-    const authority = profile.autoClaimAuthority
-    // CFG-21: the players call their combinations (002 §6.1.5 "deberán cantarlo"); the system calls for them only
-    // under the licence that allows it, whose reference is recorded with the setting.
-    if (input.autoClaim === true && authority && (ref.length < 3 || ref.length > 120)) {
-      throw new DomainError(
-        'REGULATOR_REF_REQUIRED',
-        `automatic claims need the reference of the licence of ${authority.name} that allows them (${authority.rule})`,
-        { field: 'authorisationRef', authority: authority.name, rule: 'CFG-21' },
-      )
-    }
     const settings = JSON.parse(hall.settings) as HallRuleSettings
     if (input.autoClaim === null) delete settings.autoClaim
     else settings.autoClaim = input.autoClaim
-    if (input.autoClaim === true && ref) settings.autoClaimAuthorisationRef = ref
-    else delete settings.autoClaimAuthorisationRef
     await setHallSettings(tx, hall.id, JSON.stringify(settings))
     const effective = hallProfile(profile, JSON.stringify(settings)).autoClaimSoldCards
     const open = await openSessionIdOfHall(tx, hall.id)
@@ -439,14 +426,7 @@ export async function setAutoClaim(
       at: ctx.now(),
       type: 'hall.auto_claim',
       scope: open ? `hall:${hall.id}/session:${open}` : `hall:${hall.id}`,
-      payload: {
-        hallId: hall.id,
-        own: input.autoClaim,
-        autoClaim: effective,
-        authorisationRef: settings.autoClaimAuthorisationRef ?? null,
-        by: input.by,
-        rule: 'CFG-21',
-      },
+      payload: { hallId: hall.id, own: input.autoClaim, autoClaim: effective, by: input.by, rule: 'CFG-21' },
     })
   })
   return hallRules(ctx, input.hallId)
@@ -477,8 +457,6 @@ export interface HallRules {
   bets: PostedBets
   /** CFG-21: claims made by the system for the cards it sold, as the hall plays now. */
   autoClaim: boolean
-  /** CFG-21: the reference of the licence the automatic claims were switched on under (null: none recorded). */
-  autoClaimAuthorisationRef: string | null
   /** GEN-25: the hall sells only to players who give their identity document (PUT .../identified-sales). */
   identifiedSales: boolean
   /** CFG-20: the hall's calling times in force (null: none recorded, no minimum), and who must approve them. */
@@ -511,7 +489,6 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     licence: settings.licence ?? null,
     bets: postedBets(getProfile(hall.profileId)!, settings),
     autoClaim: profile.autoClaimSoldCards,
-    autoClaimAuthorisationRef: settings.autoClaimAuthorisationRef ?? null,
     identifiedSales: (settings as { identifiedSales?: unknown }).identifiedSales === true,
     callingTimes: settings.callingTimes ?? null,
     callingTimesAuthority: profile.callingTimes,

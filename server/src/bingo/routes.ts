@@ -241,20 +241,8 @@ export function registerBingoRoutes(app: App, services: Services) {
   })
   // CFG-21: the hall's automatic claims (null: the profile's default).
   app.put('/api/halls/:hallId/auto-claim', needs('hall.rules'), async (c) => {
-    const b = await body(
-      c,
-      z
-        .object({ autoClaim: z.boolean().nullable(), authorisationRef: z.string().max(120).nullable().optional() })
-        .strict(),
-    )
-    return c.json(
-      await bingo.setAutoClaim({
-        hallId: param(c, 'hallId'),
-        autoClaim: b.autoClaim,
-        authorisationRef: b.authorisationRef ?? null,
-        by: actorOf(c),
-      }),
-    )
+    const b = await body(c, z.object({ autoClaim: z.boolean().nullable() }).strict())
+    return c.json(await bingo.setAutoClaim({ hallId: param(c, 'hallId'), autoClaim: b.autoClaim, by: actorOf(c) }))
   })
   // BNG-34: the hall's CCTV camera on the ball exit point, named by every incident of its games (GEN-31).
   app.put('/api/halls/:hallId/cctv', needs('hall.admin'), async (c) => {

@@ -188,11 +188,6 @@ export interface Profile {
    */
   autoClaimAllowed: boolean
   /**
-   * CFG-21: where set, a hall switches automatic claims on only with the reference of that authority's licence
-   * recorded with the setting (its hall setting `autoClaimAuthorisationRef`). null: no reference asked.
-   */
-  autoClaimAuthority: { name: string; rule: string } | null
-  /**
    * BNG-40 / GEN-18 / CFG-7 / CFG-16: the bets a hall posts and enforces until its own sale rules (the Plan de
    * Apuestas' limits, PUT /api/halls/:hallId/sale-rules) say otherwise. A bingo bet is a number of cards at the
    * game's face value, so the limits count cards: the fewest and the most one purchase may buy, and the most one
@@ -501,14 +496,11 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   drawDeviceTypeApproval: false,
   ballRecount: 'start',
   softwareDrawAllowed: true,
-  // CFG-21 (002 §6.1.5): players who make a combination "deberán cantarlo en voz alta": the system claims for them
-  // only where the AJ's licence allows it, with its reference recorded (autoClaimAuthority).
-  autoClaimSoldCards: false,
+  autoClaimSoldCards: true,
   callerError: 'annul',
   incidentCosign: 'director',
   cardTransferAllowed: false,
   autoClaimAllowed: true,
-  autoClaimAuthority: { name: 'Autoridad de Fiscalización del Juego (AJ)', rule: 'CFG-21 (002 §6.1.5)' },
   betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
   // 002 §1.2.1.1: "las apuestas mínimas y máximas ... son las establecidas por el operador en su Plan de Apuestas
   // aprobado por la AJ"; 002 §6.1.5: in bingo they are fixed "con autorización previa de la AJ". No default binds.
@@ -639,8 +631,6 @@ export const BOLIVIA_2013: Profile = Object.freeze({
   softwareDrawAllowed: false,
   cardTransferAllowed: true,
   betLimitsAuthority: null,
-  // CFG-21 (000 §6.1.5, the same words: "deberán cantarlo en voz alta").
-  autoClaimAuthority: { name: 'Autoridad de Fiscalización del Juego (AJ)', rule: 'CFG-21 (000 §6.1.5)' },
   internationalLists: null,
   instantGeneratorCertificationRequired: false,
   electronicBingo: {
@@ -687,7 +677,6 @@ export const CANTABRIA_2010: Profile = Object.freeze({
   incidentCosign: 'none',
   cardTransferAllowed: true,
   autoClaimAllowed: false,
-  autoClaimAuthority: null,
   betLimits: { minCardsPerPurchase: 1, maxCardsPerPurchase: 50, maxCardsPerPlayer: 50 },
   // Decree 6/2010 sets the card's face value through the Consejería (004 Bingo II.1.a, BNG-10) and no bet limits of
   // its own: the hall's limits (CFG-16) are the operator's, recorded as sale rules when it sets them.
