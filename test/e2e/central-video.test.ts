@@ -1,9 +1,8 @@
 import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMultipartParser } from '../../hardware/src/mjpeg-relay.ts'
 import { startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
-import { CAMERA_JPEG, startMjpegCamera, type MjpegCamera } from '../helpers/mjpeg-camera.ts'
+import { CAMERA_JPEG, startMjpegCamera, watch, type MjpegCamera } from '../helpers/mjpeg-camera.ts'
 import { asDevice, simultaneousGameOnSale } from '../helpers/simultaneous-video.ts'
 
 /**
@@ -14,52 +13,6 @@ import { asDevice, simultaneousGameOnSale } from '../helpers/simultaneous-video.
  * a Cantabrian simultaneous game does not start without it, and the server relays its frames to the displays of the
  * halls that play the game, and to no one else.
  */
-
-type Watch = { status: number; type: string; frames: Buffer[]; ended: boolean; req: http.ClientRequest }
-
-/** A display's GET of the relay, reading frames until `want` arrived (or the stream ended, or `timeoutMs`). */
-function watch(url: string, headers: Record<string, string>, want: number, timeoutMs = 5000): Promise<Watch> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers }, (res) => {
-      const out: Watch = {
-        status: res.statusCode ?? 0,
-        type: String(res.headers['content-type'] ?? ''),
-        frames: [],
-        ended: false,
-        req,
-      }
-      const boundary = /boundary=([^;]+)/.exec(out.type)?.[1]
-      if (out.status !== 200 || !boundary) {
-        res.resume()
-        res.on('end', () => resolve(out))
-        return
-      }
-      const parse = createMultipartParser(boundary, 1 << 20)
-      const timer = setTimeout(() => {
-        req.destroy()
-        resolve(out)
-      }, timeoutMs)
-      res.on('data', (chunk: Buffer) => {
-        out.frames.push(...parse(chunk))
-        if (out.frames.length >= want) {
-          clearTimeout(timer)
-          req.destroy()
-          resolve(out)
-        }
-      })
-      res.on('end', () => {
-        clearTimeout(timer)
-        out.ended = true
-        resolve(out)
-      })
-      res.on('error', () => {
-        clearTimeout(timer)
-        resolve(out)
-      })
-    })
-    req.on('error', reject)
-  })
-}
 
 describe('the central camera image reaches the displays of the halls that play a simultaneous game (RNG-30)', () => {
   let s: RulesServer

@@ -1,12 +1,10 @@
-import http from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMultipartParser } from '../../hardware/src/mjpeg-relay.ts'
 import { getProfile } from '../../server/src/shared/profile.ts'
 import { DomainError } from '../../server/src/shared/errors.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
 import { sealed } from '../helpers/device-marks.ts'
-import { CAMERA_JPEG, startMjpegCamera, type MjpegCamera } from '../helpers/mjpeg-camera.ts'
+import { CAMERA_JPEG, startMjpegCamera, watch, type MjpegCamera } from '../helpers/mjpeg-camera.ts'
 import { asDevice } from '../helpers/simultaneous-video.ts'
 
 /**
@@ -17,38 +15,6 @@ import { asDevice } from '../helpers/simultaneous-video.ts'
  * (the same relay as RNG-30) to that hall's own displays during any of its games, and to no other hall's; the draw's
  * records name the camera with its seal.
  */
-
-function frames(url: string, headers: Record<string, string>, want: number, timeoutMs = 5000) {
-  return new Promise<{ status: number; frames: Buffer[] }>((resolve, reject) => {
-    const req = http.get(url, { headers }, (res) => {
-      const out = { status: res.statusCode ?? 0, frames: [] as Buffer[] }
-      const boundary = /boundary=([^;]+)/.exec(String(res.headers['content-type'] ?? ''))?.[1]
-      if (out.status !== 200 || !boundary) {
-        res.resume()
-        res.on('end', () => resolve(out))
-        return
-      }
-      const parse = createMultipartParser(boundary, 1 << 20)
-      const timer = setTimeout(() => {
-        req.destroy()
-        resolve(out)
-      }, timeoutMs)
-      res.on('data', (chunk: Buffer) => {
-        out.frames.push(...parse(chunk))
-        if (out.frames.length >= want) {
-          clearTimeout(timer)
-          req.destroy()
-          resolve(out)
-        }
-      })
-      res.on('end', () => {
-        clearTimeout(timer)
-        resolve(out)
-      })
-    })
-    req.on('error', reject)
-  })
-}
 
 describe("a hall's ball-exit camera reaches its own displays during any game (BNG-34)", () => {
   let s: RulesServer
@@ -128,15 +94,15 @@ describe("a hall's ball-exit camera reaches its own displays during any game (BN
   })
 
   it("the hall's display receives the camera's frames through the server; another hall's display gets 403", async () => {
-    const own = await frames(videoUrl(), asDevice(halls.own.display), 3)
+    const own = await watch(videoUrl(), asDevice(halls.own.display), 3)
     expect(own.status).toBe(200)
     expect(own.frames.length).toBeGreaterThanOrEqual(3)
     for (const f of own.frames) expect(f.equals(CAMERA_JPEG)).toBe(true)
-    const other = await frames(videoUrl(), asDevice(halls.other.display), 1)
+    const other = await watch(videoUrl(), asDevice(halls.other.display), 1)
     expect(other.status).toBe(403)
     expect(other.frames).toHaveLength(0)
-    expect((await frames(videoUrl(), s.headers('jefa'), 1)).status).toBe(403)
-    expect((await frames(videoUrl(), { 'accept-language': 'es' }, 1)).status).toBe(401)
+    expect((await watch(videoUrl(), s.headers('jefa'), 1)).status).toBe(403)
+    expect((await watch(videoUrl(), { 'accept-language': 'es' }, 1)).status).toBe(401)
   })
 
   it("the ball records name the hall's registered camera and its seal (GEN-31)", async () => {

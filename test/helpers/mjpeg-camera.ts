@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { createServer, type Server, type ServerResponse } from 'node:http'
+import http, { createServer, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { resolve } from 'node:path'
+import { createMultipartParser } from '../../hardware/src/mjpeg-relay.ts'
 
 /** A small JPEG (320x180, made once with Chromium's screenshot): the frame the test camera sends. */
 export const CAMERA_JPEG = readFileSync(resolve('test/fixtures/central-camera.jpg'))
@@ -71,3 +72,49 @@ export async function startMjpegCamera(intervalMs = 100) {
   }
 }
 export type MjpegCamera = Awaited<ReturnType<typeof startMjpegCamera>>
+
+export type Watch = { status: number; type: string; frames: Buffer[]; ended: boolean; req: http.ClientRequest }
+
+/** A display's GET of the relay, reading frames until `want` arrived (or the stream ended, or `timeoutMs`). */
+export function watch(url: string, headers: Record<string, string>, want: number, timeoutMs = 5000): Promise<Watch> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers }, (res) => {
+      const out: Watch = {
+        status: res.statusCode ?? 0,
+        type: String(res.headers['content-type'] ?? ''),
+        frames: [],
+        ended: false,
+        req,
+      }
+      const boundary = /boundary=([^;]+)/.exec(out.type)?.[1]
+      if (out.status !== 200 || !boundary) {
+        res.resume()
+        res.on('end', () => resolve(out))
+        return
+      }
+      const parse = createMultipartParser(boundary, 1 << 20)
+      const timer = setTimeout(() => {
+        req.destroy()
+        resolve(out)
+      }, timeoutMs)
+      res.on('data', (chunk: Buffer) => {
+        out.frames.push(...parse(chunk))
+        if (out.frames.length >= want) {
+          clearTimeout(timer)
+          req.destroy()
+          resolve(out)
+        }
+      })
+      res.on('end', () => {
+        clearTimeout(timer)
+        out.ended = true
+        resolve(out)
+      })
+      res.on('error', () => {
+        clearTimeout(timer)
+        resolve(out)
+      })
+    })
+    req.on('error', reject)
+  })
+}
