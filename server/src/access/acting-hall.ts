@@ -79,19 +79,6 @@ export function assertHoldsHall(hallId: string | null, resource: string): void {
       resource,
     })
   }
-  if (scope.halls !== '*' && !scope.halls.includes(hallId))
-    throw new DomainError('WRONG_HALL', `${resource} of hall ${hallId}: you do not work in that hall`, {
-      resource,
-      hallId,
-    })
-  if (scope.deviceHall && scope.deviceHall !== hallId)
-    throw new DomainError(
-      'WRONG_HALL',
-      `${resource} of hall ${hallId}: the request comes from a device of hall ${scope.deviceHall}`,
-      {
-        resource,
-        hallId,
-        stationHall: scope.deviceHall,
-      },
-    )
+  // A hall's thing: the money path's check, with no station of its own to compare.
+  assertActsInHallOf(hallId, { stationHalls: [], resource })
 }
