@@ -3,6 +3,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import { runAs } from '../../server/src/shared/request-context.ts'
+import { lotteryPlan, plan649, registerLotteryBallSets, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 
 /** The injected clock: a fixed day, ticking with real time (the test passes on any date). */
 const started = Date.now()
@@ -210,5 +211,88 @@ describe("a hall's configuration is changed only by people of that hall (issue 2
     ).toBe(1)
     const w = await call('jefa', 'POST', `/api/software/${ok.body.id}/withdraw`, { reason: 'caducado' })
     expect(w.status, JSON.stringify(w.body)).toBe(200)
+  })
+
+  it("a device's status (GEN-7): another hall's tómbola is not suspended; her own hall's is, and brought back", async () => {
+    const status = (id: string) =>
+      server.services.db.get<{ status: string }>('SELECT status FROM devices WHERE id = ?', [id]).then((r) => r?.status)
+    // Two registered tómbolas, one per hall (the draws below use them).
+    for (const [id, hallId, sealCode] of [
+      ['TOMBOLA-N', north.hallId, 'AJ-T-N01'],
+      ['TOMBOLA-S', south.hallId, 'AJ-T-S01'],
+    ] as const) {
+      const r = await call('jefa', 'POST', '/api/devices', {
+        id,
+        kind: 'blower',
+        name: `Tómbola ${id}`,
+        hallId,
+        sealCode,
+        certificateId: `AJ-CERT-${sealCode}`,
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+    }
+    const before = await journal()
+    refused(
+      await call('dir-norte', 'POST', `/api/devices/TOMBOLA-S/status`, {
+        status: 'suspended',
+        reason: 'revisión',
+      }),
+    )
+    // The use case itself, past the permission gate: the device's hall as stored decides.
+    expect(
+      await codeOf(
+        asNorthDirector(() => server.services.devices.setStatus('TOMBOLA-S', 'suspended' as never, 'x', 'dir-norte')),
+      ),
+    ).toBe('WRONG_HALL')
+    expect(await status('TOMBOLA-S')).toBe('active')
+    expect(await journal()).toBe(before)
+    const own = await call('dir-norte', 'POST', '/api/devices/TOMBOLA-N/status', {
+      status: 'suspended',
+      reason: 'revisión del sello',
+    })
+    expect(own.status, JSON.stringify(own.body)).toBe(200)
+    expect(await status('TOMBOLA-N')).toBe('suspended')
+    const back = await call('dir-norte', 'POST', '/api/devices/TOMBOLA-N/status', {
+      status: 'active',
+      reason: 'sello verificado',
+    })
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+  })
+
+  it('a lotto or lottery draw held in a hall (LOT-18, LNS-8): planned only by someone who holds that hall, whatever the plan says', async () => {
+    const dates = {
+      salesStartAt: '2031-05-07T08:00:00-04:00',
+      salesCloseAt: '2031-05-14T19:00:00-04:00',
+      drawAt: '2031-05-14T20:00:00-04:00',
+      claimDeadline: '2031-07-13T23:59:59-04:00',
+    }
+    await registerLottoBallSets(server.services)
+    await registerLotteryBallSets(server.services, 5)
+    const draws = () => n('SELECT COUNT(*) AS n FROM lottery_draws')
+    const before = { draws: await draws(), journal: await journal() }
+    const lotto = (hallId: string, device: string, gameCode: string) =>
+      plan649({ gameCode, drawMethod: 'manual', drawDevice: device, drawHallId: hallId, ...dates })
+    const lottery = (hallId: string, device: string, gameCode: string) =>
+      lotteryPlan({ gameCode, drawMethod: 'manual', drawDevice: device, drawHallId: hallId, ...dates })
+    expect(
+      await codeOf(asNorthDirector(() => server.services.lotto.createDraw(lotto(south.hallId, 'AJ-T-S01', 'SURLOTO')))),
+    ).toBe('WRONG_HALL')
+    expect(
+      await codeOf(
+        asNorthDirector(() => server.services.lottery.createLottery(lottery(south.hallId, 'AJ-T-S01', 'SURLOTE'))),
+      ),
+    ).toBe('WRONG_HALL')
+    expect(await draws()).toBe(before.draws)
+    expect(await journal()).toBe(before.journal)
+    // Her own hall's draw, with her hall's tómbola, is planned.
+    expect(
+      await codeOf(asNorthDirector(() => server.services.lotto.createDraw(lotto(north.hallId, 'AJ-T-N01', 'NORLOTO')))),
+    ).toBe('accepted')
+    expect(
+      await codeOf(
+        asNorthDirector(() => server.services.lottery.createLottery(lottery(north.hallId, 'AJ-T-N01', 'NORLOTE'))),
+      ),
+    ).toBe('accepted')
+    expect(await draws()).toBe(before.draws + 2)
   })
 })

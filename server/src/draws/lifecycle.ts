@@ -43,6 +43,7 @@
  *   method and device, proof, claim period, legend, cancellation and signatures; their PDFs are laid out on one
  *   frame (printer/src/lottery-pdf.ts renderExtracto, renderActa).
  */
+import { assertHoldsHall } from '../access/acting-hall.ts'
 import { SIGNED_RECEIPT, type DrawStaff, type PayeeData } from './types.ts'
 import { createHash, type KeyObject } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
@@ -361,6 +362,9 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     const id = line.newId(input.idPrefix)
     const { commitment, sealed, source } = newSealedSeed(line.seedEntropy, line.sealer, seedContext(line.seedLine, id))
     const inTx = (body: (tx: Sql) => Promise<void>) => (within ? body(within) : db.transaction(body))
+    // Issue 23 point 3: a draw held in a hall, with that hall's devices, is planned by someone who holds that hall,
+    // whatever hall the request names; a draw of no hall by the lottery staff the permission gate lets in.
+    if (p.drawHallId) assertHoldsHall(p.drawHallId, `${product} draw`)
     await inTx(async (tx) => {
       if (p.drawMethod === 'manual' && line.registeredDevice(p))
         p.drawDevice = (

@@ -106,6 +106,8 @@ export function createCameraRegistry(deps: { db: Database; clock: Clock; demoRef
     return db.transaction(async (tx) => {
       const row = await hallCameraById(tx, id)
       if (!row) throw new DomainError('NOT_FOUND', `camera ${id} is not registered`, { cameraId: id })
+      // Issue 23 point 3: the camera's hall as stored decides who may suspend or retire it.
+      assertHoldsHall(row.hall_id, 'camera')
       const at = now()
       await setHallCameraStatus(tx, id, status, at)
       await appendJournal(tx, {

@@ -461,6 +461,9 @@ export function createDeviceRegistry(deps: {
       throw new DomainError('VALIDATION_FAILED', `unknown status ${status}`, { field: 'status' })
     return db.transaction(async (tx) => {
       const before = await load(tx, id)
+      // Issue 23 point 3: suspending or bringing back a device is for someone who holds the device's own hall (an
+      // operator-wide device: someone of every hall), whatever hall the request names.
+      assertHoldsHall(before.hallId, 'device')
       if (before.status === status) return before
       if (before.status === DeviceStatus.Retired) throw new DomainError('ILLEGAL_TRANSITION', `device ${id} is retired`)
       const at = now()
