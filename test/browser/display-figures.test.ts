@@ -181,6 +181,12 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
         m.games[0].jackpotsPaidCents,
     )
     expect(cents(await caller.getByTestId('minutes-total-paid').textContent())).toBe(m.totals.prizesPaidCents)
+    // The minutes name the regulation the hall plays under and the audit journal in words, never a profile code or an
+    // English word (the screens' rule: no internal id).
+    const minutesText = (await caller.getByTestId('minutes-table').locator('xpath=..').textContent()) ?? ''
+    expect(minutesText).toContain('Bolivia — RR 01-00003-25 (2025)')
+    expect(minutesText).toContain('Registro de auditoría')
+    expect(minutesText).not.toMatch(/BO-2025|Journal/)
     await caller.screenshot({ path: join(SCREENSHOTS, 'caller-minutes-figures-1440x900.png') })
   })
 

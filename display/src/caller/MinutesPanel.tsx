@@ -6,6 +6,7 @@ import type { IncidentKind } from '../../../web/api.ts'
 import { INCIDENT_KINDS, incidentRule, say } from './incidents.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
+import { getProfile } from '../../../server/src/shared/profile.ts'
 import { FIGURE_NAMES, figureOfKind, type Figure } from '../../../server/src/bingo/patterns.ts'
 
 /** The session's running minutes (GET /api/sessions/:id/minutes) as a table, with the PDF beside it. */
@@ -79,7 +80,7 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
     <>
       <div class="cc-minutes__meta">
         <span>
-          {m.hallName} · {m.profileId}
+          {m.hallName} · {getProfile(m.profileId)?.name ?? ''}
         </span>
         <span>
           {t(lang, 'mOpened')}: {when(m.openedAt)}
@@ -224,7 +225,8 @@ function MinutesTable({ m, lang }: { m: SessionMinutes; lang: Lang }) {
         </div>
       )}
       <p class="cc-muted cc-minutes__foot">
-        {m.remainderRule} · Journal {m.journal.firstSeq}–{m.journal.lastSeq} · {m.journal.lastHash.slice(0, 16)}…
+        {m.remainderRule} · {t(lang, 'mJournal')} {m.journal.firstSeq}–{m.journal.lastSeq} ·{' '}
+        {m.journal.lastHash.slice(0, 16)}…
       </p>
     </>
   )

@@ -216,6 +216,8 @@ const es = {
   mRefundsPaid: 'Cartones reembolsados: {n} de {of}, por {amount}',
   mRecount: 'Recuento',
   mOpened: 'Apertura',
+  // The journal's records that back these minutes (DESIGN.md "Journal"): the word, never the English name.
+  mJournal: 'Registro de auditoría, asientos',
   mClosed: 'Cierre',
   mInProgress: 'en juego',
   mFinished: 'terminada',
@@ -451,6 +453,7 @@ const en: Record<CallerKey, string> = {
   mRefundsPaid: 'Cards refunded: {n} of {of}, for {amount}',
   mRecount: 'Recount',
   mOpened: 'Opened',
+  mJournal: 'Audit journal, records',
   mClosed: 'Closed',
   mInProgress: 'in play',
   mFinished: 'finished',
