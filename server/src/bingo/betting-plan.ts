@@ -10,6 +10,7 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import type { PrizeShares, Profile } from '../shared/profile.ts'
+import { checkFastBingoTerms, type FastBingoTerms } from './modalities.ts'
 
 const BP_MAX = 10_000
 
@@ -31,6 +32,8 @@ export interface LicenceTerms {
   minimumBasis: 'cards' | 'positions'
   /** Playing positions the licence provides for the hall (the base of the 10 %). */
   playingPositions: number
+  /** BNG-98 / CFG-32 (002 §6.1.9): the terms of the hall's bingo rápido, where its licence sets them. */
+  fastBingo?: FastBingoTerms
 }
 
 function refOf(ref: string, problems: string[]): string {
@@ -142,14 +145,27 @@ export function checkLicenceTerms(profile: Profile, terms: LicenceTerms): Licenc
       problems,
       rule: 'CFG-17',
     })
-  return { authorisationRef, minimumBasis: terms.minimumBasis, playingPositions: terms.playingPositions }
+  // BNG-98 / CFG-32: checked after the rest, so that a licence with no fast bingo keeps its answers as before.
+  const fastBingo = terms.fastBingo ? checkFastBingoTerms(profile, terms.fastBingo) : undefined
+  return {
+    authorisationRef,
+    minimumBasis: terms.minimumBasis,
+    playingPositions: terms.playingPositions,
+    ...(fastBingo ? { fastBingo } : {}),
+  }
 }
 
 /** What a hall's settings say about its rules (the copy of the plans in force; older halls carry only `shares`). */
 export interface HallRuleSettings {
   shares?: Partial<PrizeShares>
   bettingPlan?: { version: number; authorisationRef: string; potsBp: number; commissionBp: number }
-  licence?: { version: number; authorisationRef: string; minimumBasis: 'cards' | 'positions' }
+  licence?: {
+    version: number
+    authorisationRef: string
+    minimumBasis: 'cards' | 'positions'
+    /** BNG-98 / CFG-32: the licence's fast bingo terms, if it sets them. */
+    fastBingo?: FastBingoTerms
+  }
   timeZone?: string
   /** BNG-40 / GEN-18 / CFG-16 / BNG-10: the sale rules in force (sale-rules.ts), a copy of their newest version. */
   saleRules?: {

@@ -9,7 +9,7 @@ import { printBonusReceipt } from './bonus-print.ts'
 import { z } from 'zod'
 import { DomainError } from '../shared/errors.ts'
 import { counterCashFields, counterTill, tillChannel } from '../http/station.ts'
-import { checkFastBingoParams, layoutForModality, Modality } from './modalities.ts'
+import { layoutForModality, Modality } from './modalities.ts'
 import { clusterOf } from '../realtime/multi-node.ts'
 import type { Services } from '../services.ts'
 
@@ -224,13 +224,14 @@ export function registerBonusRoutes(app: App, services: Services): void {
         })
         .strict(),
     )
-    // BNG-98 / CFG-32: fast bingo's "times required" is all the picks (checkFastBingoParams says why).
-    if (b.modality === 'fast')
-      checkFastBingoParams({
-        picks: b.params?.picks ?? 5,
-        timesRequired: b.params?.timesRequired,
-        playerChooses: b.params?.playerChooses,
-      })
+    // BNG-98 / CFG-32: a master set is the cards only; what wins and who chooses the numbers are the hall's licence's
+    // terms (fastGameTerms, when a game is announced), never a master set's.
+    if (b.params?.timesRequired !== undefined || b.params?.playerChooses !== undefined)
+      throw new DomainError(
+        'RULE_DISABLED',
+        "a fast bingo's times required and chosen numbers are set by the hall's AJ Operating Licence (PUT /api/halls/:hallId/licence), not by its master set (BNG-98, CFG-32)",
+        { rule: 'CFG-32' },
+      )
     const layout = layoutForModality(b.modality, b.params)
     return c.json(
       { ...(await bingo.createMasterSet({ count: b.count, seed: b.seed, layout })), modality: b.modality, layout },

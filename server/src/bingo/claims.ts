@@ -9,6 +9,8 @@ import {
   assertLegal,
   splitPrize,
   splitPrizeByPlayer,
+  hitsComplete,
+  timesRequiredOf,
   verifyClaim,
   type ClaimKind,
 } from './game.ts'
@@ -90,7 +92,7 @@ export async function registerClaim(
   // CFG-13: a figure claim is checked the same way, against the called balls: formed, in this game, not yet awarded.
   const check = figure
     ? await verifyFigureClaim(tx, game.id, figure, rows, called)
-    : verifyClaim(rows, called, kind, game.lineClosed)
+    : verifyClaim(rows, called, kind, game.lineClosed, timesRequiredOf(game.layout))
   const dup = await verifiedClaimIdOfCard(tx, game.id, card.id, kind)
   const at = ctx.now()
   if (dup) return { ok: true }
@@ -284,8 +286,9 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         const fresh = await loadGame(tx, gameId)
         const called = new Set(await calledBalls(tx, gameId))
         const c = await cacheFor(ctx, tx, fresh)
+        const timesRequired = timesRequiredOf(fresh.layout)
         for (let i = 0; i < c.cards.length; i++) {
-          if (c.rows[i].every((row) => row.every((n) => called.has(n))))
+          if (hitsComplete(c.rows[i], called, timesRequired))
             await registerClaim(ctx, tx, fresh, c.cards[i], 'bingo', called.size, called, true)
         }
       }

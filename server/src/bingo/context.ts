@@ -10,7 +10,7 @@ import { createSealer, sealingKeyFromBytes, type Sealer } from '../shared/sealin
 import { createBeaconSource, type BeaconSource } from '../shared/beacon-source.ts'
 import { createDemoBeacon, demoSecretKeyFrom } from '../shared/beacon.ts'
 import { DomainError } from '../shared/errors.ts'
-import { compareBytes } from './game.ts'
+import { compareBytes, timesRequiredOf } from './game.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
@@ -238,7 +238,8 @@ export async function rebuildCache(
   const cards = await soldCardsBySerial(tx, game.id)
   cards.sort((a, b) => compareBytes(a.serial, b.serial))
   const rows = cards.map((c) => JSON.parse(c.numbers) as number[][])
-  const detector = createDetector(rows, game.ballCount)
+  // BNG-98 / CFG-32: a fast bingo's cards win with the number of picks its hall's licence sets.
+  const detector = createDetector(rows, game.ballCount, { bingoAfter: timesRequiredOf(game.layout) })
   let last = { lines: [] as number[], bingos: [] as number[] }
   for (const ball of await calledBalls(tx, game.id)) last = detector.call(ball)
   if (game.lineClosed) detector.closeLine()

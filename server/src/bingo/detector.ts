@@ -189,7 +189,9 @@ class IncrementalDetector implements WinnerDetector {
         const card = entries[i] >> shift
         const left = --cardLeft[card]
         bingoLog[nb] = card
-        nb += (left - 1) >>> 31
+        // Counts left === 0 only: a fast bingo card (bingoAfter) is decremented once more past its bingo, and that
+        // decrement yields -1 (stored as 255), which must not count it again.
+        nb += ((left - 1) >>> 31) & ~(left >>> 31)
       }
     }
     this.bingoEnd[n] = nb
@@ -248,11 +250,21 @@ function checkRowIdSpace(cardCount: number, shift: number): void {
  * Incremental detector over cards given as their rows' numbers (`cardRows(card)` for each card). Rows may differ
  * in length; a row without numbers never makes a line. Numbers must be balls 1..ballCount, distinct on each card.
  *
+ * `bingoAfter` (BNG-98 / CFG-32, a fast bingo whose licence sets it): a card's bingo is the drawing of that many of
+ * its numbers (all of them when it holds fewer), instead of all.
+ *
  * @example
  * const detector = createDetector(cards.map(cardRows), 90)
  * const { lines, bingos } = detector.call(17)
  */
-export function createDetector(cards: CardRowsList, ballCount: number): WinnerDetector {
+export function createDetector(
+  cards: CardRowsList,
+  ballCount: number,
+  opts: { bingoAfter?: number } = {},
+): WinnerDetector {
+  const after = opts.bingoAfter
+  if (after !== undefined && (!Number.isInteger(after) || after < 1))
+    fail(ErrorCode.ValidationFailed, `bingoAfter ${after} must be a positive integer`)
   checkBallCount(ballCount)
   const cardCount = cards.length
   let maxRows = 1
@@ -279,7 +291,9 @@ export function createDetector(cards: CardRowsList, ballCount: number): WinnerDe
       total += row.length
     }
     if (total > 255) fail(ErrorCode.ValidationFailed, `card ${c} holds more than 255 numbers`)
-    cardLeft[c] = total
+    // The counter reaches 0 at the bingo: at the last number, or at the `bingoAfter`-th drawn. Past 0 it wraps
+    // (Uint8Array) and never reads 0 again before the 256th decrement, which a card of at most 255 numbers never sees.
+    cardLeft[c] = after === undefined ? total : Math.min(total, after)
   }
   const offsets = prefixSums(counts)
   const cursor = offsets.slice()

@@ -5,6 +5,7 @@
 import { DomainError } from '../shared/errors.ts'
 import { shareOf, splitEvenly, type Cents } from '../shared/money.ts'
 import type { FigureKind } from './patterns.ts'
+import type { CardLayout } from './card.ts'
 
 export const GameStatus = {
   Announced: 'announced',
@@ -89,21 +90,56 @@ export type LineOrBingo = 'line' | 'bingo'
 export type ClaimKind = 'line' | 'bingo' | FigureKind
 
 /**
+ * The layout a game plays (games.layout): its cards' format, and for a fast bingo whose licence sets it, the number
+ * of a card's numbers whose drawing wins (BNG-98 / CFG-32; absent: all of them, the bingo of every other card).
+ */
+export type GameLayout = CardLayout & { timesRequired?: number }
+
+/** BNG-98 / CFG-32: how many of a card's numbers drawn make its bingo in a game of this layout (undefined: all). */
+export function timesRequiredOf(layoutJson: string): number | undefined {
+  const t = (JSON.parse(layoutJson) as GameLayout).timesRequired
+  return Number.isInteger(t) && t! >= 1 ? t : undefined
+}
+
+/**
+ * BNG-44 bingo, or BNG-98 / CFG-32 fast bingo won with `timesRequired` of the card's numbers drawn (all of them when
+ * undefined). A card without numbers never wins.
+ */
+export function hitsComplete(
+  rows: readonly (readonly number[])[],
+  called: ReadonlySet<number>,
+  timesRequired?: number,
+): boolean {
+  let numbers = 0
+  let hits = 0
+  for (const row of rows)
+    for (const x of row) {
+      numbers++
+      if (called.has(x)) hits++
+    }
+  return numbers > 0 && hits >= Math.min(numbers, timesRequired ?? numbers)
+}
+
+/**
  * Verifies a claim against the balls called so far (BNG-44, BNG-45): a line needs one full row
- * (numbers only: blank cells never count) and the line must still be open; a bingo needs every number.
+ * (numbers only: blank cells never count) and the line must still be open; a bingo needs every number, or in a fast
+ * bingo the `timesRequired` its hall's licence sets (BNG-98, CFG-32).
  */
 export function verifyClaim(
   rows: readonly (readonly number[])[],
   called: ReadonlySet<number>,
   kind: ClaimKind,
   lineClosed: boolean,
+  timesRequired?: number,
 ): { ok: true; rowsComplete: number[] } | { ok: false; reason: string } {
   const rowsComplete = rows.flatMap((row, i) => (row.every((n) => called.has(n)) ? [i] : []))
   if (kind === 'line') {
     if (lineClosed) return { ok: false, reason: 'line_already_awarded' }
     return rowsComplete.length > 0 ? { ok: true, rowsComplete } : { ok: false, reason: 'no_complete_row' }
   }
-  return rowsComplete.length === rows.length ? { ok: true, rowsComplete } : { ok: false, reason: 'card_not_complete' }
+  return hitsComplete(rows, called, timesRequired)
+    ? { ok: true, rowsComplete }
+    : { ok: false, reason: 'card_not_complete' }
 }
 
 /** Prize pools announced at close of sales: shares of cards sold x face value (BNG-56). */

@@ -3,6 +3,7 @@
  * (BNG-12 to BNG-14), the minimum participation and the draw key fixed at the close (BNG-16, BNG-17, BNG-21).
  */
 import type { CardLayout } from './card.ts'
+import type { GameLayout } from './game.ts'
 import { commitmentOf, salesDigest as digestOf } from '../shared/draw-proof.ts'
 import { drawRoundFor, roundTime } from '../shared/beacon.ts'
 import { isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
@@ -40,7 +41,16 @@ import { insertCards, soldRuns, soldSerials } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
 import type { Profile } from '../shared/profile.ts'
-import { checkDerivedPlan, derivedPools, derivedShares, isDerivedLayoutOf, type DerivedPlan } from './modalities.ts'
+import {
+  checkDerivedPlan,
+  derivedPools,
+  derivedShares,
+  fastGameTerms,
+  fastLayoutOf,
+  isDerivedLayoutOf,
+  isSameLayout,
+  type DerivedPlan,
+} from './modalities.ts'
 import { derivedPlanOfGame, derivedPlansOfHall, insertDerivedGame } from './store/derived.ts'
 import {
   figurePlanProblems,
@@ -177,6 +187,8 @@ export async function announceGame(
     drawSource?: 'rng' | 'manual' | 'blower'
     deviceId?: string
     figures?: Figure[]
+    /** BNG-98 / CFG-32: what a fast bingo game asks for; its hall's licence decides (fastGameTerms). */
+    fastBingo?: { timesRequired?: number; playerChooses?: boolean }
   },
 ): Promise<GameState> {
   const { deps } = ctx
@@ -257,7 +269,23 @@ export async function announceGame(
     const isLast = session.status === 'last_game' ? 1 : 0
     // The game plays the layout its cards were printed with (the master set's): 90, 75 or 100 balls (issue #8).
     const setLayout = await masterSetLayout(tx, first.masterSetId)
-    const layout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
+    const cardLayout: CardLayout = setLayout !== undefined ? JSON.parse(setLayout) : profile.layout
+    // BNG-98 / CFG-32 (002 §6.1.9): a fast bingo game plays the terms of the hall's AJ Operating Licence; fewer
+    // numbers than all its picks win only where the licence sets so. Kept in the game's sealed layout, which every
+    // win check reads (GameLayout.timesRequired).
+    const fast = fastLayoutOf(cardLayout)
+    if (!fast && input.fastBingo)
+      throw new DomainError('VALIDATION_FAILED', `series ${first.code} holds no fast bingo cards (BNG-98)`, {
+        field: 'fastBingo',
+        rule: 'BNG-98',
+      })
+    const fastTerms = fast
+      ? fastGameTerms(fast, (JSON.parse(hall.settings) as HallRuleSettings).licence ?? null, input.fastBingo)
+      : null
+    const layout: GameLayout =
+      fast && fastTerms && fastTerms.timesRequired < fast.picks
+        ? { ...cardLayout, timesRequired: fastTerms.timesRequired }
+        : cardLayout
     // BNG-102: a derived game's prizes and amounts are its version's, fixed now, before the game (004 Bingo VI.3.b).
     const derived = await derivedVersionFor(tx, hall.id, profile, layout)
     const gameShares = derived ? derivedShares(derived.plan) : shares
@@ -322,6 +350,17 @@ export async function announceGame(
         lineBp: gameShares.lineBp,
         bingoBp: gameShares.bingoBp,
         entropySource,
+        ...(fastTerms
+          ? {
+              fastBingo: {
+                picks: fast!.picks,
+                universe: fast!.universe,
+                timesRequired: fastTerms.timesRequired,
+                licence: fastTerms.licence,
+                rule: 'BNG-98',
+              },
+            }
+          : {}),
         ...(derived
           ? {
               derived: {
@@ -374,7 +413,8 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
   if (second.id === existing[0].seriesId)
     throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
   const secondLayout = await masterSetLayout(tx, second.masterSetId)
-  if (secondLayout !== undefined && JSON.stringify(JSON.parse(secondLayout)) !== game.layout)
+  // The game's layout may carry its fast bingo's times required (BNG-98): the card format is what must match.
+  if (secondLayout !== undefined && !isSameLayout(JSON.parse(secondLayout), JSON.parse(game.layout)))
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
       'the second series must be printed for the same card layout as the first',

@@ -308,7 +308,12 @@ async function recordLicenceTerms(
     hallId,
     JSON.stringify({
       ...settings,
-      licence: { version, authorisationRef: terms.authorisationRef, minimumBasis: terms.minimumBasis },
+      licence: {
+        version,
+        authorisationRef: terms.authorisationRef,
+        minimumBasis: terms.minimumBasis,
+        ...(terms.fastBingo ? { fastBingo: terms.fastBingo } : {}),
+      },
     } satisfies HallRuleSettings),
   )
   await setHallPlayingPositions(tx, hallId, terms.playingPositions)

@@ -3,7 +3,7 @@
  * voids it with a full refund, and a wrong call or reader misread is corrected (the number on the ball prevails).
  */
 import { DomainError } from '../shared/errors.ts'
-import { GameAction, GameStatus, assertLegal } from './game.ts'
+import { GameAction, GameStatus, assertLegal, timesRequiredOf } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { emit, gameScope, hallCameraOf, hallOf, loadGame, rebuildCache, type BingoContext, type Tx } from './context.ts'
 import { getGameState } from './game-state.ts'
@@ -463,6 +463,7 @@ async function correctBallTx(
   const replay = createDetector(
     cards.map((c) => JSON.parse(c.numbers) as number[][]),
     fresh.ballCount,
+    { bingoAfter: timesRequiredOf(fresh.layout) },
   )
   for (let i = 0; i < balls.length; i++) {
     if (i + 1 === target.seq && fresh.lineClosed) replay.closeLine()

@@ -6,14 +6,17 @@ import { createDetector } from './detector.ts'
 import {
   bingoPlusLayout,
   checkDerivedPlan,
-  checkFastBingoParams,
+  checkFastBingoTerms,
   derivedLayout,
   evenColumns,
   fastBingoLayout,
+  fastGameTerms,
+  fastLayoutOf,
   layoutForModality,
   type DerivedPlan,
 } from './modalities.ts'
-import { BOLIVIA_2025, CANTABRIA_2010 } from '../shared/profile.ts'
+import { BOLIVIA_2013, BOLIVIA_2025, CANTABRIA_2010 } from '../shared/profile.ts'
+import { hitsComplete, verifyClaim } from './game.ts'
 
 const code = (f: () => unknown) => {
   try {
@@ -172,13 +175,82 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
     }
   })
 
-  it('BNG-98 / CFG-32: fast bingo is won when all picks are drawn; other "times required" and chosen numbers are refused', () => {
-    for (const p of [BOLIVIA_2025, CANTABRIA_2010])
-      expect(p.fastBingo).toEqual({ playerChooses: false, timesRequired: 'all-picks' })
-    expect(checkFastBingoParams({ picks: 5 })).toEqual({ timesRequired: 5, playerChooses: false })
-    expect(checkFastBingoParams({ picks: 5, timesRequired: 5 }).timesRequired).toBe(5)
-    expect(code(() => checkFastBingoParams({ picks: 5, timesRequired: 3 }))).toBe('RULE_DISABLED')
-    expect(code(() => checkFastBingoParams({ picks: 5, playerChooses: true }))).toBe('RULE_DISABLED')
+  describe("BNG-98 / CFG-32: the fast bingo terms are the hall licence's (002 §6.1.9)", () => {
+    const licence = (fastBingo?: Parameters<typeof checkFastBingoTerms>[1]) => ({
+      version: 2,
+      authorisationRef: 'AJ-LO-RAPIDO-7',
+      ...(fastBingo ? { fastBingo } : {}),
+    })
+    const threeOfFive = { universe: 30, picks: 5, timesRequired: 3, playerChooses: false }
+
+    it('only a profile whose licence sets a bingo rápido (Bolivia 2025) records its terms', () => {
+      expect(BOLIVIA_2025.fastBingo).toEqual({ licenceTerms: true })
+      for (const p of [BOLIVIA_2013, CANTABRIA_2010]) {
+        expect(p.fastBingo).toEqual({ licenceTerms: false })
+        expect(code(() => checkFastBingoTerms(p, threeOfFive))).toBe('RULE_DISABLED')
+      }
+      expect(checkFastBingoTerms(BOLIVIA_2025, threeOfFive)).toEqual(threeOfFive)
+    })
+
+    it('times required is 1..picks, on a universe and picks that make a fast card', () => {
+      for (const t of [0, 6, 2.5])
+        expect(code(() => checkFastBingoTerms(BOLIVIA_2025, { ...threeOfFive, timesRequired: t }))).toBe(
+          'VALIDATION_FAILED',
+        )
+      expect(code(() => checkFastBingoTerms(BOLIVIA_2025, { ...threeOfFive, universe: 300 }))).toBe('VALIDATION_FAILED')
+      expect(checkFastBingoTerms(BOLIVIA_2025, { ...threeOfFive, timesRequired: 1 }).timesRequired).toBe(1)
+    })
+
+    it('numbers chosen by the player are refused until their sale is built, not recorded and ignored', () => {
+      expect(code(() => checkFastBingoTerms(BOLIVIA_2025, { ...threeOfFive, playerChooses: true }))).toBe(
+        'RULE_DISABLED',
+      )
+    })
+
+    it('recognises a fast layout, and no other', () => {
+      expect(fastLayoutOf(fastBingoLayout({ ballCount: 30, picks: 5 }))).toEqual({ universe: 30, picks: 5 })
+      expect(fastLayoutOf(LAYOUT_90)).toBeNull()
+      expect(fastLayoutOf(LAYOUT_75)).toBeNull()
+    })
+
+    it("a game plays its licence's terms for its format, and the default (all picks) otherwise", () => {
+      expect(fastGameTerms({ universe: 30, picks: 5 }, licence(threeOfFive))).toEqual({
+        timesRequired: 3,
+        playerChooses: false,
+        licence: { version: 2, authorisationRef: 'AJ-LO-RAPIDO-7' },
+      })
+      // Another format than the licence's, no fast terms, no licence at all: every pick, as before.
+      for (const l of [licence(threeOfFive), licence(), null])
+        expect(fastGameTerms({ universe: 40, picks: 6 }, l)).toMatchObject({ timesRequired: 6, licence: null })
+      expect(fastGameTerms({ universe: 30, picks: 5 }, licence(threeOfFive), { timesRequired: 3 }).timesRequired).toBe(
+        3,
+      )
+    })
+
+    it('a game asking for other terms than its licence sets is refused, naming the licence', () => {
+      const refused = (
+        l: ReturnType<typeof licence> | null,
+        asked: { timesRequired?: number; playerChooses?: boolean },
+      ) => {
+        try {
+          fastGameTerms({ universe: 30, picks: 5 }, l, asked)
+        } catch (err) {
+          expect(err).toBeInstanceOf(DomainError)
+          expect((err as DomainError).code).toBe('RULE_DISABLED')
+          return (err as DomainError).message
+        }
+        throw new Error('not refused')
+      }
+      expect(refused(licence(), { timesRequired: 3 })).toMatch(
+        /AJ-LO-RAPIDO-7 \(version 2\).*won with 5 of them drawn, not 3/,
+      )
+      expect(refused(licence(threeOfFive), { timesRequired: 5 })).toMatch(/AJ-LO-RAPIDO-7.*with 3 of them drawn, not 5/)
+      expect(refused(licence(threeOfFive), { playerChooses: true })).toMatch(/AJ-LO-RAPIDO-7.*choose his numbers/)
+      expect(refused(null, { timesRequired: 3 })).toMatch(/no AJ Operating Licence on record/)
+    })
+  })
+
+  it('BNG-98: by default a fast card wins when all its picks are drawn', () => {
     const layout = fastBingoLayout({ ballCount: 30, picks: 5 })
     const [card] = generateMasterSet('fast-times', 1, layout)
     const picks = card.grid[0].filter((n): n is number => typeof n === 'number' && n > 0)
@@ -187,5 +259,54 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
     // Four of the five picks drawn: no winner; the fifth: the card wins (times required = every pick).
     for (const n of picks.slice(0, 4)) expect(detector.call(n).bingos).toEqual([])
     expect(detector.call(picks[4]).bingos).toEqual([0])
+  })
+
+  it('BNG-98 / CFG-32: a card wins exactly at the ball where the k-th of its picks is drawn, never before', () => {
+    const layout = fastBingoLayout({ ballCount: 30, picks: 5 })
+    const deck = generateMasterSet('fast-k', 40, layout).map((c) => [c.grid[0].filter((n) => n > 0)])
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.shuffledSubarray(
+          Array.from({ length: 30 }, (_, i) => i + 1),
+          { minLength: 30, maxLength: 30 },
+        ),
+        fc.subarray(
+          Array.from({ length: 40 }, (_, i) => i),
+          { minLength: 1, maxLength: 12 },
+        ),
+        fc.boolean(),
+        (k, order, chosen, closeLine) => {
+          const cards = chosen.map((i) => deck[i])
+          const detector = createDetector(cards, 30, { bingoAfter: k })
+          if (closeLine) detector.closeLine()
+          const wonAt = new Array<number>(cards.length).fill(0)
+          const called = new Set<number>()
+          order.forEach((ball, i) => {
+            called.add(ball)
+            for (const c of detector.call(ball).bingos) {
+              expect(wonAt[c]).toBe(0) // reported once
+              wonAt[c] = i + 1
+            }
+            // The pure check agrees at every ball: won from the k-th pick on, not before.
+            cards.forEach((rows, c) => {
+              expect(hitsComplete(rows, called, k)).toBe(wonAt[c] > 0)
+              expect(verifyClaim(rows, called, 'bingo', true, k).ok).toBe(wonAt[c] > 0)
+            })
+          })
+          cards.forEach((rows, c) => {
+            const kth = Math.max(
+              ...rows[0]
+                .map((n) => order.indexOf(n) + 1)
+                .sort((a, b) => a - b)
+                .slice(0, k),
+            )
+            expect(wonAt[c]).toBe(kth)
+            expect(detector.firstBingoAt(c)).toBe(kth)
+          })
+        },
+      ),
+      { numRuns: 150 },
+    )
   })
 })

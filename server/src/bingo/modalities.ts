@@ -9,11 +9,12 @@
  * | bingo-75            | BNG-3/4 (licence)     | LAYOUT_75: 5 x 5, 25 numbers, balls 1..75, columns B I N G O      |
  * | bingo-plus          | BNG-103, CFG-35       | balls 1..100, 10 columns of ten, cards of 5 to 20 numbers         |
  * | derived             | BNG-102, CFG-34       | balls 6..90, cards of 6 to 18 numbers (decree 004 Bingo VI.3.a); version instant or deferred (checkDerivedPlan) |
- * | fast                | BNG-98, CFG-32        | one row of `picks` numbers from a universe 1..U: the bingo is completing them all |
+ * | fast                | BNG-98, CFG-32        | one row of `picks` numbers from a universe 1..U: the bingo is `timesRequired` of them drawn (all, unless the hall's licence sets fewer: fastGameTerms) |
  * | electronic          | BNG-101, CFG-33       | any layout above, virtual cards sold at terminals and marked by the system (profile.autoClaimSoldCards) |
  *
- * Lines are rows: a one-row card (fast bingo) completes its line and its bingo with the same ball; give such halls a
- * line share of 0 if the licence has no line prize.
+ * Lines are rows: a one-row card (fast bingo) completes its line with its last pick; when all picks win, its bingo
+ * comes with the same ball, and when fewer do the bingo comes first (the line pool then goes with it, BNG-56). Give
+ * such halls a line share of 0 if the licence has no line prize.
  */
 import { LAYOUT_75, LAYOUT_90, countCards, validateLayout, type CardLayout } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -268,27 +269,104 @@ export function fastBingoLayout(p: { ballCount: number; picks: number }): CardLa
 }
 
 /**
- * BNG-98 / CFG-32: what a fast-bingo set may ask for (see Profile.fastBingo). The number of times required is the
- * number of picks (a card wins when all are drawn); a player choosing each number is not modelled. Asking for
- * either is refused, not silently ignored.
+ * BNG-98 / CFG-32 (002 §6.1.9, bingo rápido): the terms of a fast bingo as the hall's AJ Operating Licence sets them
+ * ("Los medios de juego y medios de acceso al juego deberán estar claramente establecidos en la Licencia de
+ * Operaciones emitida por la AJ"): the universe of numbers, how many the player holds (`picks`), "la cantidad de
+ * veces requerida por el Operador" to win (`timesRequired`, 1..picks) and whether the player chooses each number
+ * (`playerChooses`). The prize is the game's bingo share of the Plan de Apuestas (BNG-52), as for every game.
  */
-export function checkFastBingoParams(p: { picks: number; timesRequired?: number; playerChooses?: boolean }): {
+export interface FastBingoTerms {
+  universe: number
+  picks: number
   timesRequired: number
-  playerChooses: false
-} {
-  if (p.playerChooses)
+  playerChooses: boolean
+}
+
+/** The licence a hall plays under, as its settings copy it (betting-plan.ts HallRuleSettings.licence). */
+export interface LicenceOfHall {
+  version: number
+  authorisationRef: string
+  fastBingo?: FastBingoTerms
+}
+
+/**
+ * Checks the fast bingo terms of a licence (BNG-98, CFG-32). Numbers chosen one by one by the player need a sale of
+ * chosen numbers that this system does not have yet: such a licence is refused (RULE_DISABLED), not recorded and
+ * then silently played with printed cards.
+ */
+export function checkFastBingoTerms(profile: Profile, terms: FastBingoTerms): FastBingoTerms {
+  if (!profile.fastBingo.licenceTerms)
     throw new DomainError(
       'RULE_DISABLED',
-      'fast bingo sells printed cards of picks: numbers chosen one by one by the player are not supported (BNG-98)',
+      `profile ${profile.id} has no bingo rápido whose terms a licence sets (BNG-98 is new in 002 §6.1.9)`,
+      { rule: 'BNG-98', field: 'fastBingo' },
+    )
+  fastBingoLayout({ ballCount: terms.universe, picks: terms.picks })
+  if (!Number.isInteger(terms.timesRequired) || terms.timesRequired < 1 || terms.timesRequired > terms.picks)
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      `fast bingo is won with 1 to ${terms.picks} of the player's ${terms.picks} numbers drawn, not ${terms.timesRequired} (CFG-32)`,
+      { rule: 'CFG-32', field: 'timesRequired' },
+    )
+  if (terms.playerChooses)
+    throw new DomainError(
+      'RULE_DISABLED',
+      'a fast bingo whose player chooses each number cannot be run yet: this system sells printed cards of picks only (BNG-98)',
       { rule: 'BNG-98', field: 'playerChooses' },
     )
-  if (p.timesRequired !== undefined && p.timesRequired !== p.picks)
+  return {
+    universe: terms.universe,
+    picks: terms.picks,
+    timesRequired: terms.timesRequired,
+    playerChooses: false,
+  }
+}
+
+/** The universe and picks of a fast bingo layout (fastBingoLayout), or null for any other card format. */
+export function fastLayoutOf(layout: CardLayout): { universe: number; picks: number } | null {
+  if (layout.rows !== 1 || layout.minPerColumn !== 1 || layout.columns !== layout.perRow) return null
+  try {
+    const fast = fastBingoLayout({ ballCount: layout.ballCount, picks: layout.perRow })
+    return isSameLayout(fast, layout) ? { universe: layout.ballCount, picks: layout.perRow } : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * BNG-98 / CFG-32: the terms a fast bingo game of `layout` plays, from the hall's licence: its fast bingo terms when
+ * they are for this universe and number of picks, else the default every hall may play (printed cards, won when all
+ * picks are drawn). A game asking for other terms than those (`asked`) is refused, RULE_DISABLED, naming the licence.
+ */
+export function fastGameTerms(
+  layout: { universe: number; picks: number },
+  licence: LicenceOfHall | null,
+  asked: { timesRequired?: number; playerChooses?: boolean } = {},
+): { timesRequired: number; playerChooses: false; licence: { version: number; authorisationRef: string } | null } {
+  const t = licence?.fastBingo
+  const own = t && t.universe === layout.universe && t.picks === layout.picks ? t : null
+  const timesRequired = own?.timesRequired ?? layout.picks
+  const named = licence
+    ? `the hall's AJ Operating Licence ${licence.authorisationRef} (version ${licence.version})`
+    : 'the hall, which has no AJ Operating Licence on record,'
+  const format = `${layout.picks} numbers of 1..${layout.universe}`
+  if (asked.playerChooses && !own?.playerChooses)
     throw new DomainError(
       'RULE_DISABLED',
-      `fast bingo is won when all ${p.picks} picks are drawn: timesRequired ${p.timesRequired} is not supported (BNG-98, CFG-32)`,
-      { rule: 'BNG-98', field: 'timesRequired' },
+      `${named} does not let the player choose his numbers in a fast bingo of ${format} (BNG-98, CFG-32)`,
+      { rule: 'BNG-98', field: 'playerChooses', licence: licence?.authorisationRef ?? null },
     )
-  return { timesRequired: p.picks, playerChooses: false }
+  if (asked.timesRequired !== undefined && asked.timesRequired !== timesRequired)
+    throw new DomainError(
+      'RULE_DISABLED',
+      `${named} sets that a fast bingo of ${format} is won with ${timesRequired} of them drawn, not ${asked.timesRequired} (BNG-98, CFG-32)`,
+      { rule: 'CFG-32', field: 'timesRequired', timesRequired, licence: licence?.authorisationRef ?? null },
+    )
+  return {
+    timesRequired,
+    playerChooses: false,
+    licence: own && licence ? { version: licence.version, authorisationRef: licence.authorisationRef } : null,
+  }
 }
 
 /** The layout of a modality with its parameters (defaults: bingo plus 4 x 5 = 20 numbers; derived 2 x 4 on 48). */

@@ -66,6 +66,15 @@ const bettingPlan = z
   .strict()
 // BNG-40 / GEN-18 / CFG-16 / BNG-10: the hall's posted bets and authorised face values, with their authorisation.
 const cards = z.number().int().min(1).max(100_000)
+/** BNG-98 / CFG-32: a licence's bingo rápido (checked against the profile by modalities.ts checkFastBingoTerms). */
+const fastBingoTerms = z
+  .object({
+    universe: z.number().int().min(2).max(255),
+    picks: z.number().int().min(1).max(20),
+    timesRequired: z.number().int().min(1).max(20),
+    playerChooses: z.boolean(),
+  })
+  .strict()
 const saleRules = z
   .object({
     authorisationRef: z.string().min(1).max(120),
@@ -100,7 +109,11 @@ export function registerBingoRoutes(app: App, services: Services) {
           saleRules: saleRules.optional(),
           // GEN-1: the operating licence, recorded with the hall (a Bolivian hall sells nothing without it).
           licence: z
-            .object({ authorisationRef: z.string().min(1).max(120), minimumBasis: z.enum(['cards', 'positions']) })
+            .object({
+              authorisationRef: z.string().min(1).max(120),
+              minimumBasis: z.enum(['cards', 'positions']),
+              fastBingo: fastBingoTerms.optional(),
+            })
             .strict()
             .optional(),
         })
@@ -124,6 +137,8 @@ export function registerBingoRoutes(app: App, services: Services) {
           authorisationRef: z.string().min(1).max(120),
           minimumBasis: z.enum(['cards', 'positions']),
           playingPositions: z.number().int().min(1).max(100_000),
+          // BNG-98 / CFG-32: the licence's bingo rápido, where it sets one.
+          fastBingo: fastBingoTerms.optional(),
         })
         .strict(),
     )
@@ -363,6 +378,14 @@ export function registerBingoRoutes(app: App, services: Services) {
           deviceId: z.string().min(1).max(40).optional(),
           // CFG-13: the prize figures of the hall's approved plan this game plays.
           figures: z.array(z.enum(FIGURES)).max(FIGURES.length).optional(),
+          // BNG-98 / CFG-32: a fast bingo game's terms, as its hall's licence sets them (refused otherwise).
+          fastBingo: z
+            .object({
+              timesRequired: z.number().int().min(1).max(20).optional(),
+              playerChooses: z.boolean().optional(),
+            })
+            .strict()
+            .optional(),
         })
         .strict(),
     )

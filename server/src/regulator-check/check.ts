@@ -591,9 +591,17 @@ function checkBingoGame(
 
   // Prize splits (equal parts; leftover centavos one each to the lowest serials by byte order) and the winners.
   const drawnAt = (k: number) => new Set(balls.slice(0, k))
+  // BNG-98 / CFG-32: a fast bingo whose licence sets it is won with `timesRequired` of the card's numbers drawn.
+  const timesRequired = Number.isInteger(d.timesRequired) ? Number(d.timesRequired) : null
   const complete = (rows: number[][], k: number, kind: string) => {
     const called = drawnAt(k)
     const full = rows.map((row) => row.every((n) => called.has(n)))
+    if (kind !== 'line' && timesRequired !== null) {
+      const numbers = rows.flat()
+      return (
+        numbers.length > 0 && numbers.filter((n) => called.has(n)).length >= Math.min(numbers.length, timesRequired)
+      )
+    }
     return kind === 'line' ? full.some(Boolean) : full.every(Boolean)
   }
   for (const p of d.prizes ?? []) {

@@ -26,6 +26,8 @@ interface BingoGameState {
   lineBp: number
   bingoBp: number
   ballCount: number
+  /** BNG-98 / CFG-32: a fast bingo's numbers drawn that win, as its hall's licence set it (null: all). */
+  timesRequired: number | null
   commitment: string
   drawSource: string
   announcedAt: string
@@ -216,6 +218,7 @@ export function createDeriver() {
         prizes: g.prizes,
         jackpots: g.jackpots,
         ballCount: g.ballCount,
+        ...(g.timesRequired !== null ? { timesRequired: g.timesRequired } : {}),
         balls: g.balls,
         drawSource: g.drawSource,
         commitment: g.commitment,
@@ -273,6 +276,7 @@ export function createDeriver() {
           lineBp: num(p.lineBp),
           bingoBp: num(p.bingoBp),
           ballCount: num(p.ballCount),
+          timesRequired: fastTimesRequired(p.fastBingo),
           commitment: String(p.commitment ?? ''),
           drawSource: String(p.drawSource ?? ''),
           announcedAt: r.at,
@@ -765,4 +769,11 @@ export function monthlyTotals(
     if (r.at > t.at) t.at = r.at
   }
   return out
+}
+
+/** BNG-98 / CFG-32: the numbers drawn that win a fast bingo announced with these terms, when fewer than its picks. */
+function fastTimesRequired(fast: unknown): number | null {
+  const f = fast as { picks?: unknown; timesRequired?: unknown } | undefined
+  const t = Number(f?.timesRequired)
+  return f && Number.isInteger(t) && t >= 1 && t < Number(f.picks) ? t : null
 }

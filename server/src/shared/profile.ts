@@ -382,12 +382,13 @@ export interface Profile {
   instantDesignAuthorisationRequired: boolean
   /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
-   * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
-   * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
-   * drawn (`timesRequired: 'all-picks'`). A licence asking for numbers chosen one by one or fewer hits than picks
-   * needs a sale path for chosen numbers and a hit-count detector: refused (RULE_DISABLED) until then.
+   * completing "la cantidad de veces requerida por el Operador"; "Los medios de juego y medios de acceso al juego
+   * deberán estar claramente establecidos en la Licencia de Operaciones emitida por la AJ". So the terms are the
+   * hall's licence's, not the profile's: `licenceTerms` says whether this jurisdiction's licence may set them (the
+   * modality is new in 002: not in 000 nor in Cantabria's decree). A hall whose licence sets none plays the default:
+   * printed cards of picks, won when every pick is drawn (betting-plan.ts FastBingoTerms).
    */
-  fastBingo: { playerChooses: false; timesRequired: 'all-picks' }
+  fastBingo: { licenceTerms: boolean }
   /** Issue 27, BNG-101 / BNG-9 / CFG-33: electronic bingo on hall terminals. */
   electronicBingo: ElectronicBingoRules
   /**
@@ -550,7 +551,8 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   potAuthorisationRequired: true,
   interconnectedPotAuthority: null,
   instantDesignAuthorisationRequired: true,
-  fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
+  // BNG-98 / CFG-32: 002 §6.1.9 leaves the fast bingo's terms to the AJ Operating Licence.
+  fastBingo: { licenceTerms: true },
   // GEN-7 (002 §1.1.t, "Los medios de juego sin excepción, deberán llevar un Precinto de Seguridad con un Código de
   // Identificación asignado por la AJ"): betting terminals and computers adapted as gaming terminals are medios de
   // juego (GEN-6, §1.1.t III). The devices that sell or pay (kiosk, cashier station, electronic bingo terminal) are
@@ -641,6 +643,8 @@ export const BOLIVIA_2013: Profile = Object.freeze({
   },
   // CFG-13 (000 §6.1.5): line and bingo on a card of 15 numbers, and no other bingo games: no figures.
   figurePrizes: { layouts: 'none', authority: null },
+  // BNG-98: the bingo rápido of 002 §6.1.9 is new in 002; 000 has no licence terms of one.
+  fastBingo: { licenceTerms: false },
   // BNG-34: the same CCTV text in 000 §6.1.3.1 (without "a color").
   ballExitCamera: {
     required: true,
@@ -733,7 +737,8 @@ export const CANTABRIA_2010: Profile = Object.freeze({
     rule: 'BNG-66 / CFG-30 (004 Bingo V.2.b)',
   },
   instantDesignAuthorisationRequired: true,
-  fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
+  // BNG-98: decree 004 has no bingo rápido; its hall plays no licence terms of one.
+  fastBingo: { licenceTerms: false },
   // GEN-4 (004 Decreto art. 3.2: "El material, componentes o elementos utilizados en la práctica de los juegos ... será
   // el previamente homologado por la Consejería ... e inscrito en el Registro de Juego") and BNG-31 (004 Bingo II.3:
   // "máquinas, aparatos o equipos informáticos auxiliares del juego del bingo, que han de ser previamente homologados
