@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
+import { checkExport } from '../../server/src/regulator-check/check.ts'
 import { TEST_LICENCE } from '../helpers/sale-rules.ts'
 import {
   hallWithSeries,
@@ -160,6 +164,17 @@ describe('fast bingo plays the terms of the hall licence (BNG-98, CFG-32)', () =
     )
     expect(wins.length).toBeGreaterThan(0)
     for (const w of wins) expect(Number(w.at_ball)).toBe(3)
+    // The regulator's independent checker replays the game from the control feed with the licence's 3 of 5: the
+    // same winners at the same ball, no difference (issue 28's check, `timesRequired` in the feed).
+    await s.server.services.regulator.tick()
+    const dir = mkdtempSync(join(tmpdir(), 'bolillo-fast-feed-'))
+    try {
+      await s.server.services.regulator.exportTo(dir)
+      const report = checkExport(dir, { publicKeyPem: s.server.services.keys.publicInfo().publicKeyPem })
+      expect(report.differences).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('a licence without them: every pick wins, a game asking for 3 is refused naming the licence, nothing announced', async () => {

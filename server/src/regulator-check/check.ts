@@ -681,7 +681,12 @@ function checkBingoGame(
     if (v.demoBeacon)
       notices.push(`${id}: sorteo con baliza de demostración, no pública / demo beacon, not a public one`)
     const pb = (d.proof.balls ?? []) as number[]
-    if (canonical(pb.slice(0, balls.length)) !== canonical(balls))
+    // A game drawn by hand (BNG-24: the hall's blower) has no ball in its proof: the proof's seed and D still verify,
+    // the balls are the blower's, witnessed by the camera and the minutes, not derived from the seed.
+    const byHand = d.drawSource === 'manual' && pb.length === 0
+    if (byHand)
+      notices.push(`${id}: extraída a mano, las bolas son las del bombo / drawn by hand, the balls are the blower's`)
+    else if (canonical(pb.slice(0, balls.length)) !== canonical(balls))
       diff(`${id}: las bolas no son las de la prueba del sorteo`, `${idEn}: balls differ from the draw proof`)
     if (d.proof.salesDigest !== d.salesDigest)
       diff(`${id}: D de la prueba distinto del registro`, `${idEn}: proof's sales digest differs`)
