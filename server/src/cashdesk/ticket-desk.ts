@@ -42,7 +42,7 @@ type Line = 'card' | 'instant' | 'lotto' | 'lottery'
 
 /** An inventory code is an instant ticket's only: sent with any other code it is a mistake, not ignored. */
 const notInstant = () =>
-  new DomainError('VALIDATION_FAILED', "only an instant ticket has an inventory code (INS-10)", {
+  new DomainError('VALIDATION_FAILED', 'only an instant ticket has an inventory code (INS-10)', {
     field: 'inventoryCode',
     rule: 'INS-10',
   })
@@ -67,11 +67,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
    * ticket is judged on its validation code alone; the answer says when its inventory code is still needed to pay
    * it (INS-10), and judges the match when one is presented.
    */
-  async function judge(
-    rawCode: string,
-    who: { stationId?: string; cashierId?: string } = {},
-    inventoryCode?: string,
-  ) {
+  async function judge(rawCode: string, who: { stationId?: string; cashierId?: string } = {}, inventoryCode?: string) {
     const code = clean(rawCode)
     const line = lineOf(code)
     if (inventoryCode !== undefined && line !== 'instant') throw notInstant()

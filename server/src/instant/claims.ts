@@ -47,7 +47,12 @@ export interface ValidationResult {
 
 const refusal: Record<
   Exclude<ValidationOutcome, 'WIN' | 'NO_WIN'>,
-  'TICKET_BLOCKED' | 'PACK_NOT_ACTIVATED' | 'ALREADY_PAID' | 'TICKET_EXPIRED' | 'TICKET_VOID' | 'INVENTORY_CODE_MISMATCH'
+  | 'TICKET_BLOCKED'
+  | 'PACK_NOT_ACTIVATED'
+  | 'ALREADY_PAID'
+  | 'TICKET_EXPIRED'
+  | 'TICKET_VOID'
+  | 'INVENTORY_CODE_MISMATCH'
 > = {
   REPORTED_LOST_STOLEN: 'TICKET_BLOCKED',
   NOT_ACTIVATED: 'PACK_NOT_ACTIVATED',
@@ -519,11 +524,7 @@ export function createClaimUseCases(ctx: InstantContext) {
     return /^\d{4}[0-9A-Za-z]{20}$/.test(t.replace(/[\s-]/g, ''))
   }
 
-  async function scan(
-    code: string,
-    who: { stationId?: string; cashierId?: string } = {},
-    inventoryCode?: string,
-  ) {
+  async function scan(code: string, who: { stationId?: string; cashierId?: string } = {}, inventoryCode?: string) {
     const v = await validate({ code, inventoryCode, ...who })
     const paid = v.outcome === 'ALREADY_PAID' ? await payoutOfSerial(db, v.serial, v.gameNo) : undefined
     // The generic scan's fields (payouts.ts TicketStatus) so that the cashier screen shows an instant ticket too:
