@@ -185,7 +185,8 @@ export function createCashdeskApi(
       request<TerminalRecovery>('POST', '/api/terminal-sessions/recover', { voucherCode }),
     cashOut: (input: { code: string; stationId: string; cashierId: string }) =>
       request<{ voucher: VoucherView; paidCents: number }>('POST', '/api/vouchers/cashout', input),
-    validate: (input: { code: string; stationId: string; cashierId: string }) =>
+    /** INS-10: `inventoryCode`, an instant ticket's code printed outside its scratch area, judged with `code`. */
+    validate: (input: { code: string; inventoryCode?: string; stationId: string; cashierId: string }) =>
       request<ScanAnswer>('POST', '/api/tickets/validate', input),
     /** Issue 29: the games of this station's hall that sold cards, to find a card by its serial within one. */
     cardGames: () => request<{ games: CardGame[] }>('GET', '/api/tickets/lookup/games'),
@@ -194,6 +195,8 @@ export function createCashdeskApi(
       request<{ view: ScanView }>('POST', '/api/tickets/lookup', input),
     pay: (input: {
       code: string
+      /** INS-10: an instant ticket is paid only with its inventory code (printed outside the scratch area) too. */
+      inventoryCode?: string
       stationId: string
       cashierId: string
       payeeName?: string

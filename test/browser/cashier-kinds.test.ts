@@ -170,6 +170,9 @@ suite('the cashier pays every kind of ticket, in Chromium', () => {
     await page.getByTestId('cashier-payee-hint').waitFor()
     expect(await page.getByTestId('cashier-pay').isDisabled()).toBe(true)
     await page.getByTestId('cashier-payee-name').fill('Rosa Condori Mamani')
+    // INS-10: and the inventory code printed outside the scratch area, typed from the ticket in hand.
+    expect(await page.getByTestId('cashier-pay').isDisabled()).toBe(true)
+    await page.getByTestId('cashier-inventory-code').fill(instantWinner.serial)
     expect(await page.getByTestId('cashier-pay').isDisabled()).toBe(false)
     expect(await text(page, 'cashier-pay')).toBe(`PAGAR ${amount}`)
     await page.screenshot({ path: join(SHOTS, 'cashier-instant-winner.png') })

@@ -132,7 +132,15 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
   let skew = 0
   const clock = { now: () => new Date(Date.parse('2026-03-02T10:00:00-04:00') + (Date.now() - started) + skew) }
   const as = (token: string) => ({ authorization: `Bearer ${token}`, 'accept-language': 'es' })
-  const bought: { cardCode?: string; slipCode?: string; instantCode?: string; receipt?: any; instant?: any } = {}
+  const bought: {
+    cardCode?: string
+    slipCode?: string
+    instantCode?: string
+    /** INS-10: the e-instant ticket's serial as printed on its paper ("Boleto"), its inventory code. */
+    instantSerial?: string
+    receipt?: any
+    instant?: any
+  } = {}
 
   beforeAll(async () => {
     ensureBuilt(['kiosk', 'cashier', 'lotto', 'instant'], ['kiosk/src', 'web'])
@@ -329,6 +337,9 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
       purchase.change.shortCode,
     ])
       expect(text).toContain(s)
+    // INS-10: the paper's "Boleto" line is the ticket's inventory code, the second code the cashier scans to pay.
+    bought.instantSerial = /Boleto\s+(\d{4}-\d{6}-\d{3}-\d)/.exec(text)?.[1]
+    expect(bought.instantSerial).toBe(bought.instant.serial)
     if (!haveZbar) return
     const codes = await readPrintedQrs(job, work)
     expect(codes.map((c) => c.slice(0, 7))).toEqual(['BLL1.C.', 'BLL1.L.', 'BLL1.I.', 'BLL1.V.'])
@@ -383,20 +394,38 @@ browserSuite('the one kiosk sells cards, lotto slips and e-instant tickets from 
     expect(slipPaid.status, JSON.stringify(slipPaid.body)).toBe(200)
     expect(slipPaid.body.payout.kind).toBe('lotto')
 
-    const ticketPaid = await api(
+    // INS-10: the QR alone (a photo of the paper's code) does not pay; with the serial printed on the same paper it does.
+    const qrOnly = await api(
       server.url,
       'POST',
       '/api/tickets/pay',
       { code: bought.instantCode, payeeName: PLAYER.name, payeeDocument: PLAYER.document },
       as(cashierToken),
     )
+    expect(qrOnly.status).toBe(422)
+    expect(qrOnly.body.error.code).toBe('INVENTORY_CODE_REQUIRED')
+    const ticketPaid = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      {
+        code: bought.instantCode,
+        inventoryCode: bought.instantSerial,
+        payeeName: PLAYER.name,
+        payeeDocument: PLAYER.document,
+      },
+      as(cashierToken),
+    )
     expect(ticketPaid.status, JSON.stringify(ticketPaid.body)).toBe(200)
-    for (const code of [bought.slipCode, bought.instantCode]) {
+    for (const [code, inventoryCode] of [
+      [bought.slipCode, undefined],
+      [bought.instantCode, bought.instantSerial],
+    ]) {
       const again = await api(
         server.url,
         'POST',
         '/api/tickets/pay',
-        { code, payeeName: PLAYER.name, payeeDocument: PLAYER.document },
+        { code, inventoryCode, payeeName: PLAYER.name, payeeDocument: PLAYER.document },
         as(cashierToken),
       )
       expect(again.status).toBeGreaterThanOrEqual(400)

@@ -350,7 +350,12 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
       stationId: h.devices.caja2.id,
       hallId: h.setup.hallId,
     })
-    const body = { code: loser.code, reason: 'printing-defect', note: 'zona de juego ilegible' }
+    const body = {
+      code: loser.code,
+      inventoryCode: loser.serial,
+      reason: 'printing-defect',
+      note: 'zona de juego ilegible',
+    }
     const alone = await h.call('cajero@caja2', 'POST', '/api/instant/refund', body)
     expect(alone.status).toBe(403)
     expect(alone.body.error.code).toBe('SECOND_PERSON_REQUIRED')
@@ -388,7 +393,7 @@ describe('cashier shifts, payouts against the code, refunds once and the AML hol
       'cajero@caja2',
       'POST',
       '/api/instant/refund',
-      { code: sale.validationCode, reason: 'wrong-symbols' },
+      { code: sale.validationCode, inventoryCode: sale.serial, reason: 'wrong-symbols' },
       secondPersonHeader('mesa'),
     )
     expect(eRefund.status).toBe(409)

@@ -78,7 +78,14 @@ describe('only the identity documents the profile accepts are taken (CFG-5)', ()
     expect(e.status, JSON.stringify(e.body)).toBe(201)
     const code = e.body.qr as string
     const pay = (payeeDocument: string) =>
-      api(server.url, 'POST', '/api/tickets/pay', { code, payeeName: 'Ana Quispe', payeeDocument }, as('es'))
+      api(
+        server.url,
+        'POST',
+        '/api/tickets/pay',
+        // INS-10: the paper's QR and its printed serial, the ticket's inventory code.
+        { code, inventoryCode: e.body.serial, payeeName: 'Ana Quispe', payeeDocument },
+        as('es'),
+      )
     refused(await pay('Licencia 4455667'), 'payeeDocument')
     refused(await pay('RUT 12345678-5'), 'payeeDocument')
     // An accepted document reaches the ticket's own judgement: this one won, and is paid to the passport's holder.

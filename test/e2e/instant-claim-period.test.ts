@@ -34,8 +34,14 @@ describe('INS-10: an instant game never closed still ends its sales and its clai
     h.tokens.set('cajero@caja2', r.body.token)
   }
   const winners = () => tickets.filter((x) => x.tier > 0)
-  const pay = (code: string) =>
-    h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code, payeeName: 'Ana Quispe', payeeDocument: '445566 LP' })
+  // INS-10: the cashier scans both codes of the ticket presented.
+  const pay = (x: PrintedTicket) =>
+    h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
+      code: x.code,
+      inventoryCode: x.serial,
+      payeeName: 'Ana Quispe',
+      payeeDocument: '445566 LP',
+    })
   const kioskBuy = async () => {
     const voucher = await sellVoucher(
       server.url,
@@ -127,7 +133,7 @@ describe('INS-10: an instant game never closed still ends its sales and its clai
     const kiosk = await kioskBuy()
     expect(kiosk.status).toBe(409)
     expect(kiosk.body.error.code).toBe('SALES_CLOSED')
-    expect((await pay(w1.code)).status).toBe(200)
+    expect((await pay(w1)).status).toBe(200)
   })
 
   it('after the claim period (claimDays after the end of sales): the sold winner is refused as expired at validation and payment', async () => {
@@ -137,7 +143,7 @@ describe('INS-10: an instant game never closed still ends its sales and its clai
     const [w] = winners().filter((x) => x.pack === 1)
     const v = await h.call('cajero@caja2', 'POST', '/api/tickets/validate', { code: w.code })
     expect(v.body.status).not.toBe('winner')
-    const paid = await pay(w.code)
+    const paid = await pay(w)
     expect(paid.status).toBe(410)
     expect(paid.body.error.code).toBe('TICKET_EXPIRED')
   })

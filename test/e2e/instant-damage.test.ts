@@ -31,6 +31,7 @@ describe("INS-8: void of an instant ticket for the player's damage (auth on)", (
     })
     const body = {
       code: winner.code,
+      inventoryCode: winner.serial,
       damage: 'número del billete tachado con bolígrafo',
       keptAs: 'sobre de evidencias N.º 12, caja fuerte',
     }
@@ -67,6 +68,7 @@ describe("INS-8: void of an instant ticket for the player's damage (auth on)", (
     })
     const pay = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
       code: winner.code,
+      inventoryCode: winner.serial,
       payeeName: 'Ana Quispe',
       payeeDocument: '445566 LP',
     })
@@ -77,7 +79,7 @@ describe("INS-8: void of an instant ticket for the player's damage (auth on)", (
       'cajero@caja2',
       'POST',
       '/api/instant/refund',
-      { code: winner.code, reason: 'illegible' },
+      { code: winner.code, inventoryCode: winner.serial, reason: 'illegible' },
       secondPersonHeader('mesa'),
     )
     expect(refund.status).toBe(409)

@@ -62,6 +62,7 @@ describe('an instant range lost or stolen is reported with the day the AJ was in
   const pay = (pack: number) =>
     h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
       code: winnerOf(pack).code,
+      inventoryCode: winnerOf(pack).serial,
       payeeName: 'Ana Quispe',
       payeeDocument: '445566 LP',
     })

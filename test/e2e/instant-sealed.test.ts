@@ -160,6 +160,7 @@ describe.skipIf(testPostgresUrl)('instant prize file and seeds are sealed in DAT
       (
         await post('/api/tickets/pay', {
           code: loser.code,
+          inventoryCode: loser.serial,
           stationId: 'caja-1',
           cashierId: 'cajera',
           payeeName: 'Juana Mamani',
@@ -173,6 +174,7 @@ describe.skipIf(testPostgresUrl)('instant prize file and seeds are sealed in DAT
     ).toBe('not_winner')
     const paid = await post('/api/tickets/pay', {
       code: winner.code,
+      inventoryCode: winner.serial,
       stationId: 'caja-1',
       cashierId: 'cajera',
       payeeName: 'Juana Mamani',

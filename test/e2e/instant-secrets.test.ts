@@ -186,7 +186,7 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
     const scan = await h.call('cajero@caja2', 'POST', '/api/tickets/validate', { code: w2.code })
     expect(scan.body).toMatchObject({ status: 'not_activated', outcome: 'NOT_ACTIVATED' })
     for (const path of ['/api/tickets/pay']) {
-      const r = await h.call('cajero@caja2', 'POST', path, { code: w2.code, ...payee })
+      const r = await h.call('cajero@caja2', 'POST', path, { code: w2.code, inventoryCode: w2.serial, ...payee })
       expect(r.status, `${path} ${JSON.stringify(r.body)}`).toBe(409)
       expect(r.body.error.code).toBe('PACK_NOT_ACTIVATED')
       expect(r.body.error.message).toMatch(/no vendido.*no se registró/)
@@ -196,7 +196,7 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
       'cajero@caja2',
       'POST',
       '/api/instant/refund',
-      { code: l1.code, reason: 'illegible' },
+      { code: l1.code, inventoryCode: l1.serial, reason: 'illegible' },
       secondPersonHeader('mesa'),
     )
     expect(refund.status).toBe(409)
@@ -214,17 +214,22 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
           })
         ).status,
       ).toBe(201)
-    const paid = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w2.code, ...payee })
+    const paid = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
+      code: w2.code,
+      inventoryCode: w2.serial,
+      ...payee,
+    })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     expect(paid.body.payout.amountCents).toBe(printedDesign.tiers[w2.tier - 1].amountCents)
     expect(
-      (await h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w2.code, ...payee })).body.error.code,
+      (await h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w2.code, inventoryCode: w2.serial, ...payee }))
+        .body.error.code,
     ).toBe('ALREADY_PAID')
     const r1 = await h.call(
       'cajero@caja2',
       'POST',
       '/api/instant/refund',
-      { code: l1.code, reason: 'illegible' },
+      { code: l1.code, inventoryCode: l1.serial, reason: 'illegible' },
       secondPersonHeader('mesa'),
     )
     expect(r1.status, JSON.stringify(r1.body)).toBe(200)
@@ -234,7 +239,7 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
           'cajero@caja2',
           'POST',
           '/api/instant/refund',
-          { code: l1.code, reason: 'illegible' },
+          { code: l1.code, inventoryCode: l1.serial, reason: 'illegible' },
           secondPersonHeader('mesa'),
         )
       ).status,
@@ -249,7 +254,7 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
     // first winner's place in a fresh pool is random: it may lie past one purchase).
     const count = pool.findIndex((x) => x.tier > 0) + 1
     expect(count).toBeGreaterThan(0)
-    const sold: Array<{ validationCode: string; prizeCents: number }> = []
+    const sold: Array<{ validationCode: string; serial: string; prizeCents: number }> = []
     while (sold.length < count) {
       const n = Math.min(MAX_INSTANT_PER_PURCHASE, count - sold.length)
       const voucher = await sellVoucher(
@@ -273,8 +278,10 @@ describe('issue 24: instant secrets stay shut while they matter (auth on)', () =
     expect(
       (await h.call('cajero@caja2', 'POST', '/api/tickets/validate', { code: winner.validationCode })).body.status,
     ).toBe('winner')
+    // INS-10: the e-instant paper's printed serial ("Boleto") is its inventory code.
     const paid = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
       code: winner.validationCode,
+      inventoryCode: winner.serial,
       payeeName: 'Ana Quispe',
       payeeDocument: '445566 LP',
     })

@@ -207,7 +207,10 @@ describe('instant lottery end to end', () => {
     expect(noPayee.body.error.code).toBe('PAYEE_ID_REQUIRED')
 
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => post('/api/tickets/pay', { code: qr, ...payee })),
+      // INS-10: both codes of the ticket, as scanned: the QR under the scratch layer and the one printed outside.
+      Array.from({ length: 50 }, () =>
+        post('/api/tickets/pay', { code: qr, inventoryCode: s.services.instant.signCode(w.serial), ...payee }),
+      ),
     )
     const ok = results.filter((r) => r.status === 200)
     expect(ok.length).toBe(1)
@@ -230,7 +233,7 @@ describe('instant lottery end to end', () => {
       (await post('/api/instant/sales', { ageConfirmed: true, code: l.serial, stationId: 'kiosk-1' })).status,
     ).toBe(201)
     expect((await post('/api/instant/validate', { code: l.code })).body.outcome).toBe('NO_WIN')
-    const pay = await post('/api/tickets/pay', { code: l.code, ...payee })
+    const pay = await post('/api/tickets/pay', { code: l.code, inventoryCode: l.serial, ...payee })
     expect(pay.status).toBe(422)
     expect(pay.body.error.code).toBe('NOT_A_WINNER')
     const index = (l.pack - 1) * design.packSize + l.position
@@ -246,7 +249,7 @@ describe('instant lottery end to end', () => {
   it('refuses prizes of packs never activated', async () => {
     const w = inPack(3, true)
     expect((await post('/api/instant/validate', { code: w.code })).body.outcome).toBe('NOT_ACTIVATED')
-    const pay = await post('/api/tickets/pay', { code: w.code, ...payee })
+    const pay = await post('/api/tickets/pay', { code: w.code, inventoryCode: w.serial, ...payee })
     expect(pay.status).toBe(409)
     expect(pay.body.error.code).toBe('PACK_NOT_ACTIVATED')
   })
@@ -273,12 +276,19 @@ describe('instant lottery end to end', () => {
     expect(stolen.body).toMatchObject({ tickets: 50, stage: 'after-distribution' })
     const w = inPack(2, true)
     expect((await post('/api/instant/validate', { code: w.code })).body.outcome).toBe('REPORTED_LOST_STOLEN')
-    const pay = await post('/api/tickets/pay', { code: w.code, ...payee })
+    const pay = await post('/api/tickets/pay', { code: w.code, inventoryCode: w.serial, ...payee })
     expect(pay.status).toBe(423)
     expect(pay.body.error.code).toBe('TICKET_BLOCKED')
     expect(
-      (await post('/api/instant/refund', { code: w.code, reason: 'illegible', stationId: 'caja-1', cashierId: 'x' }))
-        .status,
+      (
+        await post('/api/instant/refund', {
+          code: w.code,
+          inventoryCode: w.serial,
+          reason: 'illegible',
+          stationId: 'caja-1',
+          cashierId: 'x',
+        })
+      ).status,
     ).toBe(423)
     expect(
       (await post('/api/instant/sales', { ageConfirmed: true, code: inPack(2, false).serial, stationId: 'kiosk-1' }))

@@ -196,7 +196,7 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
       await services.instant.sellPrinted({ code: services.instant.signCode(x.serial), stationId: 'kiosk-1' })
     for (const x of [winners[0], winners[1], losers[0]]) await services.instant.validate({ code: x.code })
     for (const x of [winners[0], winners[1]])
-      await services.instant.pay({ code: x.code, ...payee, onPaid: async () => undefined })
+      await services.instant.pay({ code: x.code, inventoryCode: x.serial, ...payee, onPaid: async () => undefined })
     await services.instant.reportLostOrStolen({
       gameNo: 4242,
       kind: 'stolen',
@@ -211,7 +211,12 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
     await services.instant.closeGame({ gameNo: 4242, by: 'jefa' })
     // Paid in the claim period, after the close: the game's record is sent again, replacing the first.
     t = Date.parse('2025-07-21T10:00:00-04:00')
-    await services.instant.pay({ code: winners[2].code, ...payee, onPaid: async () => undefined })
+    await services.instant.pay({
+      code: winners[2].code,
+      inventoryCode: winners[2].serial,
+      ...payee,
+      onPaid: async () => undefined,
+    })
 
     await services.regulator.tick()
     exportDir = join(work, 'export')

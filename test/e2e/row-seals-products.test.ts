@@ -334,7 +334,9 @@ describe('instant: a ticket marked sold, or un-paid, behind the server is refuse
   const payee = { payeeName: 'Juana Flores Mamani', payeeDocument: '3344556 LP' }
   const sell = (serial: string) =>
     h.call('cajero@caja2', 'POST', '/api/instant/sales', { ageConfirmed: true, code: serial, hallId: h.setup.hallId })
-  const pay = (code: string) => h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code, ...payee })
+  // INS-10: both codes of the ticket presented, the hidden validation code and the inventory code outside.
+  const pay = (x: { code: string; serial: string }) =>
+    h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: x.code, inventoryCode: x.serial, ...payee })
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on', checkpointIntervalMs: 0 })
@@ -367,7 +369,7 @@ describe('instant: a ticket marked sold, or un-paid, behind the server is refuse
       'INSERT INTO instant_sales (ticket_id, batch_id, channel, hall_id, station_id, price_cents, sold_at) SELECT ?, id, ?, ?, ?, price_cents, ? FROM instant_batches WHERE game_no = ?',
       [id, 'printed', h.setup.hallId, h.devices.caja2.id, new Date().toISOString(), printedDesign.gameNo],
     )
-    const refused = await pay(stolen.code)
+    const refused = await pay(stolen)
     expect(refused.status, JSON.stringify(refused.body)).toBe(409)
     expect(refused.body.error.code).toBe('ROW_TAMPERED')
     expect(await refusalsOf(server, 'instant_tickets', String(id))).toHaveLength(1)
@@ -377,17 +379,17 @@ describe('instant: a ticket marked sold, or un-paid, behind the server is refuse
     expect(cli.stdout).toContain(`FAILED row instant_tickets ${id}: unsealed`)
     expect(cli.stdout).toContain(`FAILED row instant_sales ${id}: unsealed`)
     // The one sold at the till is paid.
-    const paid = await pay(sold.code)
+    const paid = await pay(sold)
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
   })
 
   it('a paid ticket made unpaid again (state back to sold, payout deleted) is not paid twice', async () => {
     const sold = tickets.filter((x) => x.tier > 0)[0]
     const id = firstId + tickets.indexOf(sold)
-    expect((await pay(sold.code)).body.error.code).toBe('ALREADY_PAID')
+    expect((await pay(sold)).body.error.code).toBe('ALREADY_PAID')
     await tamper(server, 'UPDATE instant_tickets SET status = 1 WHERE id = ?', [id])
     await tamper(server, 'DELETE FROM instant_payouts WHERE ticket_id = ?', [id])
-    const again = await pay(sold.code)
+    const again = await pay(sold)
     expect(again.status, JSON.stringify(again.body)).toBe(409)
     expect(again.body.error.code).toBe('ROW_TAMPERED')
     expect(await refusalsOf(server, 'instant_tickets', String(id))).toHaveLength(1)

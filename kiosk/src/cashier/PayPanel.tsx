@@ -37,6 +37,8 @@ export function PayPanel(props: { store: CashierStore }) {
   const idMissing = Boolean(
     payable?.payee.required && (!name || !doc || (payable.payee.fullName && !FULL_NAME.test(name))),
   )
+  // INS-10: an instant ticket is paid only against the ticket itself: its inventory code too, not a photo's code.
+  const inventoryMissing = Boolean(payable?.inventoryCodeRequired && !store.inventoryCode.value.trim())
   // PRM-2: a tómbola's winner whose own object was taken names one of those left before the hand-over.
   // PRM-2: a points tómbola's holder always names the object their tickets' points reach.
   const pointsTicket = payable && payable.points !== null && payable.points > 0 ? payable : null
@@ -146,7 +148,7 @@ export function PayPanel(props: { store: CashierStore }) {
             class="c-payee"
             onSubmit={(e) => {
               e.preventDefault()
-              if (idMissing || choiceMissing) return
+              if (idMissing || choiceMissing || inventoryMissing) return
               // A price refund (a cancelled draw's slip) is said with its consequence first.
               if (payable.verdict === 'refund' && !store.confirming.value) {
                 store.confirming.value = true
@@ -156,6 +158,30 @@ export function PayPanel(props: { store: CashierStore }) {
               void store.pay()
             }}
           >
+            {payable.inventoryCodeRequired && (
+              <label class="c-field c-inventory">
+                <span>{T.inventoryCode}</span>
+                <input
+                  class="c-input c-input--code"
+                  data-testid="cashier-inventory-code"
+                  value={store.inventoryCode.value}
+                  required
+                  autocomplete="off"
+                  spellcheck={false}
+                  placeholder="0000-000000-000-0"
+                  onInput={(e) => {
+                    store.inventoryCode.value = (e.target as HTMLInputElement).value
+                  }}
+                  onKeyDown={(e) => {
+                    // A wedge scanner ends the code with Enter: that does not pay.
+                    if (e.key === 'Enter') e.preventDefault()
+                  }}
+                />
+                <small class="c-muted" data-testid="cashier-inventory-hint">
+                  {T.inventoryCodeHint}
+                </small>
+              </label>
+            )}
             <div class="c-payee__head">
               {T.payee}
               {payable.payee.required && (
@@ -313,7 +339,7 @@ export function PayPanel(props: { store: CashierStore }) {
                 type="submit"
                 class={payable.verdict === 'refund' ? 'c-btn c-btn--pay c-btn--refund' : 'c-btn c-btn--pay'}
                 data-testid="cashier-pay"
-                disabled={store.busy.value || idMissing || choiceMissing}
+                disabled={store.busy.value || idMissing || choiceMissing || inventoryMissing}
               >
                 {payLabel}
               </button>

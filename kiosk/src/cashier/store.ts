@@ -58,6 +58,8 @@ export function createCashierStore(
   const payeeName = signal('')
   const payeeDocument = signal('')
   const payeePhone = signal('')
+  /** INS-10: an instant ticket's inventory code (printed outside its scratch area), asked for before it is paid. */
+  const inventoryCode = signal('')
   /** PRM-2: the object a tómbola's winner chose ('' = the one drawn for the ticket). */
   const objectCode = signal('')
   /**
@@ -67,6 +69,8 @@ export function createCashierStore(
   const moreTickets = signal<Array<{ code: string; number: string | null; points: number; verdict: string }>>([])
   const moreCode = signal('')
   const paid = signal<PaidView | null>(null)
+  /** The code whose answer is on screen (the input may be typed over meanwhile). */
+  const shownCode = signal('')
   /** Who paid whom, for the receipt the screen draws (lotto, lottery). */
   const paidParty = signal<ReceiptParty | null>(null)
   const cashedOut = signal<number | null>(null)
@@ -158,6 +162,19 @@ export function createCashierStore(
         ? typed.code
         : text.trim()
     if (!c) return
+    // INS-10: the inventory code of the instant winner on screen, scanned into the main field or by the camera, is
+    // the second code of that ticket, not a new scan.
+    const shown = view.value
+    if (shown?.product === 'instant' && shown.payable && shown.inventoryCodeRequired && !paid.value) {
+      if (typed.kind === 'instant_serial' || /^BLL1\.I\.\d{4}-?\d{6}-?\d{3}-?\d\./.test(c)) {
+        batch(() => {
+          inventoryCode.value = typed.kind === 'instant_serial' ? text.trim() : c
+          code.value = shownCode.value
+          error.value = null
+        })
+        return
+      }
+    }
     const expected = sought.value
     batch(() => {
       sought.value = null
@@ -174,6 +191,8 @@ export function createCashierStore(
       payeeName.value = ''
       payeeDocument.value = ''
       payeePhone.value = ''
+      inventoryCode.value = ''
+      shownCode.value = c
       moreTickets.value = []
       moreCode.value = ''
       error.value = null
@@ -353,6 +372,7 @@ export function createCashierStore(
     const r = await run(() =>
       api.pay({
         code: code.value,
+        inventoryCode: scan.product === 'instant' ? inventoryCode.value.trim() || undefined : undefined,
         ...who(),
         payeeName: party.payeeName || undefined,
         payeeDocument: party.payeeDocument || undefined,
@@ -513,6 +533,8 @@ export function createCashierStore(
       sought.value = null
       mismatch.value = null
       code.value = ''
+      shownCode.value = ''
+      inventoryCode.value = ''
       view.value = null
       objectCode.value = ''
       moreTickets.value = []
@@ -648,6 +670,7 @@ export function createCashierStore(
     payeeName,
     payeeDocument,
     payeePhone,
+    inventoryCode,
     objectCode,
     moreTickets,
     moreCode,

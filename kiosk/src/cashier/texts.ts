@@ -219,6 +219,10 @@ const es = {
   payeeNameHint: 'Nombre y al menos un apellido',
   payeeDocument: 'C.I. / Pasaporte',
   payeePhone: 'Teléfono de contacto (premio de pozo)',
+  // INS-10: the ticket itself, not a photo of its scratched area.
+  inventoryCode: 'Código de inventario (fuera del área de raspado)',
+  inventoryCodeHint:
+    'Escanee o escriba el código impreso fuera del área de raspado (en el boleto impreso en un quiosco, el número de «Boleto»): el premio se paga solo contra el boleto presentado.',
   pay: (amount: string) => `PAGAR ${amount}`,
   payRefund: (amount: string) => `REEMBOLSAR ${amount}`,
   payGoods: 'ENTREGAR PREMIO',
@@ -539,6 +543,9 @@ const en: Texts = {
   payeeNameHint: 'First name and at least one surname',
   payeeDocument: 'ID / Passport',
   payeePhone: 'Contact telephone (pot prize)',
+  inventoryCode: 'Inventory code (outside the scratch area)',
+  inventoryCodeHint:
+    'Scan or type the code printed outside the scratch area (on a ticket printed at a kiosk, the "Boleto" number): the prize is paid only against the ticket presented.',
   pay: (amount: string) => `PAY ${amount}`,
   payRefund: (amount: string) => `REFUND ${amount}`,
   payGoods: 'HAND OVER PRIZE',

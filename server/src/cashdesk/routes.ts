@@ -135,13 +135,25 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
 
   // ---- tickets: validation, payout, lost/stolen
   app.post('/api/tickets/validate', needs('ticket.validate'), async (c) => {
-    const b = await body(c, z.object({ code, stationId: station.optional(), cashierId: person.optional() }).strict())
+    const b = await body(
+      c,
+      z
+        .object({
+          code,
+          // INS-10: an instant ticket's inventory code (outside the scratch area), judged against its validation code.
+          inventoryCode: code.optional(),
+          stationId: station.optional(),
+          cashierId: person.optional(),
+        })
+        .strict(),
+    )
     // Issue 23: the cash desk finds the ticket's line from its code and answers in one shape (`view`).
     return c.json(
       await services.ticketDesk.judge(
         b.code,
         // Issue 26 (§8): a scan at an enrolled station is journaled with that station (and its seal), body or not.
         b.stationId || principalOf(c).device ? actors(c, { stationId: b.stationId ?? '', cashierId: b.cashierId }) : {},
+        b.inventoryCode,
       ),
     )
   })
@@ -197,6 +209,8 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
       z
         .object({
           code,
+          // INS-10: an instant ticket is paid only with its inventory code (printed outside the scratch area) too.
+          inventoryCode: code.optional(),
           stationId: station.optional(),
           cashierId: person.optional(),
           payeeDocument: z.string().max(40).optional(),
@@ -218,6 +232,7 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
     return c.json(
       await services.ticketDesk.pay({
         code: b.code,
+        inventoryCode: b.inventoryCode,
         till,
         payeeName: b.payeeName,
         payeeDocument: b.payeeDocument,

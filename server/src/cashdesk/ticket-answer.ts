@@ -109,6 +109,11 @@ export interface ScanView {
   payable: boolean
   /** What the prize register needs of the payee to pay it: `fullName` = first and last names (two words). */
   payee: { required: boolean; fullName: boolean }
+  /**
+   * INS-10: an instant ticket judged on its validation code alone: it is paid only once the inventory code printed
+   * outside its scratch area is presented too.
+   */
+  inventoryCodeRequired: boolean
   ids: TicketIds
   prizes: PrizeRow[]
   /** Prizes in goods (raffles, some lotto categories). */
@@ -195,6 +200,7 @@ function empty(product: Product | null, verdict: Verdict): ScanView {
     currency: null,
     payable: false,
     payee: { required: false, fullName: false },
+    inventoryCodeRequired: false,
     ids: {},
     prizes: [],
     goods: [],
@@ -338,6 +344,7 @@ function readInstant(a: InstantScan): ScanView {
         amountCents: a.amountCents,
         payable: true,
         payee: { required: true, fullName: true },
+        inventoryCodeRequired: a.inventoryCodeRequired,
         claimUntil: a.expiresAt,
       }
     case 'NO_WIN':

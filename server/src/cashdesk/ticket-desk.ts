@@ -40,6 +40,13 @@ export interface Till {
 
 type Line = 'card' | 'instant' | 'lotto' | 'lottery'
 
+/** An inventory code is an instant ticket's only: sent with any other code it is a mistake, not ignored. */
+const notInstant = () =>
+  new DomainError('VALIDATION_FAILED', 'only an instant ticket has an inventory code (INS-10)', {
+    field: 'inventoryCode',
+    rule: 'INS-10',
+  })
+
 export function createTicketDesk(deps: TicketDeskDeps) {
   const { payouts, cashOut } = deps.cashdesk
   // Codes come typed or scanned: a paste or a wedge scanner may add spaces around them.
@@ -55,13 +62,19 @@ export function createTicketDesk(deps: TicketDeskDeps) {
   const drawer = (till: Till, product: string) =>
     cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
 
-  /** What a code is and what it is worth (§8), in the line's words and in the cashier's one shape (`view`). */
-  async function judge(rawCode: string, who: { stationId?: string; cashierId?: string } = {}) {
+  /**
+   * What a code is and what it is worth (§8), in the line's words and in the cashier's one shape (`view`). An instant
+   * ticket is judged on its validation code alone; the answer says when its inventory code is still needed to pay
+   * it (INS-10), and judges the match when one is presented.
+   */
+  async function judge(rawCode: string, who: { stationId?: string; cashierId?: string } = {}, inventoryCode?: string) {
     const code = clean(rawCode)
+    const line = lineOf(code)
+    if (inventoryCode !== undefined && line !== 'instant') throw notInstant()
     let answer: ScanAnswer
-    switch (lineOf(code)) {
+    switch (line) {
       case 'instant':
-        answer = await deps.instant.scan(code, who)
+        answer = await deps.instant.scan(code, who, inventoryCode === undefined ? undefined : clean(inventoryCode))
         break
       case 'lotto':
         answer = await deps.lotto.validate(code, who)
@@ -90,6 +103,8 @@ export function createTicketDesk(deps: TicketDeskDeps) {
    */
   async function pay(input: {
     code: string
+    /** INS-10: an instant ticket's inventory code, printed outside its scratch area; required to pay one. */
+    inventoryCode?: string
     till: Till
     payeeName?: string
     payeeDocument?: string
@@ -109,6 +124,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         rule: 'BNG-70',
       })
     }
+    if (input.inventoryCode !== undefined && line !== 'instant') throw notInstant()
     if (input.moreCodes?.length && line !== 'lottery')
       throw new DomainError('VALIDATION_FAILED', "only a points tómbola's tickets are presented together (PRM-2)", {
         field: 'codes',
@@ -126,6 +142,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
       case 'instant':
         answer = await deps.instant.payAtCashier({
           code,
+          inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
           stationId: till.stationId,
           cashierId: till.cashierId,
           payeeName: input.payeeName,
@@ -193,7 +210,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
       })
     return deps.instant.refund({
       code,
-      inventoryCode: input.inventoryCode,
+      inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
       reason: input.reason,
       note: input.note,
       stationId: input.till.stationId,

@@ -241,6 +241,14 @@ export const messages: Record<
     es: 'Para este importe se requiere el documento de identidad del cobrador.',
     en: "This amount requires the payee's identity document.",
   },
+  INVENTORY_CODE_REQUIRED: {
+    es: 'Escanee también el código de inventario del boleto (impreso fuera del área de raspado): el premio se paga solo contra el boleto presentado, no con el código de validación solo (INS-10).',
+    en: "Also scan the ticket's inventory code (printed outside the scratch area): the prize is paid only against the ticket presented, not with the validation code alone (INS-10).",
+  },
+  INVENTORY_CODE_MISMATCH: {
+    es: 'El código de inventario no es de este boleto: escanee el exterior del mismo boleto cuyo código de validación leyó. Si lo es, el boleto está mal impreso y solo se reembolsa su precio (INS-9).',
+    en: "The inventory code is not this ticket's: scan the outside of the same ticket whose validation code you read. If it is, the ticket is misprinted and only its price is refunded (INS-9).",
+  },
   PACK_NOT_ACTIVATED: {
     es: 'Boleto fuera de venta o no vendido: su paquete no fue activado, o su venta no se registró escaneándolo en caja o quiosco. No se paga ni se reembolsa (INS-12).',
     en: 'Ticket not on sale or not sold: its pack was not activated, or its sale was not recorded by scanning it at a till or kiosk. It is neither paid nor refunded (INS-12).',

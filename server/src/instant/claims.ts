@@ -38,19 +38,39 @@ export interface ValidationResult {
   face: TicketFace
   symbolAmountsCents: number[]
   expiresAt: string | null
+  /**
+   * INS-10: the inventory code printed outside the scratch area was not presented with the validation code, so the
+   * ticket may be judged but not paid, refunded or voided until it is (false once it was presented and matched).
+   */
+  inventoryCodeRequired: boolean
 }
 
 const refusal: Record<
   Exclude<ValidationOutcome, 'WIN' | 'NO_WIN'>,
-  'TICKET_BLOCKED' | 'PACK_NOT_ACTIVATED' | 'ALREADY_PAID' | 'TICKET_EXPIRED' | 'TICKET_VOID'
+  | 'TICKET_BLOCKED'
+  | 'PACK_NOT_ACTIVATED'
+  | 'ALREADY_PAID'
+  | 'TICKET_EXPIRED'
+  | 'TICKET_VOID'
+  | 'INVENTORY_CODE_MISMATCH'
 > = {
   REPORTED_LOST_STOLEN: 'TICKET_BLOCKED',
   NOT_ACTIVATED: 'PACK_NOT_ACTIVATED',
   ALREADY_PAID: 'ALREADY_PAID',
   EXPIRED: 'TICKET_EXPIRED',
-  REFUND_ONLY: 'TICKET_VOID',
+  // Only a presented inventory code of another ticket makes REFUND_ONLY (outcomeOf).
+  REFUND_ONLY: 'INVENTORY_CODE_MISMATCH',
   VOID: 'TICKET_VOID',
 }
+
+/**
+ * Whether a use case only judges a ticket or settles it (pay, refund, void). INS-10 (002 §7.4.6.1; 000 §7.2.6.1;
+ * REGULATIONS §8 NOT PRESENTED): a prize is paid only against the ticket itself, which nothing replaces. The hidden
+ * validation code alone can be read off a photo of the scratched area; the inventory code printed outside it (on an
+ * e-instant paper, the serial printed as "Boleto", which is the same inventory code) is the proof that the ticket is
+ * at the counter. So settling needs both, of the same ticket; judging may go on the validation code alone.
+ */
+type Use = 'judge' | 'settle'
 
 /** §8 outcome in the words of the generic cashier scan (payouts.ts TicketStatus), plus the instant details. */
 const SCAN_STATUS: Record<ValidationOutcome, string> = {
@@ -64,11 +84,26 @@ const SCAN_STATUS: Record<ValidationOutcome, string> = {
   VOID: 'void',
 }
 
+/** INS-10: the ticket is paid, refunded or voided only with its inventory code presented too. */
+function inventoryCodeRequired(serial: string): DomainError {
+  return new DomainError(
+    'INVENTORY_CODE_REQUIRED',
+    `ticket ${serial}: scan also the inventory code printed outside the scratch area; the validation code alone does not prove the ticket is presented (INS-10)`,
+    { rule: 'INS-10', field: 'inventoryCode' },
+  )
+}
+
 export function createClaimUseCases(ctx: InstantContext) {
   const { db, deps, now, scopeOf } = ctx
 
   /** The §8 outcome; the ticket's tier is opened from its sealed tag here, inside the validation use case only. */
-  async function outcomeOf(tx: Sql, t: ResolvedTicket, inventoryCode?: string): Promise<ValidationResult> {
+  async function outcomeOf(
+    tx: Sql,
+    t: ResolvedTicket,
+    inventoryCode: string | undefined,
+    use: Use,
+  ): Promise<ValidationResult> {
+    const presented = Boolean(inventoryCode?.trim())
     const tier = ctx.tierOf(t)
     const amount = tier > 0 ? t.design.design.tiers[tier - 1].amountCents : 0
     const face = ticketFace(t.design, ctx.keysOf(t.batch).symbolsKey, t.index, tier)
@@ -83,6 +118,7 @@ export function createClaimUseCases(ctx: InstantContext) {
       face,
       symbolAmountsCents: t.design.symbolAmountsCents,
       expiresAt: ctx.claimExpiresAt(t.batch),
+      inventoryCodeRequired: !presented,
     }
     const result = (outcome: ValidationOutcome, reason: string | null): ValidationResult => ({
       outcome,
@@ -130,12 +166,18 @@ export function createClaimUseCases(ctx: InstantContext) {
       )
     const exp = base.expiresAt
     if (exp && now() > exp) return result('EXPIRED', `the claim period ended on ${exp} (INS-10)`)
-    if (inventoryCode !== undefined && inventoryCode !== '') {
-      const outside = await ctx.byInventoryCode(tx, inventoryCode).catch(() => null)
+    // INS-10: the one check every settling use case passes (pay, refund, void), after the ticket's state.
+    if (!presented && use === 'settle') throw inventoryCodeRequired(t.serial)
+    if (presented) {
+      const outside = await ctx.byInventoryCode(tx, inventoryCode!.trim()).catch((err: unknown) => {
+        // Not an inventory code at all (the validation code scanned twice, a mistyped check digit): not presented.
+        if (err instanceof DomainError && err.code === 'VALIDATION_FAILED') throw inventoryCodeRequired(t.serial)
+        return null
+      })
       if (!outside || outside.ticketId !== t.ticketId)
         return result(
           'REFUND_ONLY',
-          `the inventory code outside (${outside?.serial ?? 'unreadable'}) is not this ticket's (${t.serial}): misprint, refund of the price only (INS-9)`,
+          `the inventory code outside (${outside?.serial ?? 'of no ticket'}) is not this ticket's (${t.serial}): misprint, refund of the price only (INS-9)`,
         )
     }
     return result(tier > 0 ? 'WIN' : 'NO_WIN', null)
@@ -149,7 +191,7 @@ export function createClaimUseCases(ctx: InstantContext) {
     cashierId?: string
   }): Promise<ValidationResult> {
     return db.transaction(async (tx) => {
-      const v = await outcomeOf(tx, await ctx.byValidationCode(tx, input.code), input.inventoryCode)
+      const v = await outcomeOf(tx, await ctx.byValidationCode(tx, input.code), input.inventoryCode, 'judge')
       await appendJournal(tx, {
         at: now(),
         type: 'instant.ticket_validated',
@@ -196,7 +238,7 @@ export function createClaimUseCases(ctx: InstantContext) {
     }
     return db.transaction(async (tx) => {
       const t = await ctx.byValidationCode(tx, input.code)
-      const v = await outcomeOf(tx, t, input.inventoryCode)
+      const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
       if (v.outcome === 'NO_WIN')
         throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, { outcome: v.outcome })
       if (v.outcome !== 'WIN') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
@@ -269,6 +311,7 @@ export function createClaimUseCases(ctx: InstantContext) {
    */
   async function payAtCashier(input: {
     code: string
+    inventoryCode?: string
     stationId: string
     cashierId: string
     payeeName?: string
@@ -349,7 +392,7 @@ export function createClaimUseCases(ctx: InstantContext) {
           `ticket ${t.serial} is an electronic instant ticket: its play cannot be misprinted (INS-9)`,
           { channel: t.batch.channel, rule: 'INS-9' },
         )
-      const v = await outcomeOf(tx, t, input.inventoryCode)
+      const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
       if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN' && v.outcome !== 'REFUND_ONLY')
         throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
       if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1)
@@ -437,7 +480,7 @@ export function createClaimUseCases(ctx: InstantContext) {
           `ticket ${t.serial} is electronic: it has no paper a player could damage (INS-8)`,
           { channel: t.batch.channel, rule: 'INS-8' },
         )
-      const v = await outcomeOf(tx, t, input.inventoryCode)
+      const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
       if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN')
         throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
       if ((await settleTicket(tx, t.ticketId, TicketState.Voided)) !== 1)
@@ -481,8 +524,8 @@ export function createClaimUseCases(ctx: InstantContext) {
     return /^\d{4}[0-9A-Za-z]{20}$/.test(t.replace(/[\s-]/g, ''))
   }
 
-  async function scan(code: string, who: { stationId?: string; cashierId?: string } = {}) {
-    const v = await validate({ code, ...who })
+  async function scan(code: string, who: { stationId?: string; cashierId?: string } = {}, inventoryCode?: string) {
+    const v = await validate({ code, inventoryCode, ...who })
     const paid = v.outcome === 'ALREADY_PAID' ? await payoutOfSerial(db, v.serial, v.gameNo) : undefined
     // The generic scan's fields (payouts.ts TicketStatus) so that the cashier screen shows an instant ticket too:
     // no card grid, one prize line, the payee always asked for (INS-5).

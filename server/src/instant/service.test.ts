@@ -90,7 +90,7 @@ describe('instant service', () => {
       await service.activatePack({ gameNo: 55, packNo: p, location: 'estanco-7', by: 'estanco-7' })
     const winners = tickets.filter((t) => t.tier > 0)
     for (const w of winners.slice(0, 3)) await service.sellPrinted({ code: w.serial, stationId: 'estanco-7' })
-    const paid = await service.pay({ code: winners[0].code, ...payee })
+    const paid = await service.pay({ code: winners[0].code, inventoryCode: winners[0].serial, ...payee })
     expect(paid.amountCents).toBe(design.tiers[winners[0].tier - 1].amountCents)
     // The prize asks the cash desk to move exactly its amount, under its payout id, once.
     expect(moved.filter((m) => m.refId === paid.payoutId)).toEqual([
@@ -107,7 +107,9 @@ describe('instant service', () => {
     now = new Date('2026-04-01T10:00:01Z')
     const late = await service.validate({ code: winners[2].code })
     expect(late.outcome).toBe('EXPIRED')
-    await expect(service.pay({ code: winners[2].code, ...payee })).rejects.toMatchObject({ code: 'TICKET_EXPIRED' })
+    await expect(
+      service.pay({ code: winners[2].code, inventoryCode: winners[2].serial, ...payee }),
+    ).rejects.toMatchObject({ code: 'TICKET_EXPIRED' })
     const rec = await service.reconciliation(55)
     expect(rec.inPlayWithheld).toBeNull()
     const expired = rec.tiers.reduce((s, t) => s + (t.expired ?? 0), 0)
@@ -202,14 +204,20 @@ describe('instant service', () => {
     const v = await service.validate({ code: winner.code })
     expect(v).toMatchObject({ outcome: 'WIN', tier: winner.tier, amountCents: d.tiers[winner.tier - 1].amountCents })
     expect((await service.validate({ code: loser.code })).outcome).toBe('NO_WIN')
-    await expect(service.pay({ code: loser.code, ...payee })).rejects.toMatchObject({ code: 'NOT_A_WINNER' })
-    const paid = await service.pay({ code: winner.code, ...payee })
+    await expect(service.pay({ code: loser.code, inventoryCode: loser.serial, ...payee })).rejects.toMatchObject({
+      code: 'NOT_A_WINNER',
+    })
+    const paid = await service.pay({ code: winner.code, inventoryCode: winner.serial, ...payee })
     expect(paid).toMatchObject({ tier: winner.tier, amountCents: d.tiers[winner.tier - 1].amountCents })
-    await expect(service.pay({ code: winner.code, ...payee })).rejects.toMatchObject({ code: 'ALREADY_PAID' })
+    await expect(service.pay({ code: winner.code, inventoryCode: winner.serial, ...payee })).rejects.toMatchObject({
+      code: 'ALREADY_PAID',
+    })
     // A winner in a pack still in the warehouse was never on sale: not paid.
     const unsold = all.find((t) => t.pack === 2 && t.tier > 0)!
     expect((await service.validate({ code: unsold.code })).outcome).toBe('NOT_ACTIVATED')
-    await expect(service.pay({ code: unsold.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
+    await expect(service.pay({ code: unsold.code, inventoryCode: unsold.serial, ...payee })).rejects.toMatchObject({
+      code: 'PACK_NOT_ACTIVATED',
+    })
     // Someone with write access to the table moves a winner's prize tag onto a sold loser: it opens to nothing.
     const loser2 = all.find((t) => t.pack === 1 && t.tier === 0 && t.serial !== loser.serial)!
     await service.sellPrinted({ code: loser2.serial, stationId: 'estanco-7' })
@@ -221,7 +229,9 @@ describe('instant service', () => {
       idOf(winner),
     ])
     await db.run('UPDATE instant_tickets SET prize_tag = ? WHERE id = ?', [tag!.prize_tag, idOf(loser2)])
-    await expect(service.pay({ code: loser2.code, ...payee })).rejects.toMatchObject({ code: 'INVALID_SIGNATURE' })
+    await expect(service.pay({ code: loser2.code, inventoryCode: loser2.serial, ...payee })).rejects.toMatchObject({
+      code: 'INVALID_SIGNATURE',
+    })
   })
 
   it('pays or refunds a pre-printed ticket of an activated pack only once it was sold, and then once (INS-12)', async () => {
@@ -238,17 +248,22 @@ describe('instant service', () => {
       outcome: 'NOT_ACTIVATED',
       reason: expect.stringMatching(/never sold.*INS-12/),
     })
-    await expect(service.pay({ code: w1.code, ...payee })).rejects.toMatchObject({
+    await expect(service.pay({ code: w1.code, inventoryCode: w1.serial, ...payee })).rejects.toMatchObject({
       code: 'PACK_NOT_ACTIVATED',
       details: { outcome: 'NOT_ACTIVATED' },
     })
-    await expect(service.pay({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'PACK_NOT_ACTIVATED' })
-    await expect(service.refund({ code: l1.code, reason: 'illegible', ...till })).rejects.toMatchObject({
+    await expect(service.pay({ code: w1.code, inventoryCode: w1.serial, ...payee })).rejects.toMatchObject({
+      code: 'PACK_NOT_ACTIVATED',
+    })
+    await expect(
+      service.refund({ code: l1.code, inventoryCode: l1.serial, reason: 'illegible', ...till }),
+    ).rejects.toMatchObject({
       code: 'PACK_NOT_ACTIVATED',
     })
     await expect(
       service.voidForDamage({
         code: w2.code,
+        inventoryCode: w2.serial,
         damage: 'tachaduras sobre los números',
         keptAs: 'sobre 12',
         decidedBy: { kind: 'person', id: 'j', name: 'Jefa', role: 'floor_manager' },
@@ -269,10 +284,18 @@ describe('instant service', () => {
     // Sold by its inventory code: paid once, refunded once.
     await service.sellPrinted({ code: w1.serial, stationId: 'estanco-7' })
     await service.sellPrinted({ code: l1.serial, stationId: 'estanco-7' })
-    expect((await service.pay({ code: w1.code, ...payee })).amountCents).toBe(d.tiers[w1.tier - 1].amountCents)
-    await expect(service.pay({ code: w1.code, ...payee })).rejects.toMatchObject({ code: 'ALREADY_PAID' })
-    expect((await service.refund({ code: l1.code, reason: 'illegible', ...till })).amountCents).toBe(d.priceCents)
-    await expect(service.refund({ code: l1.code, reason: 'illegible', ...till })).rejects.toMatchObject({
+    expect((await service.pay({ code: w1.code, inventoryCode: w1.serial, ...payee })).amountCents).toBe(
+      d.tiers[w1.tier - 1].amountCents,
+    )
+    await expect(service.pay({ code: w1.code, inventoryCode: w1.serial, ...payee })).rejects.toMatchObject({
+      code: 'ALREADY_PAID',
+    })
+    expect(
+      (await service.refund({ code: l1.code, inventoryCode: l1.serial, reason: 'illegible', ...till })).amountCents,
+    ).toBe(d.priceCents)
+    await expect(
+      service.refund({ code: l1.code, inventoryCode: l1.serial, reason: 'illegible', ...till }),
+    ).rejects.toMatchObject({
       code: 'ALREADY_PAID',
     })
   })

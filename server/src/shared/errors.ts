@@ -87,6 +87,10 @@ export const ErrorCode = {
   PayeeIdRequired: 'PAYEE_ID_REQUIRED',
   // Instant lottery (issue #7): a pre-printed ticket whose pack was never activated on arrival (INS-12).
   PackNotActivated: 'PACK_NOT_ACTIVATED',
+  /** INS-10: an instant ticket is settled only with the inventory code printed outside its scratch area too. */
+  InventoryCodeRequired: 'INVENTORY_CODE_REQUIRED',
+  /** INS-10, INS-9: the inventory code presented is another ticket's (or the ticket is misprinted: price refund only). */
+  InventoryCodeMismatch: 'INVENTORY_CODE_MISMATCH',
   /** Issue 15: an instant batch's seed comes from the entropy source; a seed sent by a person is refused. */
   TypedSeedRefused: 'TYPED_SEED_REFUSED',
   // Issue 15 point 4: a ball typed by hand into an RNG game (its balls come only from the committed order).
