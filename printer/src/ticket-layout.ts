@@ -136,6 +136,8 @@ export interface PayoutTicket {
   /** BNG-70: a payout by cheque says so with the cheque's number (absent or cash: paid in cash). */
   payment?: { method: 'cash' } | { method: 'cheque'; chequeNumber: string }
   payeeDocument: string | null
+  /** An instant ticket's payout: the game and the ticket are named as the raspadita names them, not as a bingo card. */
+  line?: 'instant'
 }
 
 export interface LayoutOptions {
@@ -182,6 +184,8 @@ const LABELS = {
     paidAt: 'Pagado',
     cashier: 'Cajero',
     cardLabel: 'Cartón',
+    instantGame: 'Juego N.º',
+    ticketLabel: 'Boleto',
     total: 'TOTAL PAGADO',
     payee: 'Cobrador',
     document: 'Documento',
@@ -193,6 +197,7 @@ const LABELS = {
       progressive: 'Pozo progresivo',
       interconnected: 'Bingo interconectado',
       lucky: 'Bola loca',
+      instant: 'Premio de raspadita',
     } as Record<string, string>,
     register: 'Registrado en el libro de registro de premios.',
     paidIn: 'Forma de pago',
@@ -234,6 +239,8 @@ const LABELS = {
     paidAt: 'Paid',
     cashier: 'Cashier',
     cardLabel: 'Card',
+    instantGame: 'Game no.',
+    ticketLabel: 'Ticket',
     total: 'TOTAL PAID',
     payee: 'Payee',
     document: 'Document',
@@ -245,6 +252,7 @@ const LABELS = {
       progressive: 'Progressive jackpot',
       interconnected: 'Interconnected bingo',
       lucky: 'Lucky ball',
+      instant: 'Instant prize',
     } as Record<string, string>,
     register: 'Entered in the prize register.',
     paidIn: 'Paid by',
@@ -363,10 +371,10 @@ export function payoutReceipt(t: PayoutTicket, options: LayoutOptions = {}): Pri
     ...(t.receiptNo ? [{ type: 'pair', left: L.receipt, right: `${L.no} ${t.receiptNo}`, bold: true } as const] : []),
     {
       type: 'pair',
-      left: `${L.game} ${t.gameNo}`,
+      left: `${t.line === 'instant' ? L.instantGame : L.game} ${t.gameNo}`,
       right: t.sessionNo ? `${L.session} ${L.no} ${t.sessionNo}` : '',
     },
-    { type: 'pair', left: L.cardLabel, right: t.serial, bold: true },
+    { type: 'pair', left: t.line === 'instant' ? L.ticketLabel : L.cardLabel, right: t.serial, bold: true },
     { type: 'rule' },
     ...t.prizes.map((p): PrintBlock => ({
       type: 'pair',

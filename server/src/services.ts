@@ -379,6 +379,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       const hall = hallId ? await cashdeskHallById(db, hallId) : undefined
       return hall ? getProfile(hall.profile_id) : undefined
     },
+    stationTimeZone: async (id) => {
+      const hallId = await hallOfStation(db, id)
+      return hallId ? (await cashdesk.vouchers.hallFor(db, hallId)).timeZone : undefined
+    },
   })
   // Issue 29: a card found by its serial within a game, to see its state; never paid from there (BNG-71).
   const cardLookup = createCardLookup({

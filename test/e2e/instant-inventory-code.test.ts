@@ -103,6 +103,12 @@ describe('INS-10: an instant ticket is settled only against both of its codes (a
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     const prize = paid.body.payout.amountCents as number
     expect(prize).toBeGreaterThan(0)
+    // The receipt the payee signs names the raspadita's game and ticket, the station and the cashier as people read
+    // them, never their ids (issue 29 point 6) nor a bingo card's words.
+    const receipt = Buffer.from(String(paid.body.preview).split(',')[1], 'base64').toString('utf8')
+    for (const words of ['Juego N.º', 'Boleto', 'Premio de raspadita', 'Caja 2', 'Jorge Paz'])
+      expect(receipt).toContain(words)
+    expect(receipt).not.toMatch(/Partida|Cartón|>instant<|dev_|u_[0-9a-z]/)
     const after = await ledger()
     expect(after).toEqual({
       expectedCents: before.expectedCents - prize,

@@ -29,6 +29,8 @@ export interface TicketDeskDeps {
   names?: { station(id: string): Promise<string>; person(id: string): Promise<string> }
   /** CFG-5: the profile of the hall of the paying station (undefined: a station of no hall). */
   stationProfile?: (stationId: string) => Promise<Parameters<typeof assertAcceptedDocument>[0] | undefined>
+  /** The IANA time zone of the paying station's hall, for the dates a receipt prints (undefined: none known). */
+  stationTimeZone?: (stationId: string) => Promise<string | undefined>
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -145,6 +147,9 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
           stationId: till.stationId,
           cashierId: till.cashierId,
+          stationName: await deps.names?.station(till.stationId),
+          cashierName: await deps.names?.person(till.cashierId),
+          timeZone: await deps.stationTimeZone?.(till.stationId),
           payeeName: input.payeeName,
           payeeDocument: input.payeeDocument,
           onPaid: drawer(till, 'instant'),

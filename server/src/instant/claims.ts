@@ -314,6 +314,11 @@ export function createClaimUseCases(ctx: InstantContext) {
     inventoryCode?: string
     stationId: string
     cashierId: string
+    /** The names a person reads for the station and the cashier (the cash desk's, issue 29 point 6): never their ids. */
+    stationName?: string
+    cashierName?: string
+    /** The paying hall's time zone, for the receipt's date. */
+    timeZone?: string
     payeeName?: string
     payeeDocument?: string
     onPaid: OnPaid
@@ -336,12 +341,13 @@ export function createClaimUseCases(ctx: InstantContext) {
         amountCents: p.amountCents,
         currency: p.currency,
         paidAt: p.paidAt,
-        station: input.stationId,
-        cashier: input.cashierId,
+        station: input.stationName ?? '-',
+        cashier: input.cashierName ?? '-',
         payeeName: input.payeeName ?? null,
         payeeDocument: input.payeeDocument ?? null,
+        line: 'instant',
       },
-      { paper: printer.paper },
+      { paper: printer.paper, timeZone: input.timeZone },
     )
     let receipt: { printed: true } | { printed: false; error: { code: string; reason: string | null; message: string } }
     try {
