@@ -18,6 +18,7 @@ const doc = cardTicket({
   currency: 'BOB',
   soldAt: '2025-01-01T00:00:00Z',
   station: 'k1',
+  authorisationRef: null,
   grid: [
     [3, 0, 21, 0, 45, 0, 62, 0, 81],
     [0, 14, 0, 33, 47, 0, 0, 75, 88],

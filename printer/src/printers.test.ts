@@ -25,6 +25,7 @@ describe('file printer, sealed', () => {
     station: 'caja-1',
     origin: 'cashier',
     minimumAge: 18,
+    authorisationRef: null,
   })
 
   it('writes the job and its PDF sealed: neither the code nor the short code is readable, and the key opens both', async () => {

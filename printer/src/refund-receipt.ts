@@ -7,10 +7,12 @@
  * Pure: no I/O, no clock.
  */
 import { formatMoney } from '../../server/src/shared/money.ts'
-import { formatStamp, type Lang, type Paper, type PrintBlock, type PrintDoc } from './ticket-layout.ts'
+import { formatStamp, hallHeader, type Lang, type Paper, type PrintBlock, type PrintDoc } from './ticket-layout.ts'
 
 export interface RefundTicket {
   hallName: string
+  /** GEN-5: the hall's recorded authorisation, under its name as on the card refunded (null if none recorded). */
+  authorisationRef: string | null
   gameNo: number
   sessionNo: number | null
   serial: string
@@ -63,7 +65,7 @@ export function refundReceipt(t: RefundTicket, options: { paper?: Paper; lang?: 
   const L = LABELS[lang]
   const money = (c: number) => formatMoney(c, t.currency, lang)
   const blocks: PrintBlock[] = [
-    { type: 'text', text: t.hallName, align: 'center', bold: true },
+    ...hallHeader(t.hallName, t.authorisationRef, lang),
     { type: 'text', text: L.title, align: 'center', size: 'tall', bold: true },
     { type: 'rule', style: 'double' },
     { type: 'text', text: L.why(t.gameNo) },

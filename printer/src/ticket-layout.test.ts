@@ -11,6 +11,7 @@ import {
   type CardTicket,
   type Paper,
 } from './ticket-layout.ts'
+import { refundReceipt } from './refund-receipt.ts'
 
 const grid = [
   [3, 0, 21, 0, 45, 0, 62, 0, 81],
@@ -34,6 +35,7 @@ const card = (over: Partial<CardTicket> = {}): CardTicket => ({
   station: 'kiosk-1',
   grid,
   minimumAge: 18,
+  authorisationRef: null,
   ...over,
 })
 const text = (lines: ReturnType<typeof flowDoc>) => lines.flatMap((l) => (l.type === 'text' ? [l.text] : [])).join('\n')
@@ -63,6 +65,50 @@ describe('ticket layout', () => {
     expect(lines.filter((l) => l.type === 'qr')).toEqual([{ type: 'qr', payload: card().code }])
   })
 
+  it("heads the card, the voucher and the refund receipt alike: the hall's name, then its recorded authorisation (GEN-5)", () => {
+    const voucher = (authorisationRef: string | null) =>
+      voucherTicket({
+        code: 'BLL1.V.v_x.' + 'A'.repeat(86),
+        voucherId: 'v_x',
+        hallName: 'Sala Illimani',
+        amountCents: 500,
+        currency: 'BOB',
+        issuedAt: '2025-01-01T00:00:00Z',
+        expiresAt: '2025-01-31T00:00:00Z',
+        station: 'Terminal 1',
+        origin: 'change',
+        minimumAge: 18,
+        authorisationRef,
+      })
+    const refund = (authorisationRef: string | null) =>
+      refundReceipt({
+        hallName: 'Sala Illimani',
+        authorisationRef,
+        gameNo: 2,
+        sessionNo: 1,
+        serial: 'A-00012',
+        amountCents: 500,
+        currency: 'BOB',
+        refundedAt: '2025-01-01T00:00:00Z',
+        timeZone: 'America/La_Paz',
+        station: 'Caja 1',
+        cashier: 'Rosa Vargas',
+      })
+    const head = (doc: ReturnType<typeof voucher>) => text(flowDoc(doc)).split('\n').slice(0, 2)
+    for (const make of [
+      (r: string | null) => cardTicket(card({ hallName: 'Sala Illimani', authorisationRef: r })),
+      voucher,
+      refund,
+    ]) {
+      expect(head(make('AJ-LO-2025-0117'))).toEqual(['Sala Illimani', 'Autorización: AJ-LO-2025-0117'])
+      // A hall with no reference recorded prints no empty line.
+      expect(text(flowDoc(make(null)))).not.toContain('Autorización')
+    }
+    expect(text(flowDoc(cardTicket(card({ authorisationRef: 'AJ-LO-9' }), { lang: 'en' })))).toContain(
+      'Authorisation: AJ-LO-9',
+    )
+  })
+
   it('keeps every line within the roll: 48 columns on 80 mm, 32 on 58 mm, half as many in large print', () => {
     const name = fc.string({ minLength: 1, maxLength: 80 }).filter((s) => s.trim().length > 0 && !/\n/.test(s))
     fc.assert(
@@ -85,6 +131,7 @@ describe('ticket layout', () => {
                 station: 'caja-1',
                 origin: 'cashier',
                 minimumAge: 18,
+                authorisationRef: null,
               },
               { paper },
             ),

@@ -89,9 +89,10 @@ export interface CardTicket {
   shortCode?: string
   /**
    * GEN-5 / GEN-3: the reference of the hall's licence or authorisation as the server records it (hall settings
-   * `licence.authorisationRef`), printed under the hall's name; never typed per sale.
+   * `licence.authorisationRef`), printed under the hall's name; never typed per sale. Required, so that no caller
+   * forgets it: null only where the hall has none recorded.
    */
-  authorisationRef?: string | null
+  authorisationRef: string | null
 }
 
 export interface VoucherTicket {
@@ -109,8 +110,8 @@ export interface VoucherTicket {
   minimumAge: number
   /** Issue 27: the bingo terminal the voucher's credit was loaded onto at the cashier (its name). */
   loadedTo?: string
-  /** GEN-5: the hall's recorded licence or authorisation reference, as on the card. */
-  authorisationRef?: string | null
+  /** GEN-5: the hall's recorded licence or authorisation reference, as on the card (required, null if none). */
+  authorisationRef: string | null
 }
 
 export interface PayoutTicket {
@@ -273,8 +274,7 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
   const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
   const narrow = paper === '58mm'
   const blocks: PrintBlock[] = [
-    { type: 'text', text: t.hallName, align: 'center', bold: true },
-    ...authorisationLine(t.authorisationRef, L),
+    ...hallHeader(t.hallName, t.authorisationRef, options.lang),
     { type: 'text', text: L.card, align: 'center', size: 'large', bold: true },
     { type: 'rule', style: 'double' },
     { type: 'pair', left: `${L.game} ${t.gameNo}`, right: `${L.series} ${t.seriesCode}`, bold: true },
@@ -315,14 +315,18 @@ export function cardTicket(t: CardTicket, options: LayoutOptions = {}): PrintDoc
 }
 
 /**
+ * The head of every paper a hall prints that gives access to play or carries value (card, voucher, change voucher of
+ * a kiosk, a terminal or a refund, refund receipt): the hall's name, then the authorisation it is issued under.
  * GEN-5 (002 §1.1.s: cards and tickets are means of access, and "requieren autorización de la AJ"; GEN-3 in
- * Cantabria): the paper names the authorisation it is issued under, the hall's reference as recorded.
+ * Cantabria): the reference is the hall's as recorded (hall settings `licence.authorisationRef`), never typed per
+ * sale; no line when the hall has none recorded.
  */
-function authorisationLine(
-  ref: string | null | undefined,
-  L: { authorisation: (ref: string) => string },
-): PrintBlock[] {
-  return ref?.trim() ? [{ type: 'text', text: L.authorisation(ref.trim()), align: 'center' }] : []
+export function hallHeader(hallName: string, authorisationRef: string | null, lang: Lang = 'es'): PrintBlock[] {
+  const ref = authorisationRef?.trim()
+  return [
+    { type: 'text', text: hallName, align: 'center', bold: true },
+    ...(ref ? [{ type: 'text', text: LABELS[lang].authorisation(ref), align: 'center' } as const] : []),
+  ]
 }
 
 /** A credit voucher (or the change voucher a kiosk prints after a purchase) with the QR of its signed code. */
@@ -331,8 +335,7 @@ export function voucherTicket(t: VoucherTicket, options: LayoutOptions = {}): Pr
   const L = LABELS[options.lang ?? 'es']
   const money = (c: number) => formatMoney(c, t.currency, options.lang ?? 'es')
   const blocks: PrintBlock[] = [
-    { type: 'text', text: t.hallName, align: 'center', bold: true },
-    ...authorisationLine(t.authorisationRef, L),
+    ...hallHeader(t.hallName, t.authorisationRef, options.lang),
     {
       type: 'text',
       text: t.origin === 'change' ? L.changeVoucher : L.voucher,

@@ -96,6 +96,7 @@ describe('printing a card on a network ESC/POS printer', () => {
             station: 'kiosk-tcp',
             grid: rows,
             minimumAge: 18,
+            authorisationRef: null,
           },
           { paper: '58mm' },
         ),

@@ -115,6 +115,7 @@ suite('ticket PDF, QR and signature', () => {
         station: 'kiosk-1',
         grid: card.grid,
         minimumAge: 18,
+        authorisationRef: null,
       },
       { paper: '58mm' },
     )

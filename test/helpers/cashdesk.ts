@@ -18,7 +18,14 @@ export interface HallSetup {
 /** A hall (BO-2025), a master set, series A at `faceValueCents`, an open session and a game with sales open. */
 export async function hallWithGameOnSale(
   services: Services,
-  options: { faceValueCents?: number; cards?: number; name?: string; playingPositions?: number } = {},
+  options: {
+    faceValueCents?: number
+    cards?: number
+    name?: string
+    playingPositions?: number
+    /** GEN-1 / GEN-5: the reference of the hall's operating licence (TEST_LICENCE's when absent). */
+    licenceRef?: string
+  } = {},
 ): Promise<HallSetup> {
   const { bingo } = services
   const hall = await bingo.createHall({
@@ -34,7 +41,7 @@ export async function hallWithGameOnSale(
     },
     // GEN-18 / BNG-40: the hall's bet limits with the AJ's reference (no card is sold without them).
     saleRules: TEST_SALE_RULES,
-    licence: TEST_LICENCE,
+    licence: options.licenceRef ? { ...TEST_LICENCE, authorisationRef: options.licenceRef } : TEST_LICENCE,
   })
   const set = await bingo.createMasterSet({ count: options.cards ?? 400, seed: `cashdesk-${hall.id}` })
   const series = await bingo.createSeries({

@@ -10,6 +10,7 @@ import { LotteryIssue } from './LotteryIssue.tsx'
 import { LotteryArtwork } from './LotteryArtwork.tsx'
 import { LotteryPlanForm } from './LotteryPlanForm.tsx'
 import { RafflePlanForm } from './RafflePlanForm.tsx'
+import { useHalls } from './Halls.tsx'
 import { emptyGoods, goodsBody, goodsMissing, GoodsPrizeFields, type GoodsValue } from './GoodsPrize.tsx'
 import { planRefusal } from './plan-refusal.ts'
 import {
@@ -63,6 +64,14 @@ interface Draw {
     fractions?: number
     /** PRM-9: this draw's place in a successive plan; the first draw's id is null on the first. */
     round?: { index: number; of: number; firstDrawId: string | null } | null
+    /** PRM-2: a tómbola by points, as its bases approve them. */
+    points?: {
+      basesRef: string
+      hallId: string
+      totalPoints: number
+      tiers: Array<{ count: number; points: number }>
+      figures: Record<string, number>
+    } | null
   }
   close: { beaconRound: number; beaconPublishedAt?: string } | null
   beacon: unknown
@@ -165,6 +174,28 @@ function PlanDraws(props: { draw: Draw; all: Draw[] }) {
           (d.plan.prizes ?? []).map((x) => x.name).join(', '),
           <DrawStatus status={d.status} />,
         ])}
+      />
+    </div>
+  )
+}
+
+/** PRM-2: a tómbola by points: the bases, the hall of the objects (its name), the tiers and each object's figure. */
+function PlanPoints(props: { draw: Draw }) {
+  const p = props.draw.plan.points
+  const halls = useHalls()
+  if (!p) return null
+  const hall = halls.data?.find((h) => h.id === p.hallId)?.name ?? '—'
+  return (
+    <div data-testid="plan-points">
+      <h3>{lx('pt_title')}</h3>
+      <p>{lx('pt_listed', { bases: p.basesRef, hall, total: num(p.totalPoints) })}</p>
+      <Table
+        head={[lx('pt_tier'), lx('pt_tickets'), lx('pt_pointsEach')]}
+        rows={p.tiers.map((t, i) => [num(i + 1), num(t.count), num(t.points)])}
+      />
+      <Table
+        head={[lx('pt_object'), lx('pt_figure')]}
+        rows={(props.draw.plan.prizes ?? []).map((x) => [x.name, num(p.figures[x.code])])}
       />
     </div>
   )
@@ -371,6 +402,7 @@ function DrawDetail(props: { product: Product; draw: Draw; all: Draw[]; onChange
         />
       )}
       {product === 'raffle' && <PlanDraws draw={draw} all={props.all} />}
+      {product === 'raffle' && <PlanPoints draw={draw} />}
       {/* Issue 13 point 2: raffle tickets are sold at a counter for cash into a drawer, never from the back office. */}
       {product === 'raffle' && draw.status === 'open' && (
         <p class="muted" data-testid="raffle-counter-only">

@@ -3,7 +3,9 @@
  * /api/lottery/draws requires, with Spanish labels, and the server's refusal named by field and rule. Issue 26: or a
  * free promotional draw held on several dates (PRM-9, tracto sucesivo): the dates of its draws, the draw each prize
  * is drawn in, and the bases' word on whether a ticket that has won stays in play; every prize says who provides it
- * (PRM-11).
+ * (PRM-11). PRM-2: or a tómbola by points (004 F.I, "por suma de puntos hasta alcanzar una cifra determinada"): the
+ * bases' reference, the hall where the objects are on display, the tiers of points the draw gives (their sum shown
+ * as it is typed, against the total the bases approve) and each object's figure in points.
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
@@ -11,6 +13,7 @@ import { Feedback, Field, HallDateTime, Input, Select, cents, hallInstant } from
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
 import { SourceSelect, type GoodsValue } from './GoodsPrize.tsx'
+import { useHalls } from './Halls.tsx'
 
 const FIELDS = [
   'organiser',
@@ -64,6 +67,30 @@ interface MorePrize {
   invoiceRef: string
   source: GoodsValue['source']
   draw: number
+  /** PRM-2: the object's figure in points, in a tómbola by points. */
+  figure: string
+}
+
+/** PRM-2: one tier of a tómbola by points: how many tickets drawn, and the points each of them gets. */
+interface Tier {
+  count: string
+  points: string
+}
+/** A whole number typed, or null (the live sum counts only what is a number). */
+const whole = (v: string): number | null => (/^\s*\d+\s*$/.test(v) ? Number(v) : null)
+
+/** PRM-2: the tiers' sum as typed, for the live check against the approved total. */
+export function tiersSum(tiers: readonly Tier[]): { points: number; tickets: number } {
+  let points = 0
+  let tickets = 0
+  for (const t of tiers) {
+    const c = whole(t.count)
+    const v = whole(t.points)
+    if (c === null || v === null) continue
+    points += c * v
+    tickets += c
+  }
+  return { points, tickets }
 }
 const MORE_TEXT = ['name', 'description', 'value', 'depositPlace', 'invoiceRef'] as const
 const moreLabel: Record<(typeof MORE_TEXT)[number] | 'depositedAt', FieldKey> = {
@@ -83,8 +110,17 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
   // PRM-4: the authority's reference, unless the raffle is exempt (non-profit and a small prize): the server says.
   const [authorisationRef, setAuthorisationRef] = useState('')
   const [source, setSource] = useState<GoodsValue['source']>('')
-  // PRM-9: one draw, or a promotional plan on several dates (its first draw is the plan's draw date).
-  const [successive, setSuccessive] = useState(false)
+  // PRM-9: one draw, or a promotional plan on several dates (its first draw is the plan's draw date); PRM-2: or a
+  // tómbola by points.
+  const [mode, setMode] = useState<'single' | 'successive' | 'points'>('single')
+  const successive = mode === 'successive'
+  const byPoints = mode === 'points'
+  const [basesRef, setBasesRef] = useState('')
+  const [pointsHall, setPointsHall] = useState('')
+  const [totalPoints, setTotalPoints] = useState('')
+  const [tiers, setTiers] = useState<Tier[]>([{ count: '', points: '' }])
+  const [firstFigure, setFirstFigure] = useState('')
+  const halls = useHalls()
   const [communicationRef, setCommunicationRef] = useState('')
   const [winnersStayIn, setWinnersStayIn] = useState('')
   const [laterDraws, setLaterDraws] = useState<string[]>([''])
@@ -108,9 +144,15 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
       ...(successive && !communicationRef.trim() ? [lx('sv_communicationRef')] : []),
       ...(successive && !winnersStayIn ? [lx('sv_winnersStayIn')] : []),
       ...(successive && laterDraws.some((d) => !d) ? [lx('sv_draws')] : []),
-      ...(successive && more.some((m) => MORE_TEXT.some((k) => !m[k].trim()) || !m.depositedAt || !m.source)
-        ? [lx('sv_prizes')]
+      ...((successive || byPoints) &&
+      more.some((m) => MORE_TEXT.some((k) => !m[k].trim()) || !m.depositedAt || !m.source)
+        ? [lx(byPoints ? 'pt_objects' : 'sv_prizes')]
         : []),
+      ...(byPoints && !basesRef.trim() ? [lx('pt_basesRef')] : []),
+      ...(byPoints && !pointsHall ? [lx('pt_hall')] : []),
+      ...(byPoints && !totalPoints.trim() ? [lx('pt_total')] : []),
+      ...(byPoints && tiers.some((t) => !t.count.trim() || !t.points.trim()) ? [lx('pt_tiers')] : []),
+      ...(byPoints && (!firstFigure.trim() || more.some((m) => !m.figure.trim())) ? [lx('pt_figure')] : []),
     ]
     if (missing.length || lacking.length) {
       setBad(new Set(missing))
@@ -132,7 +174,7 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
           invoiceRef: f.prizeInvoiceRef.trim(),
           source,
         },
-        ...(successive ? more : []).map((m, i) => ({
+        ...(successive || byPoints ? more : []).map((m, i) => ({
           code: `R${i + 2}`,
           name: m.name.trim(),
           description: m.description.trim(),
@@ -162,10 +204,30 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
               })),
             }
           : {
-              kind: 'raffle',
+              kind: byPoints ? 'tombola' : 'raffle',
               classification,
               nonProfit: classification !== 'interes-particular',
               ticketPriceCents: cents(f.price),
+              // PRM-2: as the bases approve them; what is not a whole number goes as typed, for the server to refuse.
+              ...(byPoints
+                ? {
+                    points: {
+                      basesRef: basesRef.trim(),
+                      hallId: pointsHall,
+                      totalPoints: whole(totalPoints) ?? Number(totalPoints),
+                      tiers: tiers.map((t) => ({
+                        count: whole(t.count) ?? Number(t.count),
+                        points: whole(t.points) ?? Number(t.points),
+                      })),
+                      figures: Object.fromEntries(
+                        prizes.map((x, i) => {
+                          const v = i === 0 ? firstFigure : (more[i - 1]?.figure ?? '')
+                          return [x.code, whole(v) ?? Number(v)]
+                        }),
+                      ),
+                    },
+                  }
+                : {}),
             }),
         organiser: f.organiser.trim(),
         name: f.name.trim(),
@@ -199,6 +261,79 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
       setBusy(false)
     }
   }
+  /** The further prizes (PRM-9) or objects (PRM-2), one row each. */
+  const morePrizes = () => (
+    <>
+      {more.map((m, i) => (
+        <div class="form-grid" key={i} data-testid="raffle-more-prize">
+          {MORE_TEXT.map((k) => (
+            <Field label={`${label(moreLabel[k])} ${i + 2}`} key={k}>
+              <Input
+                name={`raffle-prize-${i + 2}-${k}`}
+                value={m[k]}
+                onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, [k]: v } : y)))}
+              />
+            </Field>
+          ))}
+          <HallDateTime
+            name={`raffle-prize-${i + 2}-depositedAt`}
+            label={`${label('prizeDepositedAt')} ${i + 2}`}
+            value={m.depositedAt}
+            onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, depositedAt: v } : y)))}
+          />
+          <SourceSelect
+            testId={`raffle-prize-${i + 2}-source`}
+            value={m.source}
+            onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, source: v } : y)))}
+          />
+          {successive && (
+            <Field label={lx('sv_prizeDraw')}>
+              <Select
+                testId={`raffle-prize-${i + 2}-draw`}
+                value={String(m.draw)}
+                onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, draw: Number(v) } : y)))}
+                options={drawOptions}
+              />
+            </Field>
+          )}
+          {byPoints && (
+            <Field label={`${lx('pt_figure')} ${i + 2}`}>
+              <Input
+                name={`raffle-prize-${i + 2}-figure`}
+                inputMode="numeric"
+                value={m.figure}
+                onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, figure: v } : y)))}
+              />
+            </Field>
+          )}
+        </div>
+      ))}
+      <button
+        type="button"
+        data-testid="raffle-add-prize"
+        onClick={() =>
+          setMore((x) => [
+            ...x,
+            {
+              name: '',
+              description: '',
+              value: '',
+              depositedAt: '',
+              depositPlace: '',
+              invoiceRef: '',
+              source: '',
+              draw: Math.min(x.length + 1, laterDraws.length),
+              figure: '',
+            },
+          ])
+        }
+      >
+        {lx(byPoints ? 'pt_addObject' : 'sv_addPrize')}
+      </button>
+    </>
+  )
+  const sum = tiersSum(tiers)
+  const total = whole(totalPoints)
   const drawOptions: Array<[string, string]> = [0, ...laterDraws.map((_, i) => i + 1)].map((i) => [
     String(i),
     lx('sv_drawN', { n: i + 1 }),
@@ -217,11 +352,12 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
         <Field label={lx('sv_mode')}>
           <Select
             testId="raffle-mode"
-            value={successive ? 'successive' : 'single'}
-            onValue={(v) => setSuccessive(v === 'successive')}
+            value={mode}
+            onValue={(v) => setMode(v as typeof mode)}
             options={[
               ['single', lx('sv_single')],
               ['successive', lx('sv_successive')],
+              ['points', lx('pt_mode')],
             ]}
           />
         </Field>
@@ -315,59 +451,86 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
               {lx('sv_addDraw')}
             </button>
             <h4>{lx('sv_prizes')}</h4>
-            {more.map((m, i) => (
-              <div class="form-grid" key={i} data-testid="raffle-more-prize">
-                {MORE_TEXT.map((k) => (
-                  <Field label={`${label(moreLabel[k])} ${i + 2}`} key={k}>
-                    <Input
-                      name={`raffle-prize-${i + 2}-${k}`}
-                      value={m[k]}
-                      onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, [k]: v } : y)))}
-                    />
-                  </Field>
-                ))}
-                <HallDateTime
-                  name={`raffle-prize-${i + 2}-depositedAt`}
-                  label={`${label('prizeDepositedAt')} ${i + 2}`}
-                  value={m.depositedAt}
-                  onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, depositedAt: v } : y)))}
+            {morePrizes()}
+          </div>
+        )}
+        {byPoints && (
+          <div class="wide" data-testid="raffle-points">
+            <h4>{lx('pt_title')}</h4>
+            <div class="form-grid">
+              <Field label={lx('pt_basesRef')}>
+                <Input name="raffle-points-basesRef" value={basesRef} onValue={setBasesRef} />
+              </Field>
+              <Field label={lx('pt_hall')}>
+                <Select
+                  testId="raffle-points-hall"
+                  value={pointsHall}
+                  onValue={setPointsHall}
+                  options={[['', lx('choose')], ...(halls.data ?? []).map((h): [string, string] => [h.id, h.name])]}
                 />
-                <SourceSelect
-                  testId={`raffle-prize-${i + 2}-source`}
-                  value={m.source}
-                  onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, source: v } : y)))}
-                />
-                <Field label={lx('sv_prizeDraw')}>
-                  <Select
-                    testId={`raffle-prize-${i + 2}-draw`}
-                    value={String(m.draw)}
-                    onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, draw: Number(v) } : y)))}
-                    options={drawOptions}
+              </Field>
+              <Field label={lx('pt_total')}>
+                <Input name="raffle-points-total" inputMode="numeric" value={totalPoints} onValue={setTotalPoints} />
+              </Field>
+            </div>
+            <h4>{lx('pt_tiers')}</h4>
+            {tiers.map((t, i) => (
+              <div class="form-grid" key={i} data-testid="raffle-points-tier">
+                <Field label={lx('pt_tierCount', { n: i + 1 })}>
+                  <Input
+                    name={`raffle-tier-${i + 1}-count`}
+                    inputMode="numeric"
+                    value={t.count}
+                    onValue={(v) => setTiers((x) => x.map((y, j) => (j === i ? { ...y, count: v } : y)))}
                   />
                 </Field>
+                <Field label={lx('pt_tierPoints', { n: i + 1 })}>
+                  <Input
+                    name={`raffle-tier-${i + 1}-points`}
+                    inputMode="numeric"
+                    value={t.points}
+                    onValue={(v) => setTiers((x) => x.map((y, j) => (j === i ? { ...y, points: v } : y)))}
+                  />
+                </Field>
+                {tiers.length > 1 && (
+                  <button
+                    type="button"
+                    data-testid={`raffle-tier-${i + 1}-remove`}
+                    onClick={() => setTiers((x) => x.filter((_, j) => j !== i))}
+                  >
+                    {lx('pt_removeTier')}
+                  </button>
+                )}
               </div>
             ))}
             <button
               type="button"
-              data-testid="raffle-add-prize"
-              onClick={() =>
-                setMore((x) => [
-                  ...x,
-                  {
-                    name: '',
-                    description: '',
-                    value: '',
-                    depositedAt: '',
-                    depositPlace: '',
-                    invoiceRef: '',
-                    source: '',
-                    draw: Math.min(x.length + 1, laterDraws.length),
-                  },
-                ])
-              }
+              data-testid="raffle-add-tier"
+              onClick={() => setTiers((x) => [...x, { count: '', points: '' }])}
             >
-              {lx('sv_addPrize')}
+              {lx('pt_addTier')}
             </button>
+            {/* The sum as it is typed, against the total the bases approve: the server refuses any other. */}
+            <p
+              class={`tag ${total !== null && sum.points === total ? 'good' : 'warn'}`}
+              data-testid="raffle-points-sum"
+              role="status"
+            >
+              {total === null
+                ? lx('pt_sumNoTotal', { sum: sum.points, tickets: sum.tickets })
+                : lx(sum.points === total ? 'pt_sumOk' : 'pt_sumOff', {
+                    sum: sum.points,
+                    total,
+                    tickets: sum.tickets,
+                  })}
+            </p>
+            <h4>{lx('pt_objects')}</h4>
+            <div class="form-grid">
+              <Field label={`${lx('pt_figure')} 1${f.prizeName.trim() ? ` (${f.prizeName.trim()})` : ''}`}>
+                <Input name="raffle-prize-1-figure" inputMode="numeric" value={firstFigure} onValue={setFirstFigure} />
+              </Field>
+            </div>
+            {morePrizes()}
           </div>
         )}
         <button type="submit" class="primary" data-testid="raffle-plan-submit" disabled={busy}>

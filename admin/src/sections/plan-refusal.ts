@@ -27,7 +27,13 @@ export function planRefusal<K extends string>(
         ? lx('pf_prizes')
         : /^(draws|winnersStayIn)\b/.test(p.field)
           ? lx('sv_draws')
-          : lx('otherField')
+          : p.field === 'points.hallId'
+            ? lx('pt_hall')
+            : /^points\.figures\b/.test(p.field)
+              ? lx('pt_objects')
+              : /^points\b/.test(p.field)
+                ? lx('pt_title')
+                : lx('otherField')
     return p.rule ? `${name} (${p.rule})` : name
   })
   const whys = [...new Set(problems.map(why).filter((x): x is string => x !== null))]
@@ -39,13 +45,17 @@ export function planRefusal<K extends string>(
 
 /**
  * What the rule asks, in the screen's language, for the refusals a director can fix from the form (LOT-22, PRM-11,
- * PRM-9); the server's own sentence is English and names fields by code, so it is never shown.
+ * PRM-9, PRM-2); the server's own sentence is English and names fields by code, so it is never shown.
  */
 function why(p: { field: string; rule?: string }): string | null {
   const last = p.field.split('.').pop() ?? ''
   if (p.rule === 'LOT-22' && last === 'class') return lx('why_realEstate')
   if (last === 'source' && (p.rule === 'PRM-11' || p.rule === 'LOT-22')) return lx('why_source')
   if (p.rule === 'LOT-22' && last === 'invoiceRef') return lx('why_backing')
+  // PRM-2: the tómbola by points (the server's sentence names the sums in English).
+  if (p.rule === 'PRM-2' && p.field === 'points.tiers') return lx('why_pointsTiers')
+  if (p.rule === 'PRM-2' && p.field.startsWith('points.figures')) return lx('why_pointsFigure')
+  if (p.field === 'points.hallId') return lx('why_pointsHall')
   if (p.rule !== 'PRM-9') return null
   if (p.field === 'winnersStayIn') return lx('why_winners')
   if (p.field === 'claimDeadline') return lx('why_claimAfterLast')

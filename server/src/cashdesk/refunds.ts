@@ -226,6 +226,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           rule: 'BNG-86',
         },
       })
+      const hall = await vouchers.hallFor(tx, c.hallId)
       const out: CardRefund = {
         refundId,
         product: 'card',
@@ -246,7 +247,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         preview: null,
         stationName: await stationNameOf(tx, input.till.stationId),
         cashierName: input.actor.kind === 'person' ? input.actor.name : '',
-        timeZone: (await vouchers.hallFor(tx, c.hallId)).timeZone,
+        timeZone: hall.timeZone,
         receipt: null,
       }
       if (input.to === 'cash') {
@@ -254,6 +255,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         doc = refundReceipt(
           {
             hallName: c.hallName,
+            authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded
             gameNo: c.orderNo,
             sessionNo: await sessionNoOf(tx, c.sessionId),
             serial: c.serial,
@@ -269,7 +271,6 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       }
       if (voucher && printer) {
         // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
-        const hall = await vouchers.hallFor(tx, c.hallId)
         doc = voucherTicket(
           {
             code: voucher.code,
@@ -282,6 +283,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
             station: await stationNameOf(tx, input.till.stationId),
             origin: 'change',
             minimumAge: hall.minimumAge,
+            authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on the card refunded
           },
           { paper: printer.paper, timeZone: hall.timeZone },
         )

@@ -584,7 +584,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     tx: Sql,
     input: {
       voucher: Voucher
-      hall: { id: string; name: string; timeZone: string; minimumAge: number; authorisationRef?: string | null }
+      hall: { id: string; name: string; timeZone: string; minimumAge: number; authorisationRef: string | null }
       stationId: string
       at: string
       loadedTo?: string

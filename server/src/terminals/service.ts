@@ -712,6 +712,7 @@ export function createTerminalService(deps: TerminalDeps) {
               station: await stationNameOf(tx, c.stationId),
               origin: 'change',
               minimumAge: hall.minimumAge,
+              authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on its cards
             },
             { paper: printer.paper, timeZone: hall.timeZone },
           ),
