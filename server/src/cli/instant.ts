@@ -28,6 +28,7 @@ import { SEED_BYTES, seedCommitment } from '../instant/codes.ts'
 import { sealContext } from '../instant/context.ts'
 import { typedSeedRefused } from '../instant/games.ts'
 import { messages } from '../http/messages.ts'
+import { certificateUsage, certifierKey, signCertificate } from './generator-certificate.ts'
 
 type PrintResult = { files: FileEntry[]; placementSha256: string; tierCounts: number[] }
 
@@ -203,6 +204,7 @@ async function generate(args: string[]): Promise<number> {
         generator: {
           required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false,
           certification: config.instantGeneratorCertification ?? null,
+          demoAccepted: !(config.production ?? false),
         },
         designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
       })
@@ -320,6 +322,8 @@ export async function runInstantCli(args: string[]): Promise<number> {
   try {
     if (sub === 'generate') return await generate(rest)
     if (sub === 'verify' && rest[0]) return verifyDir(rest[0])
+    if (sub === 'certifier-key') return certifierKey(rest)
+    if (sub === 'sign-certificate') return signCertificate(rest)
   } catch (err) {
     if (err instanceof DomainError) {
       // Spanish first, as on the screens, then the detail.
@@ -332,6 +336,6 @@ export async function runInstantCli(args: string[]): Promise<number> {
     }
     throw err
   }
-  process.stderr.write(instantUsage)
+  process.stderr.write(instantUsage + certificateUsage)
   return 2
 }
