@@ -216,7 +216,7 @@ describe('INS-3 / RNG-27: a production generator runs only under a certificate s
     }
   })
 
-  it('INS-3: once the certifier is withdrawn its certificate is refused', async () => {
+  it('INS-3: once the certifier is withdrawn its certificate is refused, and putting it back in the database does not help', async () => {
     const { s, as, certifierId } = await productionServer(signedGeneratorCertificate(statement, lab))
     try {
       const w = await api(
@@ -228,6 +228,11 @@ describe('INS-3 / RNG-27: a production generator runs only under a certificate s
       )
       expect([w.status, w.body.status]).toEqual([200, 'withdrawn'])
       await refused(s, as, ['certifier-withdrawn'])
+      // The registry is sealed: the certifier put back active behind the journal certifies nothing (ROW_TAMPERED).
+      await s.services.db.run("UPDATE instant_generator_certifiers SET status = 'active' WHERE id = ?", [certifierId])
+      const r = await api(s.url, 'POST', '/api/instant/games', { design: design(5203) }, as.director)
+      expect([r.status, r.body.error?.code]).toEqual([409, 'ROW_TAMPERED'])
+      expect((await api(s.url, 'GET', '/api/instant/games', undefined, as.director)).body.games).toEqual([])
     } finally {
       await s.cleanup()
     }
