@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
@@ -71,5 +71,43 @@ describe('INS-3: the laboratory signs the generator certificate the server confi
     expect(() => loadConfig({ BOLILLO_INSTANT_GENERATOR_CERT: join(dir, 'missing.json') })).toThrow(
       /BOLILLO_INSTANT_GENERATOR_CERT=.*cannot read the signed certificate file/,
     )
+  })
+
+  it('INS-3: instant generate --no-db (no registry to verify the certificate against) is refused under BO-2025, no file written', async () => {
+    const design = join(dir, 'design.json')
+    writeFileSync(
+      design,
+      JSON.stringify({
+        gameNo: 5901,
+        name: 'Raspa sin base',
+        currency: 'BOB',
+        priceCents: 1000,
+        ticketCount: 600,
+        packSize: 50,
+        playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
+        tiers: [
+          { amountCents: 100_000, count: 1 },
+          { amountCents: 7500, count: 12 },
+          { amountCents: 2500, count: 60 },
+        ],
+        payoutShareBp: { min: 1000, max: 9000 },
+        claimDays: 60,
+        salesEndAt: '2099-12-31T23:59:59-04:00',
+        authorisationRef: 'AJ-RA-2025-0042',
+        back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+      }),
+    )
+    const out = join(dir, 'print')
+    vi.stubEnv('DATA_DIR', join(dir, 'data'))
+    vi.stubEnv('BOLILLO_PROFILE', 'BO-2025')
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    try {
+      expect(await runInstantCli(['generate', '--design', design, '--out', out, '--no-db'])).toBe(1)
+      expect(String(err.mock.calls[0]?.[0])).toMatch(/--no-db: under BO-2025 .*registry of certifiers/)
+    } finally {
+      err.mockRestore()
+      vi.unstubAllEnvs()
+    }
+    expect(existsSync(out)).toBe(false)
   })
 })

@@ -126,6 +126,14 @@ async function generate(args: string[]): Promise<number> {
   const json = args.includes('--json')
   const noDb = args.includes('--no-db')
   const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
+  // INS-3 / RNG-27: without the database there is no registry of certifiers to verify the certificate against, so
+  // where the profile requires a certified generator the print files come only from a batch generated into it.
+  if (noDb && getProfile(config.profileId)?.instantGeneratorCertificationRequired)
+    throw new DomainError(
+      'DEVICE_NOT_CERTIFIED',
+      `--no-db: under ${config.profileId} a batch is generated only under a certificate verified against the registry of certifiers in the database (INS-3); leave --no-db out`,
+      { rule: 'INS-3', problems: ['no-certifier-registry'] },
+    )
   // The print files hold the prize file (secure printer, restricted audit): never under DATA_DIR, whose backups and
   // copies must carry only sealed prize data (DESIGN.md "Sealed secrets").
   if (isInside(resolve(out), resolve(config.dataDir)))
