@@ -95,9 +95,9 @@ export async function benchInstant(emit: (r: BenchResult) => void): Promise<void
   try {
     const designFile = join(dir, 'design.json')
     writeFileSync(designFile, JSON.stringify(designOfBench(tickets)))
-    // INS-3: the shipped profile generates a batch only with the build its certificate names; the bench certifies
-    // the running build with a labelled reference, as the demo hall does.
-    const cert = `BENCH (sin certificación real):${instantGeneratorBuild().sha256}`
+    // INS-3: the shipped profile generates a batch only under a certificate signed by a registered certifier; a
+    // typed reference counts only as the demo's label on a tool run without BOLILLO_SEED_DEMO=false, as here.
+    const cert = `DEMO (banco de pruebas, sin certificación real):${instantGeneratorBuild().sha256}`
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATA_DIR: join(dir, 'data'),

@@ -1,4 +1,6 @@
 import { isAbsolute, relative, resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { parseSignedCertificate } from './instant/generator-certificate.ts'
 import { instantGeneratorBuild, type GeneratorCertification } from './instant/generator-build.ts'
 import { getProfile } from './shared/profile.ts'
 import { isDemoReference } from './shared/lottery-common.ts'
@@ -96,10 +98,11 @@ export interface Config {
    */
   lotteryLicence?: LotteryLicence | null
   /**
-   * Issue 18, INS-3: the certificate of the instant ticket generator (BOLILLO_INSTANT_GENERATOR_CERT, written
-   * `REFERENCE:SHA256`, the build hash the certifier certified; GET /api/instant/games/{gameNo}/generator shows the
-   * running one). Where the profile requires it (instantGeneratorCertificationRequired) no batch is generated without it or by
-   * another build. Default: none, except the demo hall's labelled "DEMO (sin certificación real)" for the running build.
+   * Issue 18, INS-3: the certificate of the instant ticket generator (BOLILLO_INSTANT_GENERATOR_CERT: the path of the
+   * certifier's signed certificate file; GET /api/instant/generator-certifiers shows the running build's hash). Where
+   * the profile requires it (instantGeneratorCertificationRequired) no batch is generated unless its signature verifies
+   * under a registered certifier's key and it names the running build. Default: none, except the demo hall's labelled
+   * "DEMO (sin certificación real)" for the running build.
    */
   instantGeneratorCertification?: GeneratorCertification | null
   /**
@@ -346,7 +349,7 @@ function productionErrors(env: Record<string, string | undefined>, config: Confi
     ],
     [
       'BOLILLO_INSTANT_GENERATOR_CERT',
-      "the certifier's certificate of the generator build as REFERENCE:SHA256 (INS-3)",
+      "the path of the certifier's signed certificate of the generator build, made with npx bolillo instant sign-certificate (INS-3)",
     ],
   ]
   for (const [name, what] of demoRefs) {
@@ -478,19 +481,35 @@ function lotteryLicenceOf(env: Record<string, string | undefined>, errors: strin
     : null
 }
 
-/** BOLILLO_INSTANT_GENERATOR_CERT (`REFERENCE:SHA256`), or the demo hall's labelled certificate of the running build (INS-3). */
+/**
+ * BOLILLO_INSTANT_GENERATOR_CERT: the path of the certifier's signed certificate file (INS-3, made by
+ * `npx bolillo instant sign-certificate`), read once at start. A `REFERENCE:SHA256` is still read, as an unsigned
+ * reference the generator's gate refuses (the demo's labelled one aside). Unset: the demo hall's labelled
+ * certificate of the running build, or none without the demo.
+ */
 function generatorCertificationOf(
   env: Record<string, string | undefined>,
   errors: string[],
 ): GeneratorCertification | null {
   const raw = env.BOLILLO_INSTANT_GENERATOR_CERT?.trim()
   if (raw) {
-    const m = /^(.{1,120}):([0-9a-f]{64})$/.exec(raw)
-    if (!m || !m[1].trim()) {
-      errors.push(`BOLILLO_INSTANT_GENERATOR_CERT must be REFERENCE:SHA256 (64 lowercase hex digits) (got "${raw}")`)
+    const typed = /^(.{1,120}):([0-9a-f]{64})$/.exec(raw)
+    if (typed && typed[1].trim()) return { ref: typed[1].trim(), sha256: typed[2] }
+    let doc: unknown
+    try {
+      doc = JSON.parse(readFileSync(raw, 'utf8'))
+    } catch (err) {
+      errors.push(
+        `BOLILLO_INSTANT_GENERATOR_CERT=${raw}: cannot read the signed certificate file (${(err as Error).message}); it is the path of the file the certifier signed (INS-3)`,
+      )
       return null
     }
-    return { ref: m[1].trim(), sha256: m[2] }
+    const signed = parseSignedCertificate(doc)
+    if (typeof signed === 'string') {
+      errors.push(`BOLILLO_INSTANT_GENERATOR_CERT=${raw}: ${signed} (INS-3)`)
+      return null
+    }
+    return { ref: signed.statement.certificateRef, sha256: signed.statement.buildSha256, signed }
   }
   return !env.BOLILLO_SEED_DEMO || env.BOLILLO_SEED_DEMO === 'true'
     ? { ref: 'DEMO (sin certificación real)', sha256: instantGeneratorBuild().sha256 }

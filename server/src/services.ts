@@ -275,6 +275,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     generator: {
       required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false,
       certification: config.instantGeneratorCertification ?? null,
+      // Issue 24 point 4: the demo's labelled, unsigned certificate counts only on a server running the demo.
+      demoAccepted: !(config.production ?? false),
     },
     designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
     demoReferencesRefused: config.production ?? false,

@@ -52,7 +52,7 @@ describe('a production start refuses demo references and key files in DATA_DIR (
       // All three reported at once, each with what to set.
       expect(r.out).toMatch(/BOLILLO_LOTTERY_RNG_AUTHORISATION is a demo reference .*set it to the AJ authorisation/)
       expect(r.out).toMatch(/BOLILLO_LOTTO_LICENCE is a demo reference .*REFERENCE:MIN-MAX/)
-      expect(r.out).toMatch(/BOLILLO_INSTANT_GENERATOR_CERT is a demo reference .*REFERENCE:SHA256/)
+      expect(r.out).toMatch(/BOLILLO_INSTANT_GENERATOR_CERT is a demo reference .*signed certificate/)
       expect(r.out).not.toContain('Bolillo en http')
       // Nothing was created: the refusal comes before any database or key file.
       expect(existsSync(join(dataDir, 'bolillo.sqlite'))).toBe(false)

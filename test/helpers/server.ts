@@ -1,4 +1,3 @@
-import { instantGeneratorBuild } from '../../server/src/instant/generator-build.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +7,7 @@ import { createServer, type RunningServer } from '../../server/src/server.ts'
 import type { ServiceOverrides } from '../../server/src/services.ts'
 import { freshPostgresUrl, testPostgresUrl } from './database.ts'
 import { registerTestPrinterAndSoftware, registerTestRng } from './device-marks.ts'
+import { registerTestCertifier, signedGeneratorCertificate } from './generator-certificate.ts'
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // A restart test passes the first server's dataDir (and port) back in: no fresh directory then.
@@ -42,8 +42,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
       maxTickets: 1_000_000,
       holder: 'Lotería Nacional de Beneficencia y Salubridad',
     },
-    // INS-3: BO-2025 generates instant batches only with the certified generator build; the test certificate names the running one.
-    instantGeneratorCertification: { ref: 'AJ-CERT-GEN-PRUEBAS', sha256: instantGeneratorBuild().sha256 },
+    // INS-3: BO-2025 generates instant batches only under a certificate of the running build signed by a registered
+    // certifier: the test laboratory's (startTestServer records it).
+    instantGeneratorCertification: signedGeneratorCertificate(),
     // Issue 24 point 4: the shipped server's demo beacon signs only the demo's own hall and draws; tests play halls of
     // their own offline with it (production-mode.test.ts checks the shipped scope).
     demoBeaconScope: 'any',
@@ -73,6 +74,8 @@ export async function startTestServer(
   await registerTestRng(server.services)
   // Issue 26 (GEN-4, BNG-9; RNG-3, RNG-29, RNG-32): a registered ticket printer and the running software's certificates.
   await registerTestPrinterAndSoftware(server.services)
+  // INS-3 / RNG-27: the test laboratory, recorded as an AJ-authorised certifier of the instant generator.
+  await registerTestCertifier(server.services)
   return {
     ...server,
     dataDir: config.dataDir,

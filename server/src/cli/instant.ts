@@ -28,6 +28,7 @@ import { SEED_BYTES, seedCommitment } from '../instant/codes.ts'
 import { sealContext } from '../instant/context.ts'
 import { typedSeedRefused } from '../instant/games.ts'
 import { messages } from '../http/messages.ts'
+import { certificateUsage, certifierKey, signCertificate } from './generator-certificate.ts'
 
 type PrintResult = { files: FileEntry[]; placementSha256: string; tierCounts: number[] }
 
@@ -125,6 +126,14 @@ async function generate(args: string[]): Promise<number> {
   const json = args.includes('--json')
   const noDb = args.includes('--no-db')
   const config = loadConfig({ ...process.env, BOLILLO_SEED_DEMO: 'false', BOLILLO_LOG_LEVEL: 'warn' }, toolOptions())
+  // INS-3 / RNG-27: without the database there is no registry of certifiers to verify the certificate against, so
+  // where the profile requires a certified generator the print files come only from a batch generated into it.
+  if (noDb && getProfile(config.profileId)?.instantGeneratorCertificationRequired)
+    throw new DomainError(
+      'DEVICE_NOT_CERTIFIED',
+      `--no-db: under ${config.profileId} a batch is generated only under a certificate verified against the registry of certifiers in the database (INS-3); leave --no-db out`,
+      { rule: 'INS-3', problems: ['no-certifier-registry'] },
+    )
   // The print files hold the prize file (secure printer, restricted audit): never under DATA_DIR, whose backups and
   // copies must carry only sealed prize data (DESIGN.md "Sealed secrets").
   if (isInside(resolve(out), resolve(config.dataDir)))
@@ -203,6 +212,7 @@ async function generate(args: string[]): Promise<number> {
         generator: {
           required: getProfile(config.profileId)?.instantGeneratorCertificationRequired ?? false,
           certification: config.instantGeneratorCertification ?? null,
+          demoAccepted: !(config.production ?? false),
         },
         designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
       })
@@ -320,6 +330,8 @@ export async function runInstantCli(args: string[]): Promise<number> {
   try {
     if (sub === 'generate') return await generate(rest)
     if (sub === 'verify' && rest[0]) return verifyDir(rest[0])
+    if (sub === 'certifier-key') return certifierKey(rest)
+    if (sub === 'sign-certificate') return signCertificate(rest)
   } catch (err) {
     if (err instanceof DomainError) {
       // Spanish first, as on the screens, then the detail.
@@ -332,6 +344,6 @@ export async function runInstantCli(args: string[]): Promise<number> {
     }
     throw err
   }
-  process.stderr.write(instantUsage)
+  process.stderr.write(instantUsage + certificateUsage)
   return 2
 }

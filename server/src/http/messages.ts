@@ -506,6 +506,42 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
   const demoRefused =
     (Array.isArray(d.demo) && d.demo.length > 0) ||
     (Array.isArray(d.refused) && (d.refused as Array<{ demo?: unknown[] }>).some((r) => r.demo?.length))
+  // INS-3 / RNG-27: the instant generator's certificate, and what keeps it from counting, in words.
+  if (code === 'DEVICE_NOT_CERTIFIED' && d.rule === 'INS-3' && Array.isArray(d.problems)) {
+    const why = {
+      'no-certificate': {
+        es: 'no hay certificado configurado',
+        en: 'no certificate is configured',
+      },
+      'unsigned-certificate': {
+        es: 'el certificado es una referencia escrita a mano, sin la firma del certificador',
+        en: "the certificate is a typed reference without the certifier's signature",
+      },
+      'unregistered-certifier': {
+        es: 'el certificador que lo firma no está registrado',
+        en: 'the certifier who signed it is not registered',
+      },
+      'bad-signature': {
+        es: 'la firma no corresponde a la clave registrada del certificador',
+        en: "the signature does not verify under the certifier's registered key",
+      },
+      'certifier-withdrawn': {
+        es: 'el certificador que lo firmó fue dado de baja',
+        en: 'the certifier who signed it has been withdrawn',
+      },
+      'build-not-certified': {
+        es: 'certifica otra versión del generador, no la que está en marcha',
+        en: 'it certifies another build of the generator, not the running one',
+      },
+      'not-yet-valid': { es: 'aún no está vigente', en: 'it is not yet valid' },
+      expired: { es: 'está vencido', en: 'it has expired' },
+    } as const
+    const reasons = (d.problems as string[]).filter((p): p is keyof typeof why => p in why).map((p) => why[p][lang])
+    if (reasons.length)
+      return lang === 'es'
+        ? `No se puede generar la emisión de raspaditas: el sistema de generación no tiene un certificado válido de un certificador autorizado por la AJ (${reasons.join('; ')}).`
+        : `The instant batch cannot be generated: the generation system has no valid certificate from an AJ-authorised certifier (${reasons.join('; ')}).`
+  }
   if (code === 'DEVICE_NOT_CERTIFIED' && demoRefused)
     return lang === 'es'
       ? 'El dispositivo de sorteo no puede usarse: su precinto, certificado u homologación registrado es de la demostración (DEMO) y en un servidor sin demostración no vale. Registre el real en la ficha del dispositivo.'

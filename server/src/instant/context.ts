@@ -3,7 +3,7 @@
  * to its ticket (inventory code outside, validation code under the scratch layer).
  */
 import { claimDeadlineOf } from './claim-period.ts'
-import type { GeneratorCertification } from './generator-build.ts'
+import type { GeneratorPolicy } from './generator-build.ts'
 import { RECORD_ID_BYTES, recordId } from '../shared/record-id.ts'
 import { createHash } from 'node:crypto'
 import type { Database, Sql } from '../db/database.ts'
@@ -40,7 +40,7 @@ export interface InstantDeps {
   /** The stations' printers, for receipts printed by a use case (payAtCashier); the CLI has none. */
   printers?: PrinterPool
   /** INS-3: whether the profile requires a certified generator, and the operator's certificate (configuration). */
-  generator?: { required: boolean; certification: GeneratorCertification | null }
+  generator?: GeneratorPolicy
   /** LOT-3 / GEN-5: whether every game design must carry the regulator's authorisation reference (profile). */
   designAuthorisationRequired?: boolean
   /** Issue 24 point 4: a server without the demo, which sells nothing under a demo reference. */

@@ -21,6 +21,7 @@ import { encodedFaces, ticketFace } from './play.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { sealContext, type InstantContext } from './context.ts'
 import { generatorProblems, generatorRecord, instantGeneratorBuild, type GeneratorRecord } from './generator-build.ts'
+import { certifiersNamedBy } from './certifiers.ts'
 import {
   batchById,
   batchGeneratedPayload,
@@ -119,11 +120,16 @@ export function createGameUseCases(ctx: InstantContext) {
     const designJson = JSON.stringify(d)
     const designSha256 = createHash('sha256').update(designJson).digest('hex')
     const channel = d.channel ?? 'printed'
-    // INS-3: the generator's build and certificate go with the batch; an uncertified build generates nothing where required.
-    const generator = generatorRecord(deps.generator)
     const at = now()
 
-    const { batch, seed } = await db.transaction(async (tx) => {
+    const { batch, seed, generator } = await db.transaction(async (tx) => {
+      // INS-3 / RNG-27: the generator's build and its certificate go with the batch; where the profile requires it, a
+      // build without a certificate signed by a registered, active certifier generates nothing. Checked in the
+      // transaction that writes the batch, so a certifier withdrawn meanwhile is seen.
+      const generator = generatorRecord(deps.generator, instantGeneratorBuild(), {
+        certifiers: await certifiersNamedBy(tx, deps.generator?.certification?.signed?.statement.certifier),
+        today: at.slice(0, 10),
+      })
       const existing = await batchOfGame(tx, d.gameNo)
       if (existing && existing.status !== 'generating')
         throw new DomainError('CONFLICT', `instant game ${d.gameNo} already exists`, { gameNo: d.gameNo })
@@ -158,7 +164,7 @@ export function createGameUseCases(ctx: InstantContext) {
         seedSealed: deps.sealer.seal(seed, sealContext('seed', d.gameNo, commitment)),
         keysSealed: deps.sealer.seal(keys, sealContext('keys', d.gameNo, commitment)),
       })
-      return { batch: (await batchById(tx, id))!, seed }
+      return { batch: (await batchById(tx, id))!, seed, generator }
     })
     const commitment = batch.seedCommitment
     await opts.onSeed?.(seed, commitment)

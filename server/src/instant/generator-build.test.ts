@@ -1,4 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { rawPublicKeyHex, signGeneratorCertificate } from '../cli/generator-certificate.ts'
 import { DomainError } from '../shared/errors.ts'
 import {
   GENERATOR_MODULES,
@@ -15,7 +17,30 @@ import {
  */
 describe('INS-3: the generator build hash covers the generation and printing system', () => {
   const running = instantGeneratorBuild()
-  const certified = { required: true, certification: { ref: 'AJ-CERT-GEN-PRUEBAS', sha256: running.sha256 } }
+  const key = generateKeyPairSync('ed25519').privateKey
+  const signed = signGeneratorCertificate(
+    {
+      certifier: 'AJ-CERT-LAB-1',
+      certificateRef: 'AJ-CERT-GEN-PRUEBAS',
+      buildSha256: running.sha256,
+      issuedOn: '2026-01-01',
+      validUntil: null,
+    },
+    key,
+  )
+  const certified = { required: true, certification: { ref: 'AJ-CERT-GEN-PRUEBAS', sha256: running.sha256, signed } }
+  const registry = {
+    certifiers: [
+      {
+        id: 'igc_1',
+        name: 'Laboratorio',
+        ajAuthorisationRef: 'AJ-CERT-LAB-1',
+        publicKey: rawPublicKeyHex(key),
+        status: 'active' as const,
+      },
+    ],
+    today: '2026-06-01',
+  }
 
   it('INS-3: the hashed modules include the seed, pepper, files, print worker and printed sheet', () => {
     expect(running.modules).toEqual([...GENERATOR_MODULES])
@@ -29,7 +54,7 @@ describe('INS-3: the generator build hash covers the generation and printing sys
       expect(GENERATOR_MODULES).toContain(name)
     // the running build is the hash of the shipped sources, computed here again from the files themselves
     expect(generatorBuildOf(GENERATOR_MODULES, generatorModuleSource).sha256).toBe(running.sha256)
-    expect(generatorRecord(certified, running).buildSha256).toBe(running.sha256)
+    expect(generatorRecord(certified, running, registry).buildSha256).toBe(running.sha256)
   })
 
   it.each(GENERATOR_MODULES.map((name) => [name]))(
@@ -44,7 +69,7 @@ describe('INS-3: the generator build hash covers the generation and printing sys
       expect(build.sha256).not.toBe(running.sha256)
       let err: unknown
       try {
-        generatorRecord(certified, build)
+        generatorRecord(certified, build, registry)
       } catch (e) {
         err = e
       }

@@ -9,6 +9,12 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { DomainError } from '../shared/errors.ts'
 import { INSTANT_STREAM_VERSION } from './codes.ts'
+import { isDemoReference } from '../shared/lottery-common.ts'
+import {
+  certificateProblems,
+  type GeneratorCertifier,
+  type SignedGeneratorCertificate,
+} from './generator-certificate.ts'
 
 /**
  * The modules whose code decides a batch's tickets or how they reach the sheet, in a fixed order, as paths from this
@@ -64,10 +70,15 @@ export function instantGeneratorBuild(): GeneratorBuild {
   return cached
 }
 
-/** INS-3: the certificate the operator holds for the generator: its reference and the build hash it certifies. */
+/**
+ * INS-3: the certificate the operator holds for the generator: its reference and the build hash it certifies, and the
+ * certifier's signed statement of both. Without `signed` it is a typed reference, which certifies nothing, except the
+ * demo hall's labelled one on a server that runs the demo.
+ */
 export interface GeneratorCertification {
   ref: string
   sha256: string
+  signed?: SignedGeneratorCertificate | null
 }
 
 /** What a batch records of the generator that produced it. */
@@ -76,36 +87,69 @@ export interface GeneratorRecord {
   certifiedSha256: string | null
   buildSha256: string
   algorithm: string
+  /** INS-3: the registered certifier whose key verified the certificate (null: none, or the demo's label). */
+  certifier?: { id: string; name: string; ajAuthorisationRef: string } | null
+  /** The certificate's signature as the gate verified it, so that anyone can check the batch's certificate again. */
+  certificateSignature?: string | null
+}
+
+/** Whether the profile requires a certified generator, the operator's certificate, and whether a demo label counts. */
+export interface GeneratorPolicy {
+  required: boolean
+  certification: GeneratorCertification | null
+  /** Issue 24 point 4: only a server running the demo takes the demo's labelled, unsigned certificate. */
+  demoAccepted?: boolean
 }
 
 /**
- * INS-3: the record of a batch about to be generated. Where the profile requires a certified generator, a batch is
- * refused (DEVICE_NOT_CERTIFIED) without a certificate, or when the running build is not the certified one.
+ * INS-3: the record of a batch about to be generated. The certificate counts only when the certifier's signature
+ * verifies under the key of a registered, active certifier (`certifiers`: the registry's entries under the
+ * statement's certifier reference), its hash is the running build's and `today` (UTC `YYYY-MM-DD`) is within its
+ * validity; a typed `REFERENCE:SHA256` counts for nothing (the demo's labelled one aside, where the demo runs). Where
+ * the profile requires a certified generator anything else is refused (DEVICE_NOT_CERTIFIED, the reasons in
+ * `details.problems`); elsewhere the batch records no certificate.
  */
 export function generatorRecord(
-  policy: { required: boolean; certification: GeneratorCertification | null } | undefined,
+  policy: GeneratorPolicy | undefined,
   build = instantGeneratorBuild(),
+  registry: { certifiers: readonly GeneratorCertifier[]; today: string } = { certifiers: [], today: '' },
 ): GeneratorRecord {
   const cert = policy?.certification ?? null
-  if (policy?.required && !cert) {
+  const problems: string[] = []
+  let certifier: GeneratorCertifier | null = null
+  if (!cert) problems.push('no-certificate')
+  else if (cert.signed) {
+    const judged = certificateProblems(cert.signed, registry.certifiers, build.sha256, registry.today)
+    problems.push(...judged.problems)
+    certifier = judged.certifier
+  } else if (!(policy?.demoAccepted && isDemoReference(cert.ref))) problems.push('unsigned-certificate')
+  else if (cert.sha256 !== build.sha256) problems.push('build-not-certified')
+  if (policy?.required && problems.length) {
     throw new DomainError(
       'DEVICE_NOT_CERTIFIED',
-      'the instant ticket generator has no certification on record (BOLILLO_INSTANT_GENERATOR_CERT): no batch is generated under this profile (INS-3)',
-      { rule: 'INS-3', problems: ['no-certificate'], buildSha256: build.sha256 },
+      cert
+        ? `the instant ticket generator (build ${build.sha256}) is not certified by "${cert.ref}": ${problems.join(', ')} (INS-3)`
+        : 'the instant ticket generator has no certificate on record (BOLILLO_INSTANT_GENERATOR_CERT): no batch is generated under this profile (INS-3)',
+      {
+        rule: 'INS-3',
+        problems,
+        buildSha256: build.sha256,
+        ...(cert ? { certifiedSha256: cert.sha256, certificateRef: cert.ref } : {}),
+        ...(cert?.signed ? { certifier: cert.signed.statement.certifier } : {}),
+      },
     )
   }
-  if (policy?.required && cert && cert.sha256 !== build.sha256) {
-    throw new DomainError(
-      'DEVICE_NOT_CERTIFIED',
-      `the running instant ticket generator (build ${build.sha256}) is not the build certified by ${cert.ref} (${cert.sha256}) (INS-3)`,
-      { rule: 'INS-3', problems: ['build-not-certified'], buildSha256: build.sha256, certifiedSha256: cert.sha256 },
-    )
-  }
+  const valid = cert && problems.length === 0 ? cert : null
   return {
-    certificationRef: cert?.ref ?? null,
-    certifiedSha256: cert?.sha256 ?? null,
+    certificationRef: valid?.ref ?? null,
+    certifiedSha256: valid?.sha256 ?? null,
     buildSha256: build.sha256,
     algorithm: build.algorithm,
+    certifier:
+      valid && certifier
+        ? { id: certifier.id, name: certifier.name, ajAuthorisationRef: certifier.ajAuthorisationRef }
+        : null,
+    certificateSignature: valid?.signed?.signature ?? null,
   }
 }
 
@@ -124,7 +168,9 @@ export function generatorProblems(
   if (
     !journaled ||
     journaled.buildSha256 !== recorded.buildSha256 ||
-    journaled.certificationRef !== recorded.certificationRef
+    journaled.certificationRef !== recorded.certificationRef ||
+    (journaled.certifier?.id ?? null) !== (recorded.certifier?.id ?? null) ||
+    (journaled.certificateSignature ?? null) !== (recorded.certificateSignature ?? null)
   )
     problems.push('record-differs-from-journal')
   if (recorded.buildSha256 !== running.sha256) problems.push('build-differs-from-running')

@@ -98,6 +98,31 @@ export function registerInstantRoutes(app: App, services: Services): void {
   app.get('/api/instant/games/:gameNo/generator', needs('report.read'), async (c) =>
     c.json(await instant.verifyGenerator(gameNoOf(c))),
   )
+  // INS-3 / RNG-27: the AJ-authorised certifiers whose signed certificates the generator runs under, the running
+  // build's hash (what a certificate must name) and what the gate says of the configured certificate today.
+  app.get('/api/instant/generator-certifiers', needs('report.read'), async (c) =>
+    c.json(await instant.listCertifiers()),
+  )
+  // Recorded and withdrawn by whoever records the certified software (the director), not by who generates batches.
+  app.post('/api/instant/generator-certifiers', needs('device.admin'), async (c) => {
+    const b = await body(
+      c,
+      z
+        .object({
+          name: z.string().min(1).max(120),
+          ajAuthorisationRef: z.string().min(1).max(120),
+          publicKey: z.string().regex(/^[0-9a-fA-F]{64}$/),
+          by: person.optional(),
+        })
+        .strict(),
+    )
+    const { by, ...input } = b
+    return c.json(await instant.recordCertifier(input, nameOf(c, by)), 201)
+  })
+  app.post('/api/instant/generator-certifiers/:certifierId/withdraw', needs('device.admin'), async (c) => {
+    const b = await body(c, z.object({ reason: z.string().min(1).max(500), by: person.optional() }).strict())
+    return c.json(await instant.withdrawCertifier(c.req.param('certifierId') ?? '', b.reason, nameOf(c, b.by)))
+  })
   // Issue 24 point 3: only once the game is closed and its claim period has ended; a refusal is journaled and said
   // in words (the generic ILLEGAL_TRANSITION text speaks of a bingo game).
   app.post('/api/instant/games/:gameNo/audit/seed', needs('instant.audit'), async (c) => {

@@ -20,6 +20,7 @@ import { createInventoryUseCases } from './inventory.ts'
 import { createSaleUseCases } from './sales.ts'
 import { createClaimUseCases } from './claims.ts'
 import { createReconciliationUseCases } from './reconciliation.ts'
+import { createCertifierUseCases } from './certifiers.ts'
 
 export type { InstantDeps, ResolvedTicket } from './context.ts'
 export type { BatchSummary, GenerateOptions, PackPrintData } from './games.ts'
@@ -34,6 +35,7 @@ export function createInstantService(deps: InstantDeps) {
   const sales = createSaleUseCases(ctx)
   const claims = createClaimUseCases(ctx)
   const reports = createReconciliationUseCases(ctx)
+  const certifiers = createCertifierUseCases(ctx)
 
   return {
     handles: claims.handles,
@@ -60,6 +62,9 @@ export function createInstantService(deps: InstantDeps) {
     closeGame: games.closeGame,
     exportSeed: games.exportSeed,
     verifyGenerator: games.verifyGenerator,
+    recordCertifier: certifiers.recordCertifier,
+    withdrawCertifier: certifiers.withdrawCertifier,
+    listCertifiers: certifiers.listCertifiers,
     prizeRegister: reports.prizeRegister,
     reconciliation: reports.reconciliation,
     ticketPrintData: games.ticketPrintData,

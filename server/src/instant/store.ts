@@ -816,3 +816,53 @@ export async function batchGeneratedPayload(tx: Sql, scope: string, batchId: str
   )
   return rows.map((r) => r.payload).find((p) => (JSON.parse(p) as { batchId?: string }).batchId === batchId)
 }
+
+// INS-3 / RNG-27: the registry of AJ-authorised certifiers of the generator (generator-certificate.ts).
+
+export interface GeneratorCertifierRow {
+  id: string
+  name: string
+  aj_authorisation_ref: string
+  public_key: string
+  status: 'active' | 'withdrawn'
+  recorded_by: string
+  recorded_at: string
+  withdrawn_at: string | null
+  withdrawn_reason: string | null
+}
+
+export async function insertGeneratorCertifier(
+  tx: Sql,
+  r: Omit<GeneratorCertifierRow, 'status' | 'withdrawn_at' | 'withdrawn_reason'>,
+): Promise<void> {
+  await tx.run(
+    `INSERT INTO instant_generator_certifiers (id, name, aj_authorisation_ref, public_key, status, recorded_by, recorded_at)
+         VALUES (?, ?, ?, ?, 'active', ?, ?)`,
+    [r.id, r.name, r.aj_authorisation_ref, r.public_key, r.recorded_by, r.recorded_at],
+  )
+  touchRows(tx, 'instant_generator_certifiers', [r.id])
+}
+
+export function generatorCertifierById(tx: Sql, id: string): Promise<GeneratorCertifierRow | undefined> {
+  return tx.get<GeneratorCertifierRow>('SELECT * FROM instant_generator_certifiers WHERE id = ?', [id])
+}
+
+/** Every entry (active or withdrawn) under an AJ authorisation reference. */
+export function generatorCertifiersByRef(tx: Sql, ajAuthorisationRef: string): Promise<GeneratorCertifierRow[]> {
+  return tx.all<GeneratorCertifierRow>(
+    'SELECT * FROM instant_generator_certifiers WHERE aj_authorisation_ref = ? ORDER BY recorded_at, id',
+    [ajAuthorisationRef],
+  )
+}
+
+export function listGeneratorCertifiers(db: Sql): Promise<GeneratorCertifierRow[]> {
+  return db.all<GeneratorCertifierRow>('SELECT * FROM instant_generator_certifiers ORDER BY recorded_at, id')
+}
+
+export async function withdrawGeneratorCertifier(tx: Sql, id: string, at: string, reason: string): Promise<void> {
+  await tx.run(
+    "UPDATE instant_generator_certifiers SET status = 'withdrawn', withdrawn_at = ?, withdrawn_reason = ? WHERE id = ?",
+    [at, reason, id],
+  )
+  touchRows(tx, 'instant_generator_certifiers', [id])
+}

@@ -407,6 +407,19 @@ export const SEALED_TABLES = {
     'status',
     'created_at',
   ],
+  // INS-3 / RNG-27 (migration 0470): the AJ-authorised certifiers of the instant generator and their keys. A key
+  // swapped or a withdrawn certifier put back active behind the journal certifies nothing (ROW_TAMPERED).
+  instant_generator_certifiers: [
+    'id',
+    'name',
+    'aj_authorisation_ref',
+    'public_key',
+    'status',
+    'recorded_by',
+    'recorded_at',
+    'withdrawn_at',
+    'withdrawn_reason',
+  ],
   // GEN-23 / CFG-4 (migration 0380): the exclusion list, with the international list an entry came from and its lifting.
   player_exclusions: [
     'id',
