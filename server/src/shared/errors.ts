@@ -151,6 +151,8 @@ export const ErrorCode = {
   /** GEN-25: a hall that sells only to identified players, and the sale names no identity document. */
   PlayerIdRequired: 'PLAYER_ID_REQUIRED',
   FaceValueNotAuthorised: 'FACE_VALUE_NOT_AUTHORISED',
+  /** BNG-10 / CFG-15: where the profile names the authority that sets face values, the hall recorded none. */
+  FaceValuesNotRecorded: 'FACE_VALUES_NOT_RECORDED',
   HallFull: 'HALL_FULL',
   HallEntryClosed: 'HALL_ENTRY_CLOSED',
   PreviousCardsNotReturned: 'PREVIOUS_CARDS_NOT_RETURNED',

@@ -224,6 +224,12 @@ export interface Profile {
    */
   faceValuesCents: number[] | null
   /**
+   * BNG-10 / CFG-15: the authority that sets a hall's card face values, and the rule that says so. Where set, a hall
+   * creates no series, announces no game and sells no card until its list (sale rules `faceValuesCents`) is recorded
+   * with that authority's reference; then only those values. null: a list binds where the hall records one.
+   */
+  faceValuesAuthority: { name: string; rule: string } | null
+  /**
    * BNG-19 (Cantabria, 004 Bingo III): no one enters the hall from outside once the reading of the game's data
    * begins (at the latest at the close of sales) until the game ends. Bolivia has no such rule.
    */
@@ -516,6 +522,9 @@ export const BOLIVIA_2025: Profile = Object.freeze({
     rule: 'GEN-1 (002 §1; 000 §6.1.4)',
   },
   faceValuesCents: null,
+  // CFG-15 (002 §6.1.5): the face values follow from the Plan de Apuestas the AJ approved; a list the hall records
+  // in its sale rules binds, and the licence and bet limits already wait for the AJ's reference (GEN-1, GEN-18).
+  faceValuesAuthority: null,
   hallEntryClosesForGame: false,
   previousCardsReturnedToBuy: true,
   salesAnnouncement: 'formula',
@@ -689,6 +698,13 @@ export const CANTABRIA_2010: Profile = Object.freeze({
     rule: 'GEN-3 (004 Decreto 6/2010 art. 2)',
   },
   faceValuesCents: null,
+  // BNG-10 / CFG-15 (004 Bingo II.1.a, as amended by Decreto 84/2013: "El valor facial de los cartones de bingo será
+  // determinado por la Consejería competente en materia de juego"): the decree sets no value, so a hall plays only the
+  // values the Consejería set, recorded in its sale rules with the resolution's reference; none before.
+  faceValuesAuthority: {
+    name: 'Consejería competente en materia de juego (Gobierno de Cantabria)',
+    rule: 'BNG-10 / CFG-15 (004 Bingo II.1.a, Decreto 84/2013)',
+  },
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
   salesAnnouncement: 'ranges',
