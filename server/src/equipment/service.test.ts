@@ -40,7 +40,9 @@ async function hallWithGame(s: Services, profileId = 'BO-2025') {
     name: 'Sala',
     profileId,
     playingPositions: 100,
-    ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}),
+    ...(profileId === 'BO-2025'
+      ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } }
+      : { saleRules: TEST_ES_SALE_RULES }), // BNG-10: the face values the Consejería set
   })
   const set = await s.bingo.createMasterSet({ count: 300, seed: 'equip' })
   const series = await s.bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
