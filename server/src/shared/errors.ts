@@ -153,6 +153,8 @@ export const ErrorCode = {
   FaceValueNotAuthorised: 'FACE_VALUE_NOT_AUTHORISED',
   /** BNG-10 / CFG-15: where the profile names the authority that sets face values, the hall recorded none. */
   FaceValuesNotRecorded: 'FACE_VALUES_NOT_RECORDED',
+  /** GEN-3: where the profile names the authority, a catalogue game is planned only with its authorisation's reference. */
+  GameNotAuthorised: 'GAME_NOT_AUTHORISED',
   HallFull: 'HALL_FULL',
   HallEntryClosed: 'HALL_ENTRY_CLOSED',
   PreviousCardsNotReturned: 'PREVIOUS_CARDS_NOT_RETURNED',

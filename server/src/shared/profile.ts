@@ -387,6 +387,13 @@ export interface Profile {
    */
   instantDesignAuthorisationRequired: boolean
   /**
+   * GEN-3: the authority whose prior authorisation every catalogue game needs, and the rule that says so. Where set, a
+   * lotto draw, a numbered lottery, a raffle or tómbola (unless the text itself exempts it) and an instant game are
+   * planned only with that authorisation's reference (GAME_NOT_AUTHORISED otherwise): no plan, nothing to sell. null:
+   * the plan's own rules ask for the regulator's reference (LOT-3).
+   */
+  catalogueGameAuthority: { name: string; rule: string } | null
+  /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
    * completing "la cantidad de veces requerida por el Operador". Modelled as: cards of `picks` numbers printed from a
    * master set (the player chooses a card, not each number: `playerChooses: false`), won when every pick has been
@@ -559,6 +566,8 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   potAuthorisationRequired: true,
   interconnectedPotAuthority: null,
   instantDesignAuthorisationRequired: true,
+  // LOT-3 (002 §7: each lottery game under the AJ's authorisation) is checked by each plan's own rules.
+  catalogueGameAuthority: null,
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
   // GEN-7 (002 §1.1.t, "Los medios de juego sin excepción, deberán llevar un Precinto de Seguridad con un Código de
   // Identificación asignado por la AJ"): betting terminals and computers adapted as gaming terminals are medios de
@@ -749,6 +758,16 @@ export const CANTABRIA_2010: Profile = Object.freeze({
     rule: 'BNG-66 / CFG-30 (004 Bingo V.2.b)',
   },
   instantDesignAuthorisationRequired: true,
+  // GEN-3 (004 Decreto 6/2010 art. 2.1: the catalogue's games "quedan legalizados, si bien sujetos a autorización
+  // administrativa previa"; 2.2: run "sin la correspondiente autorización" they are prohibited). The catalogue has
+  // boletos (004 D: instant tickets on a physical support), loterías (004 E: cash prizes when the numbers on the
+  // ticket match wholly or partly a later draw, which a lotto slip's chosen numbers do as a numbered ticket's) and
+  // rifas y tómbolas (004 F; exempt where the text exempts them, PRM-4). Each is planned only under the Consejería's
+  // reference. The on-screen instant game is not a boleto (no physical support): electronicInstantAllowed is false.
+  catalogueGameAuthority: {
+    name: 'Consejería competente en materia de juego (Gobierno de Cantabria)',
+    rule: 'GEN-3 (004 Decreto 6/2010 art. 2)',
+  },
   fastBingo: { playerChooses: false, timesRequired: 'all-picks' },
   // GEN-4 (004 Decreto art. 3.2: "El material, componentes o elementos utilizados en la práctica de los juegos ... será
   // el previamente homologado por la Consejería ... e inscrito en el Registro de Juego") and BNG-31 (004 Bingo II.3:
