@@ -83,6 +83,18 @@ async function seedDemoCredentials(services: Services, hallId: string) {
  * Seeds a demo hall so that `npm start` shows a working system: a hall under the configured profile,
  * a master set with two series, an open session and a game on sale with some cards sold.
  */
+/** The demo's labelled sale rules; with the demo series' face value where the profile's authority sets them (BNG-10). */
+function demoSaleRules(profileId: string) {
+  return getProfile(profileId)?.faceValuesAuthority
+    ? {
+        ...DEMO_SALE_RULES,
+        authorisationRef: 'DEMO — valores faciales sin resolución de la Consejería',
+        faceValuesCents: [DEMO_FACE_VALUE_CENTS],
+      }
+    : DEMO_SALE_RULES
+}
+const DEMO_FACE_VALUE_CENTS = 500
+
 export async function seedDemoHall(
   services: Services,
   options: { cards?: number } = {},
@@ -94,10 +106,16 @@ export async function seedDemoHall(
       await markDemo(services, [{ hallId: existing.id }])
     // GEN-18 / BNG-40: a demo hall seeded before its limits needed a reference gets the demo's labelled limits.
     const rules = existing.id === 'demo' ? await services.bingo.hallRules(existing.id) : null
-    if (rules && getProfile(rules.profileId)?.betLimitsAuthority && rules.bets.authorisationRef === null)
+    // BNG-10: where the authority sets the face values, the demo's list (its two series' value) carries the demo label.
+    const profile = rules ? getProfile(rules.profileId) : undefined
+    if (
+      rules &&
+      ((profile?.betLimitsAuthority && rules.bets.authorisationRef === null) ||
+        (profile?.faceValuesAuthority && rules.bets.faceValuesCents === null))
+    )
       await services.bingo.setSaleRules({
         hallId: existing.id,
-        rules: DEMO_SALE_RULES,
+        rules: demoSaleRules(rules.profileId),
         by: { kind: 'system', id: 'server', name: 'servidor', role: 'system' },
       })
     // GEN-1: a demo hall seeded before a sale needed the operating licence gets the demo's labelled licence.
@@ -134,14 +152,23 @@ export async function seedDemoHall(
     playingPositions: config.playingPositions,
     bettingPlan: getProfile(config.profileId)?.shares ? undefined : DEMO_BETTING_PLAN,
     // GEN-18 / BNG-40: where the profile binds limits only with the AJ's reference, the demo's carry a demo label.
-    saleRules: getProfile(config.profileId)?.betLimitsAuthority ? DEMO_SALE_RULES : undefined,
+    // BNG-10: where the authority sets the face values (Cantabria), the demo's list is labelled alike.
+    saleRules:
+      getProfile(config.profileId)?.betLimitsAuthority || getProfile(config.profileId)?.faceValuesAuthority
+        ? demoSaleRules(config.profileId)
+        : undefined,
     // GEN-1: where a hall sells only under its operating licence, the demo's is labelled as a demo.
     licence: getProfile(config.profileId)?.operatingLicenceAuthority ? DEMO_LICENCE : undefined,
   })
   await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })
-  const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
-  await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: 500 })
+  const a = await bingo.createSeries({
+    hallId: hall.id,
+    code: 'A',
+    masterSetId: set.id,
+    faceValueCents: DEMO_FACE_VALUE_CENTS,
+  })
+  await bingo.createSeries({ hallId: hall.id, code: 'B', masterSetId: set.id, faceValueCents: DEMO_FACE_VALUE_CENTS })
   const blower = await seedDemoEquipment(services, hall.id)
   const session = await bingo.openSession({
     hallId: hall.id,

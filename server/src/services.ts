@@ -279,6 +279,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       demoAccepted: !(config.production ?? false),
     },
     designAuthorisationRequired: getProfile(config.profileId)?.instantDesignAuthorisationRequired ?? false,
+    gameAuthority: getProfile(config.profileId)?.catalogueGameAuthority ?? null,
     demoReferencesRefused: config.production ?? false,
   })
   // Issue #6: lotto; sales are group-committed on a writer thread when the database is the SQLite file.
@@ -307,6 +308,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     // Issue 18, LNS-12 / LNS-14: the licence record a plan's range is checked against, and the publication hold.
     licence: config.lottoLicence ?? null,
     licensedRangeRequired: getProfile(config.profileId)?.lnsLicensedRangeRequired ?? false,
+    gameAuthority: getProfile(config.profileId)?.catalogueGameAuthority ?? null,
     publicationHoldMinutes: getProfile(config.profileId)?.lnsPublicationHoldMinutes ?? 0,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'),
     sqliteSynchronous: config.sqliteSynchronous,
@@ -330,6 +332,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     licenceRequired: getProfile(config.profileId)?.lotteryLicensedMaxRequired ?? false,
     prizeKinds: getProfile(config.profileId)?.lotteryPrizeKinds,
     publicEntityRequired: getProfile(config.profileId)?.lotteryPublicEntityRequired ?? false,
+    gameAuthority: getProfile(config.profileId)?.catalogueGameAuthority ?? null,
   })
   const paidSales = createPaidSales({
     db,

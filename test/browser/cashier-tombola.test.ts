@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -48,6 +49,7 @@ browserSuite('the cashier hands a tómbola winner the object they choose (PRM-2)
         name: 'Sala Pereda',
         profileId: 'ES-CB-2010',
         licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+        saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
         playingPositions: 100,
       })
     ).body.id

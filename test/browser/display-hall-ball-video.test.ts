@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 /**
  * BNG-34 (004 Bingo II.3: "una cámara enfocará permanentemente el lugar de salida de aquellas y la imagen será
  * recogida por los distintos monitores") in a real Chromium, authentication on: the enrolled display of a hall shows,
@@ -30,7 +31,12 @@ browserSuite("the hall's own ball-exit camera on its display (BNG-34)", () => {
     camera = await startMjpegCamera(100)
     const { bingo, auth, cameras } = server.services
     const set = await bingo.createMasterSet({ count: 300, seed: 'hall-video-screen' })
-    const h = await bingo.createHall({ name: 'Sala Propia', profileId: 'ES-CB-2010', playingPositions: 100 })
+    const h = await bingo.createHall({
+      name: 'Sala Propia',
+      profileId: 'ES-CB-2010',
+      playingPositions: 100,
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
+    })
     hallId = h.id
     const series = await bingo.createSeries({ hallId, code: 'A', masterSetId: set.id, faceValueCents: 500 })
     display = (await auth.enrolDevice({ ...sealed(), kind: 'display', name: 'Pantalla A', hallId })).credential

@@ -6,7 +6,7 @@
  * Needs Chromium (CHROMIUM_PATH or /usr/bin/chromium). Under CI=true a missing browser fails; elsewhere the suite
  * is skipped with a message. Builds the screens first when dist/ is missing or older than display/.
  */
-import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -556,6 +556,7 @@ suite('caller console: ES-CB-2010 manual blower, claims by serial, errors, incid
       name: 'Sala Altamira',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 120,
     })
     await server.services.auth.createUser({

@@ -153,9 +153,11 @@ describe('Plan de Apuestas, licence options and derived bingo versions of a hall
     }
     const ok = await s.call('jefa', 'PUT', `/api/halls/${es.hallId}/derived-plan`, deferred)
     expect(ok.status, JSON.stringify(ok.body)).toBe(200)
-    // GEN-3: the hall's Consejería authorisation is on record too (a licence version); the derived one is its own.
+    // GEN-3 / BNG-10: the hall's Consejería authorisation and face values are on record too (a licence and a sale-rules
+    // version); the derived one is its own.
     expect(ok.body.plans.filter((p: { kind: string }) => p.kind === 'licence')).toHaveLength(1)
-    expect(ok.body.plans.filter((p: { kind: string }) => p.kind !== 'licence')).toEqual([
+    expect(ok.body.plans.filter((p: { kind: string }) => p.kind === 'sale-rules')).toHaveLength(1)
+    expect(ok.body.plans.filter((p: { kind: string }) => !['licence', 'sale-rules'].includes(p.kind))).toEqual([
       expect.objectContaining({
         kind: 'derived',
         version: 1,

@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import { hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
@@ -26,6 +27,7 @@ describe('the prima keeps the decree values and every game funds it (BNG-58, BNG
       name: 'Sala Torrelavega',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 200,
     })
     expect(hall.status, JSON.stringify(hall.body)).toBe(201)

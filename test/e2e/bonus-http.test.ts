@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import type { Socket } from 'socket.io-client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, connect, startTestServer } from '../helpers/server.ts'
@@ -21,6 +22,7 @@ describe('prima, pots and modalities over HTTP', () => {
         name: 'Sala Pereda',
         profileId: 'ES-CB-2010',
         licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+        saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
         playingPositions: 100,
       })
     ).body

@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { playToTheEnd, sellVoucher, winningCodes } from '../helpers/cashdesk.ts'
@@ -43,6 +44,7 @@ describe('the seal code and type approval of enrolled devices (GEN-7, GEN-4)', (
         name: 'Sala Altamira',
         profileId: 'ES-CB-2010',
         licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+        saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
         playingPositions: 200,
       })
     ).id

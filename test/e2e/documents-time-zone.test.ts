@@ -5,7 +5,7 @@
  * hall setting (director only) that falls back to its profile's (America/La_Paz, Europe/Madrid). The PDFs are
  * rendered with pdftoppm for a person to look at (test-output/screenshots).
  */
-import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -53,6 +53,7 @@ describe('hall time zone and Spanish documents (issue 17)', () => {
       name: 'Sala Santander',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     // Issue 13: a counter sells slips for cash into the drawer of a shift open at an enrolled station.

@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getProfile } from '../../server/src/shared/profile.ts'
 import { DomainError } from '../../server/src/shared/errors.ts'
@@ -32,7 +33,12 @@ describe("a hall's ball-exit camera reaches its own displays during any game (BN
       ['own', 'A'],
       ['other', 'B'],
     ] as const) {
-      const h = await bingo.createHall({ name: `Sala ${code}`, profileId: 'ES-CB-2010', playingPositions: 100 })
+      const h = await bingo.createHall({
+        name: `Sala ${code}`,
+        profileId: 'ES-CB-2010',
+        playingPositions: 100,
+        saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
+      })
       const series = await bingo.createSeries({ hallId: h.id, code, masterSetId: set.id, faceValueCents: 500 })
       const display = await auth.enrolDevice({ ...sealed(), kind: 'display', name: `Pantalla ${code}`, hallId: h.id })
       halls[key] = { id: h.id, series: series.id, display: display.credential }

@@ -289,7 +289,7 @@ describe('INS-3: no batch without a certificate where the profile requires certi
 })
 
 describe("LOT-3 / GEN-5: an instant game is generated only under the regulator's authorisation", () => {
-  it('LOT-3 / GEN-3: a design without its authorisation reference is refused (400) under both shipped profiles; with it, the game keeps it', async () => {
+  it('LOT-3 / GEN-3: a design without its authorisation reference is refused under both shipped profiles (Cantabria: 409 naming the Consejería); with it, the game keeps it', async () => {
     for (const profileId of ['BO-2025', 'ES-CB-2010']) {
       const s = await startTestServer({ auth: 'on', profileId })
       try {
@@ -300,10 +300,19 @@ describe("LOT-3 / GEN-5: an instant game is generated only under the regulator's
         }
         for (const body of [bare, { ...bare, authorisationRef: '  ' }]) {
           const r = await api(s.url, 'POST', '/api/instant/games', { design: body }, as.director)
-          expect(r.status, profileId).toBe(400)
-          expect(r.body.error.details.problems, profileId).toEqual([
-            expect.objectContaining({ field: 'authorisationRef', rule: 'LOT-3' }),
-          ])
+          if (profileId === 'ES-CB-2010') {
+            // GEN-3 (004 Decreto 6/2010 art. 2): the Consejería's prior authorisation of every catalogue game.
+            expect([r.status, r.body.error.code, r.body.error.details.rule]).toEqual([
+              409,
+              'GAME_NOT_AUTHORISED',
+              'GEN-3',
+            ])
+          } else {
+            expect(r.status, profileId).toBe(400)
+            expect(r.body.error.details.problems, profileId).toEqual([
+              expect.objectContaining({ field: 'authorisationRef', rule: 'LOT-3' }),
+            ])
+          }
         }
         expect((await api(s.url, 'GET', '/api/instant/games', undefined, as.director)).body.games).toEqual([])
         expect(

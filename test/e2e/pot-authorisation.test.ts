@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 
@@ -125,6 +126,7 @@ describe('pots and lucky ball under the AJ authorisation, with the approved comm
       name: 'Sala Sardinero',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     expect(second.status).toBe(201)

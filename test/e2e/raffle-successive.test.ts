@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -100,6 +101,7 @@ describe('PRM-9: a promotional draw of successive draws (tracto sucesivo), each 
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     expect(hall.status, JSON.stringify(hall.body)).toBe(201)

@@ -8,7 +8,7 @@ import { cashierHall, PASSWORD, printedDesign, printedInstant, type CashierHall 
 import { plan649, rafflePlan, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 
 /**
  * Issue 24 point 1, the lotto, raffle and instant lines, over real HTTP with authentication on and enrolled stations:
@@ -251,6 +251,7 @@ describe('raffle: a sale edited, or a payout deleted, is refused at the cash des
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     expect(hall.status).toBe(201)

@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -78,6 +79,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
       name: 'Sala Pereda',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     expect(hall.status).toBe(201)
@@ -86,6 +88,7 @@ describe('tómbola by points: tickets whose points reach a figure take the objec
       name: 'Sala Alameda',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3: the Consejería's authorisation
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     expect(otherHall.status).toBe(201)

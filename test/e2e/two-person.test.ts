@@ -1,4 +1,4 @@
-import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { execFileSync, spawnSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -80,6 +80,7 @@ describe('two-person actions (issue 14 points 2 and 8)', () => {
       name: 'Sala Altamira',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 200,
     })
     await bingo.createHall({

@@ -18,3 +18,16 @@ export const TEST_LICENCE = {
   authorisationRef: 'AJ-LO-PRUEBA-1',
   minimumBasis: 'cards' as const,
 }
+
+/**
+ * BNG-10 / CFG-15 (004 Bingo II.1.a): a Cantabrian hall creates no series and sells no card until the face values
+ * the Consejería set are recorded with its reference. The Cantabrian test halls are created with these, the values
+ * their series use, under a test reference (the profile's default limits).
+ */
+export const TEST_ES_SALE_RULES = {
+  authorisationRef: 'CONSEJERIA-VF-PRUEBA-1',
+  minCardsPerPurchase: 1,
+  maxCardsPerPurchase: 50,
+  maxCardsPerPlayer: 50,
+  faceValuesCents: [100, 150, 200, 300, 500, 700, 1000, 2000, 5000],
+}

@@ -1,4 +1,4 @@
-import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { certifyTestSoftware } from '../../../test/helpers/device-marks.ts'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -40,7 +40,10 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
     playingPositions: 100,
     // GEN-3: the Cantabrian hall's Consejería authorisation on record
     ...(profileId === 'ES-CB-2010'
-      ? { licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const } }
+      ? {
+          licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+          saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
+        }
       : {}),
     ...(profileId === 'BO-2025'
       ? {
@@ -375,6 +378,7 @@ describe('progressive pot, lucky ball and interconnected bonus (BNG-55, BNG-66, 
       name: 'Sala Sardinero',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     const otherSeries = await bingo.createSeries({

@@ -74,13 +74,22 @@ export function checkSaleRules(rules: SaleRules): SaleRules {
 }
 
 /**
- * BNG-10 / CFG-15: refuses a face value not among the hall's authorised ones (none listed: any). `profile` is the
- * hall's (hallProfile), so the list is the one in force now: checked when a series is created, when a game is
- * announced from it and on every purchase, so a value the authority withdrew after the series was put on sale is
- * neither announced nor sold.
+ * BNG-10 / CFG-15: refuses a face value not among the hall's authorised ones (none listed: any, unless the profile
+ * names the authority that sets them, and then none until the hall recorded its list). `profile` is the hall's
+ * (hallProfile), so the list is the one in force now: checked when a series is created, when a game is announced from
+ * it and on every purchase, so a value the authority withdrew after the series was put on sale is neither announced
+ * nor sold.
  */
 export function assertFaceValueAuthorised(profile: Profile, faceValueCents: number): void {
   const list = profile.faceValuesCents
+  const authority = profile.faceValuesAuthority
+  if (!list && authority) {
+    throw new DomainError(
+      'FACE_VALUES_NOT_RECORDED',
+      `the hall has no card face values on record with the reference of ${authority.name}: no series is created, no game announced and no card sold until the director records them (${authority.rule})`,
+      { faceValueCents, authority: authority.name, rule: 'BNG-10' },
+    )
+  }
   if (list && !list.includes(faceValueCents)) {
     throw new DomainError(
       'FACE_VALUE_NOT_AUTHORISED',

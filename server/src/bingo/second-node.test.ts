@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -28,6 +29,7 @@ describe('a second node drawing and correcting balls of the same game', () => {
       name: 'Sala',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     const set = await nodeA.createMasterSet({ count: 100, seed: 'two-nodes' })

@@ -1,3 +1,4 @@
+import { TEST_ES_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import fc from 'fast-check'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -26,7 +27,10 @@ async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { no
     playingPositions: 100,
     // GEN-3: the Cantabrian hall's Consejería authorisation on record
     ...(profileId === 'ES-CB-2010'
-      ? { licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const } }
+      ? {
+          licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+          saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
+        }
       : {}),
     ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}),
   })

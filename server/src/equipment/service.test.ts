@@ -1,4 +1,4 @@
-import { TEST_LICENCE, TEST_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
@@ -40,7 +40,9 @@ async function hallWithGame(s: Services, profileId = 'BO-2025') {
     name: 'Sala',
     profileId,
     playingPositions: 100,
-    ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}),
+    ...(profileId === 'BO-2025'
+      ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } }
+      : { saleRules: TEST_ES_SALE_RULES }), // BNG-10: the face values the Consejería set
   })
   const set = await s.bingo.createMasterSet({ count: 300, seed: 'equip' })
   const series = await s.bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })
@@ -129,6 +131,7 @@ describe('ball sets in play', () => {
       name: 'ES',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     expect((await s.ballSets.register({ hallId: bo.id, label: 'A' })).gameLimit).toBe(1000)
@@ -157,6 +160,7 @@ describe('ball sets in play', () => {
       name: 'ES',
       profileId: 'ES-CB-2010',
       licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const },
+      saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
       playingPositions: 100,
     })
     const bo = await s.bingo.createHall({

@@ -434,6 +434,14 @@ export const messages: Record<
     es: 'Ese valor facial de cartón no está entre los autorizados para la sala.',
     en: 'That card face value is not among those authorised for the hall.',
   },
+  GAME_NOT_AUTHORISED: {
+    es: 'Este juego no tiene la referencia de la autorización administrativa previa de {authority}: sin ella no se planifica ni se vende. Indique la referencia de la resolución que lo autoriza.',
+    en: 'This game has no reference of the prior administrative authorisation of {authority}: without it it is neither planned nor sold. Give the reference of the resolution that authorises it.',
+  },
+  FACE_VALUES_NOT_RECORDED: {
+    es: 'La sala no tiene registrados los valores faciales de cartón que fijó la Consejería competente en materia de juego: no se crean series, no se anuncian partidas ni se venden cartones en ningún canal. El director de la sala debe registrar esos valores en las reglas de venta con la referencia de la resolución de la Consejería.',
+    en: "The hall has no card face values on record as set by the Consejería competente en materia de juego: no series is created, no game announced and no card sold in any channel. The hall's director must record those values in the sale rules with the reference of the Consejería's resolution.",
+  },
   HALL_FULL: {
     es: 'Todas las posiciones de juego sentadas de la sala están ocupadas: no se admiten más jugadores (no se permite el juego de pie).',
     en: 'Every seated playing position in the hall is taken: no more players are admitted (standing play is not allowed).',

@@ -43,6 +43,8 @@ export interface InstantDeps {
   generator?: GeneratorPolicy
   /** LOT-3 / GEN-5: whether every game design must carry the regulator's authorisation reference (profile). */
   designAuthorisationRequired?: boolean
+  /** GEN-3: the authority whose prior authorisation every catalogue game needs (profile catalogueGameAuthority). */
+  gameAuthority?: { name: string; rule: string } | null
   /** Issue 24 point 4: a server without the demo, which sells nothing under a demo reference. */
   demoReferencesRefused?: boolean
 }

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { DomainError } from '../shared/errors.ts'
+import { assertCatalogueGameAuthorised } from '../shared/lottery-common.ts'
 import { checkDesign, type InstantDesign } from './design.ts'
 import {
   createCodeBatch,
@@ -105,6 +106,8 @@ export function createGameUseCases(ctx: InstantContext) {
     if ((opts as { seed?: unknown }).seed !== undefined) throw typedSeedRefused()
     const checked = checkDesign(opts.design)
     const d = checked.design
+    // GEN-3: where the profile names the authority of every catalogue game (Cantabria), its own refusal.
+    assertCatalogueGameAuthorised(deps.gameAuthority, d.authorisationRef, 'instant')
     // LOT-3 / GEN-5 (GEN-3): a game is generated only under the regulator's authorisation, where the profile asks for it.
     if (deps.designAuthorisationRequired && !d.authorisationRef?.trim()) {
       throw new DomainError(

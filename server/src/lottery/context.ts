@@ -53,6 +53,8 @@ export interface LotteryDeps {
   /** bolillo-draw-v2's public randomness: relays, a typed signature, or the labelled demo beacon. */
   /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
   softwareDraw: SoftwareDrawPolicy
+  /** GEN-3: the authority whose prior authorisation every catalogue game needs (profile catalogueGameAuthority). */
+  gameAuthority?: { name: string; rule: string } | null
   beacon: BeaconSource
   /**
    * LOT-12 / LOT-27: the operator's licence record (BOLILLO_LOTTERY_LICENCE): the most tickets an issue may hold, as

@@ -4,6 +4,7 @@
  * returned, and ranges reported lost or stolen with their public notice (LST-1 to LST-7).
  */
 import { DomainError } from '../shared/errors.ts'
+import { assertCatalogueGameAuthorised } from '../shared/lottery-common.ts'
 import {
   nextBusinessDay,
   AJ_LEGEND,
@@ -39,6 +40,8 @@ import {
   pointsTicketCount,
   parseLotteryPlan,
   parseRafflePlan,
+  isPrm4Exempt,
+  normalizeRafflePlan,
   successiveDrawPlans,
   winningTicketCount,
   type LotteryPlan,
@@ -204,6 +207,8 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   /** Plans a numbered-ticket lottery draw (LOT-3, LOT-4, LOT-12). */
   async function createLottery(input: LotteryPlanInput) {
+    // GEN-3: a catalogue game is planned only under the authority's prior authorisation, where the profile names one.
+    assertCatalogueGameAuthorised(deps.gameAuthority, input.authorisationRef, 'lottery')
     const plan = parseLotteryPlan(licensed(input), { prizeKinds: deps.prizeKinds })
     // RNG-26 / LOT-18: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     // RNG-26: the authorisation is journaled with the plan, as lotto's is (it was dropped for lotteries).
@@ -270,6 +275,15 @@ export function createIssueUseCases(ctx: LotteryContext) {
 
   /** Plans a raffle, tombola or promotional draw (PRM-1 to PRM-10). */
   async function createRaffle(input: RafflePlanInput) {
+    // GEN-3: likewise a raffle or tómbola, unless the text exempts it (PRM-4) or it is a promotional draw, which is
+    // communicated rather than authorised (PRM-8).
+    const draft = normalizeRafflePlan(input)
+    if (Array.isArray(draft.prizes) && draft.kind !== 'promotional' && !isPrm4Exempt(draft))
+      assertCatalogueGameAuthorised(
+        deps.gameAuthority,
+        draft.authorisationRef,
+        draft.kind === 'tombola' ? 'tombola' : 'raffle',
+      )
     const plan = parseRafflePlan(input)
     // PRM-6: a points tómbola's objects are on display in a hall of the operator, whose cash desks hand them over.
     if (plan.points && !(await hallExists(db, plan.points.hallId)))

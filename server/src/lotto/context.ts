@@ -34,6 +34,8 @@ export interface LottoDeps {
   /** The SQLite file, when the database is one: sales are then committed on a writer thread. */
   /** RNG-26: whether software draws may be planned, and under which AJ authorisation (issue 18). */
   softwareDraw: SoftwareDrawPolicy
+  /** GEN-3: the authority whose prior authorisation every catalogue game needs (profile catalogueGameAuthority). */
+  gameAuthority?: { name: string; rule: string } | null
   /** LNS-12 / LNS-15: the licence record plans are checked against, and whether the profile requires one. */
   licence?: { ref: string; rangeMin: number; rangeMax: number } | null
   licensedRangeRequired?: boolean

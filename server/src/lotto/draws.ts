@@ -17,7 +17,7 @@ import type { LottoContext } from './context.ts'
 import { writeHashed } from '../draws/lifecycle.ts'
 import { createBallSetRegistry, type DrawSetNeeds } from '../draws/ball-sets.ts'
 import { parseLottoPlan, unreceivedCarryCodes, type LottoPlan, type LottoPlanInput } from './plan.ts'
-import { checkSoftwareDraw } from '../shared/lottery-common.ts'
+import { assertCatalogueGameAuthorised, checkSoftwareDraw } from '../shared/lottery-common.ts'
 import { parseBoard, parseStoredBoards, recordManualBall } from './rules.ts'
 import type { LottoResult } from './settlement.ts'
 import {
@@ -95,6 +95,8 @@ export function createDrawUseCases(ctx: LottoContext) {
         },
       )
     }
+    // GEN-3: a catalogue game is planned only under the authority's prior authorisation, where the profile names one.
+    assertCatalogueGameAuthorised(deps.gameAuthority, input.authorisationRef, 'lotto')
     const plan = parseLottoPlan(
       licence
         ? { ...input, licensedRange: { min: licence.rangeMin, max: licence.rangeMax }, licenceRef: licence.ref }

@@ -155,6 +155,10 @@ export const ErrorCode = {
   /** GEN-25: a hall that sells only to identified players, and the sale names no identity document. */
   PlayerIdRequired: 'PLAYER_ID_REQUIRED',
   FaceValueNotAuthorised: 'FACE_VALUE_NOT_AUTHORISED',
+  /** BNG-10 / CFG-15: where the profile names the authority that sets face values, the hall recorded none. */
+  FaceValuesNotRecorded: 'FACE_VALUES_NOT_RECORDED',
+  /** GEN-3: where the profile names the authority, a catalogue game is planned only with its authorisation's reference. */
+  GameNotAuthorised: 'GAME_NOT_AUTHORISED',
   HallFull: 'HALL_FULL',
   HallEntryClosed: 'HALL_ENTRY_CLOSED',
   PreviousCardsNotReturned: 'PREVIOUS_CARDS_NOT_RETURNED',

@@ -289,6 +289,23 @@ export interface SoftwareDrawPolicy {
   rngTypeApproval?: boolean
 }
 
+/**
+ * GEN-3 (profile `catalogueGameAuthority`): where the profile names the authority whose prior authorisation every
+ * catalogue game needs, a game (`game`: its line) is planned only with that authorisation's reference.
+ */
+export function assertCatalogueGameAuthorised(
+  authority: { name: string; rule: string } | null | undefined,
+  authorisationRef: string | null | undefined,
+  game: 'lotto' | 'lottery' | 'raffle' | 'tombola' | 'instant',
+): void {
+  if (!authority || (typeof authorisationRef === 'string' && authorisationRef.trim())) return
+  throw new DomainError(
+    'GAME_NOT_AUTHORISED',
+    `a ${game} game needs the reference of the prior authorisation of ${authority.name}: without it it is neither planned nor sold (${authority.rule})`,
+    { field: 'authorisationRef', game, authority: authority.name, rule: 'GEN-3' },
+  )
+}
+
 /** A reference that says it is the demo's, not a real authorisation, licence or certificate (issue 24 point 4). */
 export function isDemoReference(ref: string | null | undefined): boolean {
   return typeof ref === 'string' && /^\s*DEMO\b/i.test(ref)

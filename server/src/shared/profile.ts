@@ -224,6 +224,12 @@ export interface Profile {
    */
   faceValuesCents: number[] | null
   /**
+   * BNG-10 / CFG-15: the authority that sets a hall's card face values, and the rule that says so. Where set, a hall
+   * creates no series, announces no game and sells no card until its list (sale rules `faceValuesCents`) is recorded
+   * with that authority's reference; then only those values. null: a list binds where the hall records one.
+   */
+  faceValuesAuthority: { name: string; rule: string } | null
+  /**
    * BNG-19 (Cantabria, 004 Bingo III): no one enters the hall from outside once the reading of the game's data
    * begins (at the latest at the close of sales) until the game ends. Bolivia has no such rule.
    */
@@ -381,6 +387,13 @@ export interface Profile {
    */
   instantDesignAuthorisationRequired: boolean
   /**
+   * GEN-3: the authority whose prior authorisation every catalogue game needs, and the rule that says so. Where set, a
+   * lotto draw, a numbered lottery, a raffle or tómbola (unless the text itself exempts it) and an instant game are
+   * planned only with that authorisation's reference (GAME_NOT_AUTHORISED otherwise): no plan, nothing to sell. null:
+   * the plan's own rules ask for the regulator's reference (LOT-3).
+   */
+  catalogueGameAuthority: { name: string; rule: string } | null
+  /**
    * BNG-98 / CFG-32 (bingo rápido, 002 §6.1.9): the player "elige y adquiere" numbers from a universe and wins on
    * completing "la cantidad de veces requerida por el Operador"; "Los medios de juego y medios de acceso al juego
    * deberán estar claramente establecidos en la Licencia de Operaciones emitida por la AJ". So the terms are the
@@ -517,6 +530,9 @@ export const BOLIVIA_2025: Profile = Object.freeze({
     rule: 'GEN-1 (002 §1; 000 §6.1.4)',
   },
   faceValuesCents: null,
+  // CFG-15 (002 §6.1.5): the face values follow from the Plan de Apuestas the AJ approved; a list the hall records
+  // in its sale rules binds, and the licence and bet limits already wait for the AJ's reference (GEN-1, GEN-18).
+  faceValuesAuthority: null,
   hallEntryClosesForGame: false,
   previousCardsReturnedToBuy: true,
   salesAnnouncement: 'formula',
@@ -551,6 +567,8 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   potAuthorisationRequired: true,
   interconnectedPotAuthority: null,
   instantDesignAuthorisationRequired: true,
+  // LOT-3 (002 §7: each lottery game under the AJ's authorisation) is checked by each plan's own rules.
+  catalogueGameAuthority: null,
   // BNG-98 / CFG-32: 002 §6.1.9 leaves the fast bingo's terms to the AJ Operating Licence.
   fastBingo: { licenceTerms: true },
   // GEN-7 (002 §1.1.t, "Los medios de juego sin excepción, deberán llevar un Precinto de Seguridad con un Código de
@@ -693,6 +711,13 @@ export const CANTABRIA_2010: Profile = Object.freeze({
     rule: 'GEN-3 (004 Decreto 6/2010 art. 2)',
   },
   faceValuesCents: null,
+  // BNG-10 / CFG-15 (004 Bingo II.1.a, as amended by Decreto 84/2013: "El valor facial de los cartones de bingo será
+  // determinado por la Consejería competente en materia de juego"): the decree sets no value, so a hall plays only the
+  // values the Consejería set, recorded in its sale rules with the resolution's reference; none before.
+  faceValuesAuthority: {
+    name: 'Consejería competente en materia de juego (Gobierno de Cantabria)',
+    rule: 'BNG-10 / CFG-15 (004 Bingo II.1.a, Decreto 84/2013)',
+  },
   hallEntryClosesForGame: true,
   previousCardsReturnedToBuy: false,
   salesAnnouncement: 'ranges',
@@ -737,6 +762,16 @@ export const CANTABRIA_2010: Profile = Object.freeze({
     rule: 'BNG-66 / CFG-30 (004 Bingo V.2.b)',
   },
   instantDesignAuthorisationRequired: true,
+  // GEN-3 (004 Decreto 6/2010 art. 2.1: the catalogue's games "quedan legalizados, si bien sujetos a autorización
+  // administrativa previa"; 2.2: run "sin la correspondiente autorización" they are prohibited). The catalogue has
+  // boletos (004 D: instant tickets on a physical support), loterías (004 E: cash prizes when the numbers on the
+  // ticket match wholly or partly a later draw, which a lotto slip's chosen numbers do as a numbered ticket's) and
+  // rifas y tómbolas (004 F; exempt where the text exempts them, PRM-4). Each is planned only under the Consejería's
+  // reference. The on-screen instant game is not a boleto (no physical support): electronicInstantAllowed is false.
+  catalogueGameAuthority: {
+    name: 'Consejería competente en materia de juego (Gobierno de Cantabria)',
+    rule: 'GEN-3 (004 Decreto 6/2010 art. 2)',
+  },
   // BNG-98: decree 004 has no bingo rápido; its hall plays no licence terms of one.
   fastBingo: { licenceTerms: false },
   // GEN-4 (004 Decreto art. 3.2: "El material, componentes o elementos utilizados en la práctica de los juegos ... será
