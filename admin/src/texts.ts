@@ -124,6 +124,17 @@ const es = {
   licenceConfirmLead: 'La licencia {reference} queda registrada para esta sala: es la que le permite vender.',
   licenceConfirmConsequence:
     'El mínimo de participación para empezar una partida se calcula {basis}, con {positions} puestos de juego. Queda en el registro de la sala con su nombre.',
+  autoClaimsField: 'Cantos automáticos del sistema (CFG-21)',
+  autoClaimsNo: 'La licencia no los autoriza: canta el jugador',
+  autoClaimsYes: 'La licencia los autoriza',
+  autoClaimsNotLicensed:
+    'La licencia no autoriza que el sistema cante por los jugadores: cada jugador canta su línea o su bingo (002 §6.1.5).',
+  autoClaimsLicensedOn: 'La licencia autoriza que el sistema cante por los jugadores, y la sala los tiene activados.',
+  autoClaimsLicensedOff:
+    'La licencia autoriza que el sistema cante por los jugadores, pero la sala los tiene desactivados.',
+  licenceConfirmAutoYes:
+    'El sistema cantará por los jugadores las líneas y bingos de sus cartones en cuanto se formen.',
+  licenceConfirmAutoNo: 'El sistema no cantará por los jugadores: cada jugador canta su línea o su bingo.',
   licenceConfirmStillLimits:
     'La sala seguirá sin vender hasta que registre también sus apuestas mínima y máxima con la referencia de la AJ.',
   betLimits: 'Apuestas mínima y máxima aprobadas por la AJ (GEN-18)',
@@ -620,6 +631,15 @@ const en: Record<AdminTextKey, string> = {
   licenceConfirmLead: 'Licence {reference} is recorded for this hall: it is what allows it to sell.',
   licenceConfirmConsequence:
     "The minimum participation to start a game is counted {basis}, with {positions} playing positions. It stays in the hall's record under your name.",
+  autoClaimsField: "The system's automatic claims (CFG-21)",
+  autoClaimsNo: 'Not allowed by the licence: the player calls',
+  autoClaimsYes: 'Allowed by the licence',
+  autoClaimsNotLicensed:
+    'The licence does not allow the system to claim for the players: each player calls their own line or bingo (002 §6.1.5).',
+  autoClaimsLicensedOn: 'The licence allows the system to claim for the players, and the hall has them on.',
+  autoClaimsLicensedOff: 'The licence allows the system to claim for the players, but the hall has them off.',
+  licenceConfirmAutoYes: "The system will claim the players' lines and bingos as soon as their cards form them.",
+  licenceConfirmAutoNo: 'The system will not claim for the players: each player calls their own line or bingo.',
   licenceConfirmStillLimits:
     'The hall will still sell nothing until its minimum and maximum bets are recorded with the AJ reference too.',
   betLimits: 'Minimum and maximum bets approved by the AJ (GEN-18)',

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Services } from './services.ts'
 import { registerDemoRng, seedDemoEquipment } from './equipment/service.ts'
 import { latestGameOfHall, oldestHall, openSessionOfHall } from './shared/store.ts'
-import { getProfile } from './shared/profile.ts'
+import { getProfile, type Profile } from './shared/profile.ts'
 import { DEMO_BETTING_PLAN, DEMO_LICENCE } from './bingo/betting-plan.ts'
 import { DEMO_SALE_RULES } from './bingo/sale-rules.ts'
 import { isoInZone } from './shared/time-zone.ts'
@@ -11,6 +11,11 @@ import type { InstantDesign } from './instant/design.ts'
 import { recordDemoScopes } from './shared/demo-scope.ts'
 import { demoSeededPayloads } from './shared/store.ts'
 import type { BeaconScope } from './shared/beacon-source.ts'
+
+/** The demo's licence as its profile takes it: the system's claims (CFG-21) only where the profile allows any. */
+function demoLicence(profile: Profile): typeof DEMO_LICENCE {
+  return { ...DEMO_LICENCE, autoClaims: DEMO_LICENCE.autoClaims === true && profile.autoClaimAllowed }
+}
 
 /** Issue 24 point 4: journals `scopes` as the demo's own, the only draws its labelled demo beacon may sign. */
 export async function markDemo(services: Services, scopes: BeaconScope[], devices: string[] = []): Promise<void> {
@@ -118,11 +123,18 @@ export async function seedDemoHall(
         rules: demoSaleRules(rules.profileId),
         by: { kind: 'system', id: 'server', name: 'servidor', role: 'system' },
       })
-    // GEN-1: a demo hall seeded before a sale needed the operating licence gets the demo's labelled licence.
-    if (rules && getProfile(rules.profileId)?.operatingLicenceAuthority && rules.licence === null)
+    // GEN-1: a demo hall seeded before a sale needed the operating licence gets the demo's labelled licence; CFG-21:
+    // one whose demo licence predates the licence's say on automatic claims gets it again, so that it plays on as before.
+    const demoProfile = rules ? getProfile(rules.profileId) : undefined
+    if (
+      rules &&
+      demoProfile?.operatingLicenceAuthority &&
+      (!rules.licence ||
+        (rules.licence.authorisationRef === DEMO_LICENCE.authorisationRef && rules.licence.autoClaims === undefined))
+    )
       await services.bingo.setLicenceTerms({
         hallId: existing.id,
-        terms: { ...DEMO_LICENCE, playingPositions: rules.playingPositions },
+        terms: { ...demoLicence(demoProfile), playingPositions: rules.playingPositions },
         by: { kind: 'system', id: 'server', name: 'servidor', role: 'system' },
       })
     // Issue 26 (GEN-6): a demo data directory from before RNG devices were registered gets the demo's RNG.
@@ -158,7 +170,9 @@ export async function seedDemoHall(
         ? demoSaleRules(config.profileId)
         : undefined,
     // GEN-1: where a hall sells only under its operating licence, the demo's is labelled as a demo.
-    licence: getProfile(config.profileId)?.operatingLicenceAuthority ? DEMO_LICENCE : undefined,
+    licence: getProfile(config.profileId)?.operatingLicenceAuthority
+      ? demoLicence(getProfile(config.profileId)!)
+      : undefined,
   })
   await markDemo(services, [{ hallId: hall.id }])
   const set = await bingo.createMasterSet({ count: 6000, seed: 'bolillo-demo-master-set-1' })

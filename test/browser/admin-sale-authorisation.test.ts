@@ -130,8 +130,14 @@ browserSuite('the hall’s operating licence and bet limits in the back office (
       await page.getByTestId('confirm-cancel').click()
       await dialog.waitFor({ state: 'detached' })
       expect((await s.call('jefa', 'GET', `/api/halls/${hallId}/rules`)).body.licence).toBeNull()
+      // CFG-21: this licence allows the system's claims; the director says so, and the confirmation names what follows.
+      expect(said).toContain('El sistema no cantará por los jugadores: cada jugador canta su línea o su bingo.')
+      await licence.getByTestId('licence-auto-claims-field').selectOption('yes')
       await licence.locator('button[type=submit]').click()
       await dialog.waitFor()
+      expect(await dialog.innerText()).toContain(
+        'El sistema cantará por los jugadores las líneas y bingos de sus cartones en cuanto se formen.',
+      )
       await page.getByTestId('confirm-ok').click()
       await dialog.waitFor({ state: 'detached' })
       await expect
@@ -139,8 +145,17 @@ browserSuite('the hall’s operating licence and bet limits in the back office (
         .toMatch(
           /^Registrada Licencia AJ-LO-2026-0042, registrada el .*24.*2026.*Mínimo de participación: por cartones\./,
         )
+      expect(await licence.getByTestId('licence-auto-claims').innerText()).toBe(
+        'La licencia autoriza que el sistema cante por los jugadores, y la sala los tiene activados.',
+      )
+      await page.screenshot({ path: join(SCREENSHOTS, 'admin-sale-authorisation-licence-recorded-es.png') })
       const rules = (await s.call('jefa', 'GET', `/api/halls/${hallId}/rules`)).body
-      expect(rules.licence).toMatchObject({ authorisationRef: 'AJ-LO-2026-0042', minimumBasis: 'cards' })
+      expect(rules.licence).toMatchObject({
+        authorisationRef: 'AJ-LO-2026-0042',
+        minimumBasis: 'cards',
+        autoClaims: true,
+      })
+      expect(rules.autoClaim).toBe(true)
       expect(rules.playingPositions).toBe(180)
       const plan = rules.plans.find((p: { kind: string }) => p.kind === 'licence')
       expect(plan.createdBy.name ?? plan.createdBy.displayName ?? JSON.stringify(plan.createdBy)).toMatch(/Marta/)

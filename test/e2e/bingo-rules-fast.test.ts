@@ -44,6 +44,8 @@ describe('fast bingo plays the terms of the hall licence (BNG-98, CFG-32)', () =
         authorisationRef: `AJ-LO-RAPIDO-${code}`,
         minimumBasis: 'cards',
         playingPositions: 200,
+        // CFG-21: this licence also lets the system claim for the players (the win below is heard at its ball).
+        autoClaims: true,
         fastBingo,
       })
       expect(lic.status, JSON.stringify(lic.body)).toBe(200)

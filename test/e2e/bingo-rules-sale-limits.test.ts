@@ -418,7 +418,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       return state.status === 'line_window'
     }
 
-    it('a Bolivian hall claims for the players by default; a hall the director switched off does not', async () => {
+    it('a Bolivian hall whose licence allows them claims for the players by default; a hall the director switched off does not', async () => {
       const on = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Automática', seed: 'auto-claim' })
       const off = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Manual', seed: 'auto-claim' })
       expect((await api(s.server.url, 'GET', `/api/halls/${on.hallId}`)).body.autoClaim).toBe(true)
@@ -433,7 +433,7 @@ describe('sale rules of a hall: bets, face values, seats, entry, cards handed ba
       expect(await lineClaimedBySystem(off.hallId, off.seriesId)).toBe(false)
       const rec = (await journal()).filter((r) => r.type === 'hall.auto_claim' && r.payload.hallId === off.hallId)
       expect(rec.map((r) => [r.payload.autoClaim, r.payload.by.name])).toEqual([[false, 'Marta Quispe']])
-      // null goes back to the profile's default.
+      // null goes back to the default: on, as the hall's licence (the test licence) allows them.
       expect(
         (await s.call('jefa', 'PUT', `/api/halls/${off.hallId}/auto-claim`, { autoClaim: null })).body.autoClaim,
       ).toBe(true)

@@ -1,4 +1,4 @@
-import { TEST_ES_SALE_RULES, TEST_LICENCE, TEST_SALE_RULES } from './sale-rules.ts'
+import { TEST_ES_SALE_RULES, TEST_SALE_RULES, testLicence } from './sale-rules.ts'
 import { expect } from 'vitest'
 import type { Config } from '../../server/src/config.ts'
 import { api, startTestServer } from './server.ts'
@@ -93,7 +93,7 @@ export async function hallWithSeries(
     // BNG-10 / CFG-15: the face values the Consejería set, recorded like the licence unless the test omits them.
     ...(!bo ? { saleRules: TEST_ES_SALE_RULES } : {}),
     // GEN-1 (the AJ's licence) and GEN-3 (the Consejería's authorisation) alike: recorded unless the test omits it.
-    ...(!input.noLicence ? { licence: TEST_LICENCE } : {}),
+    ...(!input.noLicence ? { licence: testLicence(input.profileId) } : {}),
   }
   const hall = await s.call('jefa', 'POST', '/api/halls', {
     name: input.name,

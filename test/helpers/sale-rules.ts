@@ -12,11 +12,26 @@ export const TEST_SALE_RULES = {
 
 /**
  * GEN-1 (002 §1): a Bolivian hall sells no card until the reference of its AJ Operating Licence is recorded. The
- * licence test halls are created with (the profile's minimum by cards), under a test reference.
+ * licence test halls are created with (the profile's minimum by cards), under a test reference. It allows the system's
+ * claims (CFG-21), as a licence may: the tests that play whole games let the system claim for the cards they buy.
+ * A test about the player's own call records a licence without them (test/e2e/auto-claim-licence.test.ts).
  */
 export const TEST_LICENCE = {
   authorisationRef: 'AJ-LO-PRUEBA-1',
   minimumBasis: 'cards' as const,
+  autoClaims: true,
+}
+
+/**
+ * GEN-3: the licence a test hall of `profileId` is created with: the test licence, whose say on the system's claims
+ * (CFG-21) a Cantabrian authorisation never has (004 Bingo III, BNG-48: recording it there is refused).
+ */
+export function testLicence(profileId: string): {
+  authorisationRef: string
+  minimumBasis: 'cards'
+  autoClaims: boolean
+} {
+  return profileId.startsWith('ES-') ? { ...TEST_LICENCE, autoClaims: false } : TEST_LICENCE
 }
 
 /**

@@ -2,7 +2,7 @@ import { expect } from 'vitest'
 import type { Services } from '../../server/src/services.ts'
 import { equipForManualGames } from './ball-sets.ts'
 import { sealed } from './device-marks.ts'
-import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from './sale-rules.ts'
+import { TEST_SALE_RULES, TEST_ES_SALE_RULES, testLicence } from './sale-rules.ts'
 import { TEST_PLAN } from './bingo-rules.ts'
 
 /**
@@ -27,7 +27,7 @@ export async function simultaneousGameOnSale(
       name,
       profileId: input.profileId,
       playingPositions: 100,
-      licence: TEST_LICENCE, // GEN-1 / GEN-3: the AJ's licence or the Consejería's authorisation
+      licence: testLicence(input.profileId), // GEN-1 / GEN-3: the AJ's licence or the Consejería's authorisation
       // BNG-10: the Cantabrian hall's face values as the Consejería set them.
       ...(bo ? { saleRules: TEST_SALE_RULES, bettingPlan: TEST_PLAN } : { saleRules: TEST_ES_SALE_RULES }),
     })

@@ -81,7 +81,9 @@ interface HallRules {
   shares: Shares | null
   bettingPlan: { authorisationRef: string; shares: Shares } | null
   plans?: Array<{ kind: string; version: number; authorisationRef: string; createdAt: string }>
-  licence?: { authorisationRef: string; minimumBasis: 'cards' | 'positions' } | null
+  licence?: { authorisationRef: string; minimumBasis: 'cards' | 'positions'; autoClaims?: boolean } | null
+  /** CFG-21: the system claims for the players, as the hall plays now. */
+  autoClaim?: boolean
   bets?: {
     minCardsPerPurchase: number
     maxCardsPerPurchase: number
@@ -106,7 +108,9 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
   const enc = encodeURIComponent(props.hall.id)
   const profile = PROFILES[props.hall.profileId]
   const rules = useLoad(() => api<HallRules>('GET', `/api/halls/${enc}/rules`), [props.hall.id])
-  const [licence, setLicence] = useState<{ ref: string; basis: string; positions: string } | null>(null)
+  const [licence, setLicence] = useState<{ ref: string; basis: string; positions: string; auto: string } | null>(null)
+  // CFG-21: only a profile that allows the system's claims at all asks whether the licence allows them.
+  const autoClaimsAsked = profile?.autoClaimAllowed === true
   const [limits, setLimits] = useState<{
     ref: string
     min: string
@@ -124,6 +128,7 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
       authorisationRef: f.ref.trim(),
       minimumBasis: f.basis,
       playingPositions: positiveInt(f.positions),
+      ...(autoClaimsAsked ? { autoClaims: f.auto === 'yes' } : {}),
     })
     setAsking(null)
     setLicence(null)
@@ -162,6 +167,7 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
     ref: '',
     basis: r.licence?.minimumBasis ?? 'cards',
     positions: String(r.playingPositions ?? props.hall.playingPositions),
+    auto: r.licence?.autoClaims ? 'yes' : 'no',
   }
   const setL = (k: keyof typeof lf) => (v: string) => setLicence({ ...lf, [k]: v })
   const bf = limits ?? {
@@ -191,6 +197,13 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
                 })
               : tx('licenceNone')}
           </p>
+          {licenceOk && autoClaimsAsked && (
+            <p data-testid="licence-auto-claims">
+              {r.licence!.autoClaims
+                ? tx(r.autoClaim ? 'autoClaimsLicensedOn' : 'autoClaimsLicensedOff')
+                : tx('autoClaimsNotLicensed')}
+            </p>
+          )}
           {can('hall.rules') && (
             <form
               class="inline"
@@ -219,6 +232,19 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
               <Field label={tx('positions')}>
                 <Input name="licencePositions" inputMode="numeric" value={lf.positions} onValue={setL('positions')} />
               </Field>
+              {autoClaimsAsked && (
+                <Field label={tx('autoClaimsField')}>
+                  <Select
+                    testId="licence-auto-claims-field"
+                    value={lf.auto}
+                    onValue={setL('auto')}
+                    options={[
+                      ['no', tx('autoClaimsNo')],
+                      ['yes', tx('autoClaimsYes')],
+                    ]}
+                  />
+                </Field>
+              )}
               <button type="submit" class="primary" disabled={saveLicence.busy || !lf.ref.trim()}>
                 {tx('saveLicence')}
               </button>
@@ -302,6 +328,7 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
               basis: tx(lf.basis === 'positions' ? 'basisPositions' : 'basisCards'),
               positions: lf.positions,
             }),
+            ...(autoClaimsAsked ? [tx(lf.auto === 'yes' ? 'licenceConfirmAutoYes' : 'licenceConfirmAutoNo')] : []),
             ...(limitsAuthority && !limitsOk ? [tx('licenceConfirmStillLimits')] : []),
           ]}
           confirm={tx('saveLicence')}

@@ -34,6 +34,12 @@ export interface LicenceTerms {
   playingPositions: number
   /** BNG-98 / CFG-32 (002 §6.1.9): the terms of the hall's bingo rápido, where its licence sets them. */
   fastBingo?: FastBingoTerms
+  /**
+   * CFG-21: the licence allows the system to claim for the players the combinations their cards form. 002 §6.1.5:
+   * players who form a line or a bingo "deberán cantarlo en voz alta"; the catalogue's CFG-21: off unless the licence
+   * allows it, never in Cantabria (004 Bingo III, BNG-48). Absent: not allowed.
+   */
+  autoClaims?: boolean
 }
 
 function refOf(ref: string, problems: string[]): string {
@@ -126,20 +132,32 @@ export function checkPotsWithinPlan(profile: Profile, settings: HallRuleSettings
 }
 
 /**
- * Checks the licence options (BNG-21, CFG-17). A profile without a minimum (Cantabria) has none to choose: its hall
- * records only the reference of its authorisation (GEN-3) and its positions, under the minimum by cards (none binds).
+ * Checks the licence options (BNG-21, CFG-17, CFG-21). A profile without a minimum (Cantabria) has none to choose: its
+ * hall records only the reference of its authorisation (GEN-3) and its positions, under the minimum by cards (none
+ * binds). A licence allowing automatic claims is refused where the profile forbids them (CFG-21; 004 Bingo III).
  */
-export function checkLicenceTerms(profile: Profile, terms: LicenceTerms): LicenceTerms {
+export function checkLicenceTerms(
+  profile: Profile,
+  terms: LicenceTerms,
+): Required<Omit<LicenceTerms, 'fastBingo'>> & Pick<LicenceTerms, 'fastBingo'> {
   if (!profile.minimumParticipation && terms.minimumBasis !== 'cards')
     throw new DomainError('RULE_DISABLED', `profile ${profile.id} sets no minimum participation to choose (BNG-21)`, {
       rule: 'BNG-21',
     })
+  if (terms.autoClaims === true && !profile.autoClaimAllowed)
+    throw new DomainError(
+      'RULE_DISABLED',
+      `profile ${profile.id} never lets the system claim for the players, whatever the licence says (CFG-21, BNG-48)`,
+      { rule: 'CFG-21', profileId: profile.id, licence: terms.authorisationRef.trim() },
+    )
   const problems: string[] = []
   const authorisationRef = refOf(terms.authorisationRef, problems)
   if (terms.minimumBasis !== 'cards' && terms.minimumBasis !== 'positions')
     problems.push('minimumBasis is cards or positions')
   if (!Number.isInteger(terms.playingPositions) || terms.playingPositions < 1 || terms.playingPositions > 100_000)
     problems.push('playingPositions must be 1..100000')
+  if (terms.autoClaims !== undefined && typeof terms.autoClaims !== 'boolean')
+    problems.push('autoClaims is true or false')
   if (problems.length)
     throw new DomainError('VALIDATION_FAILED', `invalid licence terms: ${problems.join('; ')}`, {
       problems,
@@ -152,6 +170,7 @@ export function checkLicenceTerms(profile: Profile, terms: LicenceTerms): Licenc
     minimumBasis: terms.minimumBasis,
     playingPositions: terms.playingPositions,
     ...(fastBingo ? { fastBingo } : {}),
+    autoClaims: terms.autoClaims === true,
   }
 }
 
@@ -159,10 +178,12 @@ export function checkLicenceTerms(profile: Profile, terms: LicenceTerms): Licenc
 export interface HallRuleSettings {
   shares?: Partial<PrizeShares>
   bettingPlan?: { version: number; authorisationRef: string; potsBp: number; commissionBp: number }
+  /** `autoClaims`: CFG-21, the licence allows the system's claims (absent in licences recorded before: not allowed). */
   licence?: {
     version: number
     authorisationRef: string
     minimumBasis: 'cards' | 'positions'
+    autoClaims?: boolean
     /** BNG-98 / CFG-32: the licence's fast bingo terms, if it sets them. */
     fastBingo?: FastBingoTerms
   }
@@ -176,7 +197,7 @@ export interface HallRuleSettings {
     maxCardsPerPlayer: number
     faceValuesCents: number[] | null
   }
-  /** CFG-21: the hall's own choice of automatic claims; absent = the profile's default. */
+  /** CFG-21: the hall's own choice of automatic claims, within what its licence allows; absent = on where allowed. */
   autoClaim?: boolean
   /**
    * BNG-22 (000 §6.1.4, BO-2013): the day (the hall's calendar day, YYYY-MM-DD) whose start the hall posted that games
@@ -234,16 +255,37 @@ export function hallProfile(profile: Profile, settingsJson: string): Profile {
       : profile.betLimits,
     // BNG-10: the hall's list of authorised face values, when its sale rules give one.
     faceValuesCents: sale?.faceValuesCents ?? profile.faceValuesCents,
-    // CFG-21: the hall's choice, never on where the profile forbids it (settings are checked when set).
-    autoClaimSoldCards:
-      settings.autoClaim !== undefined ? settings.autoClaim && profile.autoClaimAllowed : profile.autoClaimSoldCards,
+    autoClaimSoldCards: autoClaimsOf(profile, settings),
+    // BNG-101 / CFG-33: virtual cards by the electronic-bingo rules, not the licence's say on paper cards (system-claims.ts);
+    // the hall's own switch, off, stops the system's claims for every card it sold.
+    electronicBingo: {
+      ...profile.electronicBingo,
+      autoClaim: profile.electronicBingo.autoClaim && settings.autoClaim !== false,
+    },
   }
 }
 
-/** The demo hall's operating licence (GEN-1): labelled as a demo, never the AJ's reference (demo.ts). */
+/**
+ * CFG-21: whether the system claims for the players the combinations their paper cards form. 002 §6.1.5: the players
+ * "deberán cantarlo en voz alta"; the catalogue's CFG-21: off unless the licence allows it, and never in Cantabria
+ * (004 Bingo III, BNG-48). So: the profile allows them (`autoClaimAllowed`), the hall's recorded licence allows them
+ * (`autoClaims`), and the hall has not switched them off (its own `autoClaim`, on by default where both allow).
+ * Virtual cards at terminals follow the electronic-bingo rules instead (system-claims.ts). `profile`: the
+ * jurisdiction's (getProfile), not a hall's.
+ */
+export function autoClaimsOf(profile: Profile, settings: HallRuleSettings): boolean {
+  return profile.autoClaimAllowed && settings.licence?.autoClaims === true && settings.autoClaim !== false
+}
+
+/**
+ * The demo hall's operating licence (GEN-1): labelled as a demo, never the AJ's reference (demo.ts). It allows the
+ * system's claims (CFG-21), as a licence may: the demo plays a whole game unattended, with nobody in the hall to call
+ * a line or a bingo (002 §6.1.5), so without them no game of the demo would ever end.
+ */
 export const DEMO_LICENCE: Omit<LicenceTerms, 'playingPositions'> = Object.freeze({
   authorisationRef: 'DEMO — sin Licencia de Operaciones de la AJ',
   minimumBasis: 'cards',
+  autoClaims: true,
 }) as Omit<LicenceTerms, 'playingPositions'>
 
 /** The demo's Plan de Apuestas: labelled as such, never an authority's reference (demo.ts, cli demo-game). */

@@ -47,6 +47,8 @@ async function setup(profileId: 'ES-CB-2010' | 'BO-2025') {
       : {}),
     ...(profileId === 'BO-2025'
       ? {
+          // CFG-21: the Bolivian hall's licence allows the system's claims, which these games end by.
+          licence: TEST_LICENCE,
           bettingPlan: {
             authorisationRef: 'AJ-RA-PRUEBA-1',
             shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },

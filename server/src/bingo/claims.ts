@@ -2,6 +2,7 @@
  * Claims and prizes: a claim checked against the called balls (BNG-44 to BNG-50), the "any more?" window and the
  * equal split of its prize (BNG-50, BNG-53, BNG-56), and the payment of a prize once (BNG-71).
  */
+import { anyClaimedBySystem, claimedBySystem } from './system-claims.ts'
 import { DomainError } from '../shared/errors.ts'
 import {
   GameAction,
@@ -280,15 +281,16 @@ export async function closeWindow(ctx: BingoContext, gameId: string): Promise<Ga
         seq: rec.seq,
         reason: figure ? 'figure_awarded' : 'line_awarded',
       })
-      // A ball can complete a bingo while the line window is open: the system claims it now (auto profiles).
+      // A ball can complete a bingo while the line window is open: the system claims it now, for the cards it claims
+      // for (CFG-21 / BNG-101, system-claims.ts).
       const { profile } = await hallOf(tx, game.hallId)
-      if (profile.autoClaimSoldCards) {
+      if (anyClaimedBySystem(profile)) {
         const fresh = await loadGame(tx, gameId)
         const called = new Set(await calledBalls(tx, gameId))
         const c = await cacheFor(ctx, tx, fresh)
         const timesRequired = timesRequiredOf(fresh.layout)
         for (let i = 0; i < c.cards.length; i++) {
-          if (hitsComplete(c.rows[i], called, timesRequired))
+          if (claimedBySystem(profile, c.cards[i]) && hitsComplete(c.rows[i], called, timesRequired))
             await registerClaim(ctx, tx, fresh, c.cards[i], 'bingo', called.size, called, true)
         }
       }

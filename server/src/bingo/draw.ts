@@ -7,6 +7,7 @@ import { GameAction, GameStatus, assertLegal, type ClaimKind } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { cacheFor, cameraRecord, emit, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
 import { registerClaim } from './claims.ts'
+import { anyClaimedBySystem, claimedBySystem } from './system-claims.ts'
 import { cardsFormingAt, figureKind, firstFormed } from './patterns.ts'
 import { figuresOfGame } from './store/figures.ts'
 import { drawOrderOf, ensureBeacon, isV2 } from './draw-beacon.ts'
@@ -164,69 +165,46 @@ async function recordBall(
   const found = cache.detector.call(ball)
   const calledSet = new Set([...called, ball])
   const lineOpen = !game.lineClosed
-  if (profile.autoClaimSoldCards) {
-    // Electronic cards are claimed by the system the moment they win (BNG-101); the line comes first.
-    if (lineOpen && found.lines.length > 0) {
-      for (const idx of found.lines)
-        await registerClaim(
-          ctx,
-          tx,
-          { ...game, status: 'drawing' as GameStatus },
-          cache.cards[idx],
-          'line',
-          seq,
-          calledSet,
-          true,
-        )
-    } else if (found.bingos.length > 0) {
-      for (const idx of found.bingos)
-        await registerClaim(
-          ctx,
-          tx,
-          { ...game, status: 'drawing' as GameStatus },
-          cache.cards[idx],
-          'bingo',
-          seq,
-          calledSet,
-          true,
-        )
+  // CFG-21 / BNG-101: the cards the system claims for (system-claims.ts); every other card waits for its player's call.
+  const bySystem = (idx: number) => claimedBySystem(profile, cache.cards[idx])
+  const drawing = { ...game, status: 'drawing' as GameStatus }
+  const figures = await figuresOfGame(tx, game.id)
+  if (anyClaimedBySystem(profile)) {
+    // The line comes first: a bingo formed while the line is open is claimed once the line is awarded (claims.ts).
+    const lines = lineOpen ? found.lines.filter(bySystem) : []
+    const bingos = found.bingos.filter(bySystem)
+    if (lines.length > 0) {
+      for (const idx of lines) await registerClaim(ctx, tx, drawing, cache.cards[idx], 'line', seq, calledSet, true)
+    } else if (bingos.length > 0) {
+      for (const idx of bingos) await registerClaim(ctx, tx, drawing, cache.cards[idx], 'bingo', seq, calledSet, true)
     } else {
       // CFG-13: the system claims a figure the moment it is formed on a card, like the line (one figure's window at
       // a time: the first open figure formed on any card, in the plan's order).
-      for (const f of await figuresOfGame(tx, game.id)) {
+      for (const f of figures) {
         if (f.awardedAt) continue
         // Formed at an earlier ball where that ball's line window held it back: the cards that formed it then, at
         // that ball, not those that formed it since.
         const first = firstFormed(f.figure, cache.rows, [...called, ball])
         if (!first) continue
-        for (const i of first.cards)
-          await registerClaim(
-            ctx,
-            tx,
-            { ...game, status: 'drawing' as GameStatus },
-            cache.cards[i],
-            figureKind(f.figure),
-            first.atBall,
-            calledSet,
-            true,
-          )
+        for (const i of first.cards.filter(bySystem))
+          await registerClaim(ctx, tx, drawing, cache.cards[i], figureKind(f.figure), first.atBall, calledSet, true)
         break
       }
     }
-  } else {
-    // BNG-48: nobody may learn of an undeclared winner; the first win is only recorded for the minutes.
-    const silent: Array<[number, ClaimKind]> = [
-      ...(lineOpen ? found.lines.map((i) => [i, 'line'] as [number, ClaimKind]) : []),
-      ...found.bingos.map((i) => [i, 'bingo'] as [number, ClaimKind]),
-    ]
-    for (const [idx, kind] of silent) {
-      await insertSilentWin(tx, game.id, cache.cards[idx].id, kind, seq)
-    }
-    // CFG-13: a figure still open is a prize too; the cards that formed it at this ball are recorded the same way.
-    for (const f of await figuresOfGame(tx, game.id)) {
-      if (f.awardedAt) continue
-      for (const idx of cardsFormingAt(f.figure, cache.rows, [...called, ball], seq))
-        await insertSilentWin(tx, game.id, cache.cards[idx].id, figureKind(f.figure), seq)
-    }
+  }
+  // BNG-48: nobody may learn of an undeclared winner; the first win of a card its player must call is only recorded
+  // for the minutes.
+  const silent: Array<[number, ClaimKind]> = [
+    ...(lineOpen ? found.lines.map((i) => [i, 'line'] as [number, ClaimKind]) : []),
+    ...found.bingos.map((i) => [i, 'bingo'] as [number, ClaimKind]),
+  ]
+  for (const [idx, kind] of silent) {
+    if (!bySystem(idx)) await insertSilentWin(tx, game.id, cache.cards[idx].id, kind, seq)
+  }
+  // CFG-13: a figure still open is a prize too; the cards that formed it at this ball are recorded the same way.
+  for (const f of figures) {
+    if (f.awardedAt) continue
+    for (const idx of cardsFormingAt(f.figure, cache.rows, [...called, ball], seq))
+      if (!bySystem(idx)) await insertSilentWin(tx, game.id, cache.cards[idx].id, figureKind(f.figure), seq)
   }
 }

@@ -12,6 +12,7 @@ import { getProfile, minimumCardsToStart, type PrizeShares, type Profile } from 
 import { appendJournal } from '../shared/journal.ts'
 import { emit, hallOf, hallTimeZone, loadSession, sessionScope, type BingoContext, type Tx } from './context.ts'
 import {
+  autoClaimsOf,
   checkBettingPlan,
   checkLicenceTerms,
   hallProfile,
@@ -313,6 +314,7 @@ async function recordLicenceTerms(
         authorisationRef: terms.authorisationRef,
         minimumBasis: terms.minimumBasis,
         ...(terms.fastBingo ? { fastBingo: terms.fastBingo } : {}),
+        autoClaims: terms.autoClaims === true,
       },
     } satisfies HallRuleSettings),
   )
@@ -403,9 +405,10 @@ export async function setCallingTimes(
 }
 
 /**
- * CFG-21: the hall's own choice of automatic claims (null: back to the profile's default). Switching them on is
- * refused where the profile forbids it (Cantabria, 004 Bingo III: the player calls, staff may not learn of a winner
- * first). Applies from the next ball.
+ * CFG-21: the hall's own choice of automatic claims (null: back to the default, on where its licence allows them).
+ * Switching them on is refused where the profile forbids them (Cantabria, 004 Bingo III: the player calls, staff may
+ * not learn of a winner first), and where the hall's recorded operating licence does not allow them (002 §6.1.5: the
+ * players "deberán cantarlo"; the catalogue's CFG-21: off unless the licence allows it). Applies from the next ball.
  */
 export async function setAutoClaim(
   ctx: BingoContext,
@@ -413,19 +416,30 @@ export async function setAutoClaim(
 ): Promise<HallRules> {
   await ctx.tx(async (tx) => {
     const { hall } = await hallOf(tx, input.hallId)
+    // The jurisdiction's profile, not the hall's (hallOf's), whose autoClaimSoldCards is already this hall's.
     const profile = getProfile(hall.profileId)!
+    const settings = JSON.parse(hall.settings) as HallRuleSettings
     if (input.autoClaim === true && !profile.autoClaimAllowed) {
       throw new DomainError(
         'RULE_DISABLED',
         `profile ${profile.id} does not allow the system to claim for the players (CFG-21)`,
-        { rule: 'CFG-21' },
+        { rule: 'CFG-21', profileId: profile.id },
       )
     }
-    const settings = JSON.parse(hall.settings) as HallRuleSettings
+    if (input.autoClaim === true && settings.licence?.autoClaims !== true) {
+      const licence = settings.licence?.authorisationRef ?? null
+      throw new DomainError(
+        'RULE_DISABLED',
+        licence
+          ? `the hall's operating licence ${licence} does not allow the system to claim for the players: they call their own combinations (CFG-21, 002 §6.1.5)`
+          : `the hall has no operating licence on record allowing the system to claim for the players (CFG-21, 002 §6.1.5)`,
+        { rule: 'CFG-21', licence },
+      )
+    }
     if (input.autoClaim === null) delete settings.autoClaim
     else settings.autoClaim = input.autoClaim
     await setHallSettings(tx, hall.id, JSON.stringify(settings))
-    const effective = hallProfile(profile, JSON.stringify(settings)).autoClaimSoldCards
+    const effective = autoClaimsOf(profile, settings)
     const open = await openSessionIdOfHall(tx, hall.id)
     await appendJournal(tx, {
       at: ctx.now(),
@@ -493,7 +507,8 @@ export async function hallRules(ctx: BingoContext, hallId: string): Promise<Hall
     playingPositions: hall.playingPositions,
     licence: settings.licence ?? null,
     bets: postedBets(getProfile(hall.profileId)!, settings),
-    autoClaim: profile.autoClaimSoldCards,
+    // CFG-21: as the hall plays (profile, licence and the hall's own switch), not the jurisdiction's default.
+    autoClaim: autoClaimsOf(getProfile(hall.profileId)!, settings),
     identifiedSales: (settings as { identifiedSales?: unknown }).identifiedSales === true,
     callingTimes: settings.callingTimes ?? null,
     callingTimesAuthority: profile.callingTimes,

@@ -107,12 +107,14 @@ export function registerBingoRoutes(app: App, services: Services) {
           timeZone: z.string().min(1).max(64).optional(),
           bettingPlan: bettingPlan.optional(),
           saleRules: saleRules.optional(),
-          // GEN-1: the operating licence, recorded with the hall (a Bolivian hall sells nothing without it).
+          // GEN-1: the operating licence, recorded with the hall (a Bolivian hall sells nothing without it); CFG-21:
+          // whether it allows the system's claims (absent: it does not).
           licence: z
             .object({
               authorisationRef: z.string().min(1).max(120),
               minimumBasis: z.enum(['cards', 'positions']),
               fastBingo: fastBingoTerms.optional(),
+              autoClaims: z.boolean().optional(),
             })
             .strict()
             .optional(),
@@ -139,6 +141,8 @@ export function registerBingoRoutes(app: App, services: Services) {
           playingPositions: z.number().int().min(1).max(100_000),
           // BNG-98 / CFG-32: the licence's bingo rápido, where it sets one.
           fastBingo: fastBingoTerms.optional(),
+          // CFG-21: the licence allows the system's claims (absent: it does not).
+          autoClaims: z.boolean().optional(),
         })
         .strict(),
     )
@@ -254,7 +258,7 @@ export function registerBingoRoutes(app: App, services: Services) {
     const b = await body(c, z.object({ notice: z.string().min(1).max(500) }).strict())
     return c.json(await bingo.postReducedMinimum({ hallId: param(c, 'hallId'), notice: b.notice, by: actorOf(c) }), 201)
   })
-  // CFG-21: the hall's automatic claims (null: the profile's default).
+  // CFG-21: the hall's automatic claims (null: the default, on where its licence allows them).
   app.put('/api/halls/:hallId/auto-claim', needs('hall.rules'), async (c) => {
     const b = await body(c, z.object({ autoClaim: z.boolean().nullable() }).strict())
     return c.json(await bingo.setAutoClaim({ hallId: param(c, 'hallId'), autoClaim: b.autoClaim, by: actorOf(c) }))

@@ -1,4 +1,4 @@
-import { TEST_ES_SALE_RULES } from '../../../test/helpers/sale-rules.ts'
+import { TEST_ES_SALE_RULES, TEST_LICENCE } from '../../../test/helpers/sale-rules.ts'
 import fc from 'fast-check'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -32,7 +32,10 @@ async function setup(profileId = 'BO-2025', opts: { cards?: number; clock?: { no
           saleRules: TEST_ES_SALE_RULES, // BNG-10: the face values the Consejería set
         }
       : {}),
-    ...(profileId === 'BO-2025' ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 } } : {}),
+    // CFG-21: the Bolivian hall's licence allows the system's claims, which these games end by.
+    ...(profileId === 'BO-2025'
+      ? { shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 }, licence: TEST_LICENCE }
+      : {}),
   })
   const set = await bingo.createMasterSet({ count: opts.cards ?? 1000, seed: 'svc-test' })
   const a = await bingo.createSeries({ hallId: hall.id, code: 'A', masterSetId: set.id, faceValueCents: 500 })

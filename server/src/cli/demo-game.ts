@@ -1,5 +1,5 @@
 import type { Services } from '../services.ts'
-import { DEMO_BETTING_PLAN } from '../bingo/betting-plan.ts'
+import { DEMO_BETTING_PLAN, DEMO_LICENCE } from '../bingo/betting-plan.ts'
 import { markDemo } from '../demo.ts'
 import { registerDemoRng } from '../equipment/service.ts'
 import type { ClaimKind } from '../bingo/game.ts'
@@ -35,6 +35,8 @@ export async function runDemoGame(
     profileId: 'BO-2025',
     playingPositions: Math.max(100, options.cards),
     bettingPlan: DEMO_BETTING_PLAN,
+    // GEN-1 / CFG-21: the demo's labelled licence, which allows the system's claims: nobody is there to call.
+    licence: DEMO_LICENCE,
   })
   // The demo beacon signs the demo's own halls only (issue 24 point 4).
   await markDemo(services, [{ hallId: hall.id }])

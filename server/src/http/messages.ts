@@ -586,6 +586,20 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
         ? `La normativa de la sala exige ${named} para dar de alta este equipo.`
         : `The hall's rules require ${named} to enrol this device.`
   }
+  if (code === 'RULE_DISABLED' && d.rule === 'CFG-21') {
+    // CFG-21 (002 §6.1.5 "deberán cantarlo"; 004 Bingo III): why the system may not claim for the players here.
+    if ('licence' in d && !('profileId' in d))
+      return typeof d.licence === 'string'
+        ? lang === 'es'
+          ? `La Licencia de Operaciones ${d.licence} de la sala no autoriza que el sistema cante por los jugadores: cada jugador canta su línea o su bingo. Solo se activa si la licencia lo autoriza y así se registra.`
+          : `The hall's Operating Licence ${d.licence} does not allow the system to claim for the players: each player calls their own line or bingo. It can be switched on only where the licence allows it and is recorded so.`
+        : lang === 'es'
+          ? 'La sala no tiene registrada una Licencia de Operaciones que autorice que el sistema cante por los jugadores: cada jugador canta su línea o su bingo.'
+          : 'The hall has no Operating Licence on record allowing the system to claim for the players: each player calls their own line or bingo.'
+    return lang === 'es'
+      ? 'La normativa de la sala no permite que el sistema cante por los jugadores, diga lo que diga la licencia: el jugador canta su línea o su bingo.'
+      : "The hall's rules never let the system claim for the players, whatever the licence says: the player calls their own line or bingo."
+  }
   if (code === 'PRINTER_MARKS_MISSING' && Array.isArray(d.missing)) {
     // Issue 26 (GEN-4, GEN-7, BNG-9): which device, and what its printer's record lacks.
     const words = {

@@ -168,9 +168,10 @@ export interface Profile {
   /** BNG-1 / RNG-25: draws by certified software allowed. */
   softwareDrawAllowed: boolean
   /**
-   * BNG-48 / CFG-21: the system registers claims for the cards it sold as soon as they win (electronic cards,
-   * BNG-101). Off where staff may not learn of a winner before the player calls it; the server then only
-   * records, silently, the ball at which each card first won.
+   * BNG-48 / CFG-21: the system registers claims for the paper cards it sold as soon as they win. Off in every shipped
+   * profile: a hall has them only as its own settings make them (betting-plan.ts hallProfile: the profile allows them,
+   * the hall's recorded licence allows them, the hall has not switched them off). Off, the server only records,
+   * silently, the ball at which each card first won, and the player calls. Virtual cards: `electronicBingo.autoClaim`.
    */
   autoClaimSoldCards: boolean
   /** BNG-83: what a caller's wrong announcement leads to. */
@@ -183,8 +184,8 @@ export interface Profile {
   /** BNG-85 / CFG-23: cards may be handed to another player when one leaves. */
   cardTransferAllowed: boolean
   /**
-   * CFG-21: whether a hall of this profile may switch the system's automatic claims on (its hall setting
-   * `autoClaim`; the default is `autoClaimSoldCards`). Cantabria (004 Bingo III): never, the player calls.
+   * CFG-21: whether a hall of this profile may have the system's automatic claims at all (then only where its recorded
+   * licence allows them: LicenceTerms.autoClaims). Cantabria (004 Bingo III): never, the player calls.
    */
   autoClaimAllowed: boolean
   /**
@@ -510,7 +511,9 @@ export const BOLIVIA_2025: Profile = Object.freeze({
   drawDeviceTypeApproval: false,
   ballRecount: 'start',
   softwareDrawAllowed: true,
-  autoClaimSoldCards: true,
+  // CFG-21: 002 §6.1.5, players who form a line or a bingo "deberán cantarlo en voz alta"; the catalogue: off unless
+  // the licence allows it. A hall whose AJ Operating Licence allows them records so (LicenceTerms.autoClaims).
+  autoClaimSoldCards: false,
   callerError: 'annul',
   incidentCosign: 'director',
   cardTransferAllowed: false,
