@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import { testConfig } from '../../../test/helpers/server.ts'
+import { registerTestCertifier } from '../../../test/helpers/generator-certificate.ts'
 import type { Database } from '../db/database.ts'
 import { createServices, type Services } from '../services.ts'
 import { effectiveGameLimit, warningThreshold } from './ball-sets.ts'
@@ -31,6 +32,8 @@ async function services(overrides: Parameters<typeof testConfig>[0] = {}, entrop
     await registerTestRng(s)
     await registerTestPrinterAndSoftware(s)
   }
+  // INS-3 / RNG-27: the demo's seed generates an instant game, under the test laboratory's signed certificate.
+  await registerTestCertifier(s)
   open.push(s)
   return s
 }
@@ -471,6 +474,7 @@ describe("CFG-20: the hall's rhythm is checked before a connected blower lets a 
       clock: { now: () => new Date(t) },
     })
     await registerTestRng(s)
+    await registerTestCertifier(s)
     open.push(s)
     const demo = await seedDemoHall(s, { cards: 20 })
     await s.bingo.setCallingTimes({
