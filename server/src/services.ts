@@ -309,6 +309,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     licence: config.lottoLicence ?? null,
     licensedRangeRequired: getProfile(config.profileId)?.lnsLicensedRangeRequired ?? false,
     gameAuthority: getProfile(config.profileId)?.catalogueGameAuthority ?? null,
+    prizeKinds: getProfile(config.profileId)?.lotteryPrizeKinds,
     publicationHoldMinutes: getProfile(config.profileId)?.lnsPublicationHoldMinutes ?? 0,
     sqliteFile: overrides.db || config.databaseUrl ? null : join(config.dataDir, 'bolillo.sqlite'),
     sqliteSynchronous: config.sqliteSynchronous,

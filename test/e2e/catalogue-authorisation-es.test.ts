@@ -114,4 +114,35 @@ describe("a Cantabrian operator plans each catalogue game only under the Conseje
     ] as const)
       expect(r.status, `${what}: ${JSON.stringify(r.body)}`).toBe(201)
   })
+
+  it('a lotto draw is a lottery of 004 E: its categories pay cash only (LOT-30), a category in goods is refused', async () => {
+    const base = lotto(REF)
+    const goods = {
+      ...base,
+      drawNumber: 102,
+      categories: [
+        ...base.categories.slice(0, 3),
+        {
+          code: 'C3',
+          name: 'Premio en bienes',
+          matches: 3,
+          prize: {
+            type: 'goods',
+            unitValueCents: 10_000,
+            description: 'Televisor 55 pulgadas',
+            class: 'movable',
+            invoiceRef: 'Factura 2025-91',
+            source: 'sponsor',
+          },
+        },
+      ],
+    }
+    const before = (await list('/api/lotto/draws', 'draws')).length
+    const r = await post('/api/lotto/draws', goods)
+    expect(r.status, JSON.stringify(r.body)).toBe(400)
+    expect(r.body.error.details.problems).toEqual([
+      expect.objectContaining({ field: 'categories[3].prize', rule: 'LOT-30' }),
+    ])
+    expect(await list('/api/lotto/draws', 'draws')).toHaveLength(before)
+  })
 })

@@ -36,6 +36,11 @@ export interface LottoDeps {
   softwareDraw: SoftwareDrawPolicy
   /** GEN-3: the authority whose prior authorisation every catalogue game needs (profile catalogueGameAuthority). */
   gameAuthority?: { name: string; rule: string } | null
+  /**
+   * LOT-30 (004 Loterías I: a lottery awards "premios en metálico"): the prize kinds the profile's lotteries may pay.
+   * A lotto draw is a 004 E lotería where the profile names the Consejería (GEN-3), so its categories obey it too.
+   */
+  prizeKinds?: readonly ('cash' | 'goods' | 'in-kind')[]
   /** LNS-12 / LNS-15: the licence record plans are checked against, and whether the profile requires one. */
   licence?: { ref: string; rangeMin: number; rangeMax: number } | null
   licensedRangeRequired?: boolean

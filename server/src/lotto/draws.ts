@@ -102,6 +102,25 @@ export function createDrawUseCases(ctx: LottoContext) {
         ? { ...input, licensedRange: { min: licence.rangeMin, max: licence.rangeMax }, licenceRef: licence.ref }
         : { ...input, licenceRef: null },
     )
+    // LOT-30: where the profile's lotteries pay cash only (Cantabria, 004 Loterías I), a lotto category pays no goods.
+    const kinds = deps.prizeKinds
+    if (kinds && !kinds.includes('goods')) {
+      const problems = plan.categories.flatMap((c, i) =>
+        c.prize.type === 'goods'
+          ? [
+              {
+                field: `categories[${i}].prize`,
+                rule: 'LOT-30',
+                message: `this profile's lotteries pay ${kinds.join(', ')} prizes only, not goods`,
+              },
+            ]
+          : [],
+      )
+      if (problems.length)
+        throw new DomainError('VALIDATION_FAILED', 'invalid lotto plan: goods prizes are not allowed (LOT-30)', {
+          problems,
+        })
+    }
     // RNG-26 / LNS-8: a software draw only under the profile or the licence's AJ authorisation of the RNG.
     const rngAuthorisation = checkSoftwareDraw(plan.drawMethod, deps.softwareDraw)
     const id = await life.plan(
