@@ -15,10 +15,10 @@
 import type { Profile } from '../shared/profile.ts'
 
 /** The channel prefix of a card sold at a hall terminal (paid-sales.ts terminalCards). */
-const TERMINAL_CHANNEL_PREFIX = 'terminal:'
+export const TERMINAL_CHANNEL = 'terminal:'
 
 export function isVirtualCard(card: { channel: string }): boolean {
-  return card.channel.startsWith(TERMINAL_CHANNEL_PREFIX)
+  return card.channel.startsWith(TERMINAL_CHANNEL)
 }
 
 /** Whether the system claims for `card` (`profile`: the hall's, hallProfile). */

@@ -14,6 +14,7 @@
  * (ticket-prints.ts). A ticket that fails to print stays sold and waits for a reprint at the kiosk or the cash desk;
  * the answer says so (`print.code` PRINT_PENDING). No printer sees an e-instant outcome before its sale committed.
  */
+import { TERMINAL_CHANNEL } from '../bingo/system-claims.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import { cardShortCode } from './card-short-code.ts'
 import { AJ_LEGEND } from '../shared/lottery-common.ts'
@@ -937,7 +938,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         at,
       })
       const voucher = await voucherById(tx, input.voucherId)
-      const playerKey = voucher ? await kioskPlayerKey(tx, voucher) : `terminal:${input.terminalId}`
+      const playerKey = voucher ? await kioskPlayerKey(tx, voucher) : `${TERMINAL_CHANNEL}${input.terminalId}`
       await bingo.admitPurchaseWithin(tx, {
         gameId: game.id,
         hallId: sellingHall,
@@ -945,7 +946,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         playerKey,
         channel: 'terminal',
       })
-      const channel = `terminal:${input.terminalId}`
+      const channel = `${TERMINAL_CHANNEL}${input.terminalId}`
       // In a simultaneous game the hall's one cursor hands out its range correlatively to counters and terminals
       // alike: every card of that range is issued at its sale, so paper and virtual cards cannot clash there.
       const sale = simultaneous

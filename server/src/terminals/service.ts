@@ -35,6 +35,7 @@ import { isDemoReference } from '../shared/lottery-common.ts'
 import { getProfile, type TerminalTerms } from '../shared/profile.ts'
 import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
+import { isVirtualCard } from '../bingo/system-claims.ts'
 import { gameById } from '../bingo/store/games.ts'
 import {
   effectiveTerms,
@@ -78,8 +79,6 @@ async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = fal
   return { profile, verdict: effectiveTerms(profile.electronicBingo, record), record: row }
 }
 
-export const TERMINAL_CHANNEL = 'terminal:'
-
 /**
  * BNG-9 / BNG-12: where terms reserve a range of each series for terminals, a terminal sale takes the next number of
  * the terminals' own cursor in that range, and every other seller stops below it. A hall with no terms: unchanged.
@@ -88,12 +87,12 @@ export const terminalHooks: BingoHooks = {
   async cardRange(tx, e) {
     const { verdict } = await termsWithin(tx, e.game.hallId)
     if (!('terms' in verdict)) {
-      if (e.channel.startsWith(TERMINAL_CHANNEL))
+      if (isVirtualCard(e))
         throw new DomainError('RULE_DISABLED', 'this hall sells no virtual cards (BNG-101)', { rule: 'BNG-101' })
       return null
     }
     const first = reservedFrom(e.cardCount, verdict.terms.terminalRangePercent)
-    if (!e.channel.startsWith(TERMINAL_CHANNEL)) return { from: e.nextCardNo, to: first - 1 }
+    if (!isVirtualCard(e)) return { from: e.nextCardNo, to: first - 1 }
     // The terminals start where the reserved range begins, or above any number paper had already taken there.
     const from = (await store.terminalCursor(tx, e.seriesId)) ?? Math.max(first, e.nextCardNo)
     return {
