@@ -365,7 +365,9 @@ async function run(
       const lines = tally.byStatement()
       log(`statements (warm-up included): ${tally.total()} over ${sold - unitsBefore} group-commit units`)
       for (const l of lines.slice(0, 60))
-        log(`  ${(l.count / Math.max(1, sold - unitsBefore)).toFixed(2)}  ${l.sql.slice(0, 160)}`)
+        log(
+          `  ${(l.count / Math.max(1, sold - unitsBefore)).toFixed(2)}  ${((l.ms * 1000) / Math.max(1, sold - unitsBefore)).toFixed(0).padStart(4)} µs  ${l.sql.slice(0, 160)}`,
+        )
     }
     const g = services.paidSales.stats()
     log(

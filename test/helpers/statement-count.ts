@@ -8,21 +8,31 @@ import type { Database, Sql } from '../../server/src/db/database.ts'
 export interface StatementTally {
   /** Statements run since the last reset (SAVEPOINT / RELEASE of the group commit included; BEGIN / COMMIT not). */
   total(): number
-  /** Each statement's text (whitespace folded) with how many times it ran since the last reset, most run first. */
-  byStatement(): Array<{ sql: string; count: number }>
+  /**
+   * Each statement's text (whitespace folded) with how many times it ran since the last reset, most run first, and
+   * the time (ms) spent in the call before it returned its promise: on SQLite, whose drivers are synchronous, the
+   * statement's whole cost on the event loop; on PostgreSQL only the sending.
+   */
+  byStatement(): Array<{ sql: string; count: number; ms: number }>
   reset(): void
 }
 
 export function countingDatabase(inner: Database): { db: Database; tally: StatementTally } {
-  const counts = new Map<string, number>()
-  const count = (sql: string) => {
+  const counts = new Map<string, { count: number; ms: number }>()
+  const count = <T>(sql: string, call: () => T): T => {
+    const started = performance.now()
+    const result = call()
     const key = sql.replace(/\s+/g, ' ').trim()
-    counts.set(key, (counts.get(key) ?? 0) + 1)
+    const c = counts.get(key) ?? { count: 0, ms: 0 }
+    c.count++
+    c.ms += performance.now() - started
+    counts.set(key, c)
+    return result
   }
   const over = (sql: Sql): Sql => ({
-    all: (s, p) => (count(s), sql.all(s, p)),
-    get: (s, p) => (count(s), sql.get(s, p)),
-    run: (s, p) => (count(s), sql.run(s, p)),
+    all: (s, p) => count(s, () => sql.all(s, p)),
+    get: (s, p) => count(s, () => sql.get(s, p)),
+    run: (s, p) => count(s, () => sql.run(s, p)),
   })
   const direct = over(inner)
   const db: Database = {
@@ -36,8 +46,9 @@ export function countingDatabase(inner: Database): { db: Database; tally: Statem
   return {
     db,
     tally: {
-      total: () => [...counts.values()].reduce((a, b) => a + b, 0),
-      byStatement: () => [...counts.entries()].map(([sql, n]) => ({ sql, count: n })).sort((a, b) => b.count - a.count),
+      total: () => [...counts.values()].reduce((a, b) => a + b.count, 0),
+      byStatement: () =>
+        [...counts.entries()].map(([sql, c]) => ({ sql, count: c.count, ms: c.ms })).sort((a, b) => b.count - a.count),
       reset: () => counts.clear(),
     },
   }
