@@ -192,6 +192,41 @@ describe.skipIf(testPostgresUrl)(`SQLite engine on ${runtime}`, () => {
     }
   })
 
+  // Issue 23 point 5: each unit of the sales' group commit runs in a savepoint, whose statement journal spilled to a
+  // temporary file past 64 KiB (some sixty 4 KiB writes a paid sale, under the write lock). temp_store = MEMORY.
+  it.runIf(existsSync('/proc/self/fd'))(
+    "keeps a savepoint's journal in memory: a savepoint changing some 500 KiB opens no temporary file",
+    async () => {
+      const db = await openSqlite(join(dir, 'savepoint.sqlite'))
+      // SQLite opens its temporary files under this name and unlinks them at once; the descriptor still shows it.
+      const tempFiles = () =>
+        readdirSync('/proc/self/fd').filter((fd) => {
+          try {
+            return readlinkSync(join('/proc/self/fd', fd)).includes('etilqs_')
+          } catch {
+            return false
+          }
+        })
+      try {
+        expect(await db.get('PRAGMA temp_store')).toEqual({ temp_store: 2 })
+        await db.run('CREATE TABLE s (id INTEGER PRIMARY KEY, v BLOB)')
+        await db.transaction(async (tx) => {
+          for (let i = 0; i < 1000; i++) await tx.run('INSERT INTO s (v) VALUES (randomblob(500))')
+        })
+        const opened = await db.transaction(async (tx) => {
+          await tx.run('SAVEPOINT unit')
+          expect((await tx.run('UPDATE s SET v = randomblob(500)')).changes).toBe(1000)
+          const files = tempFiles()
+          await tx.run('RELEASE SAVEPOINT unit')
+          return files
+        })
+        expect(opened).toEqual([])
+      } finally {
+        await db.close()
+      }
+    },
+  )
+
   /** Frames in the WAL not yet copied into the database, read from the WAL index (https://www.sqlite.org/walformat.html). */
   const pendingFrames = (file: string) => {
     const header = readFileSync(`${file}-shm`).subarray(0, 100)
