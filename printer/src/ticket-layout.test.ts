@@ -4,6 +4,7 @@ import {
   cardTicket,
   columnsFor,
   flowDoc,
+  formatStamp,
   gridGeometry,
   payoutReceipt,
   voucherTicket,
@@ -178,5 +179,18 @@ describe('ticket layout', () => {
       'partida.',
     ])
     expect(wrap('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij'])
+  })
+
+  // Stamps are kept by zone and whole second (a sale's tickets and the sales of one second print the same one): the
+  // same second in another zone, the next minute, and a zone whose offset is not whole hours each print their own.
+  it("prints each zone's wall clock for an instant, however many stamps of that second it printed before", () => {
+    expect(formatStamp('2025-03-02T16:00:30.100Z', 'America/La_Paz')).toBe('02/03/2025 12:00')
+    expect(formatStamp('2025-03-02T16:00:30.900Z', 'America/La_Paz')).toBe('02/03/2025 12:00')
+    expect(formatStamp('2025-03-02T16:00:30.500Z', 'Europe/Madrid')).toBe('02/03/2025 17:00')
+    expect(formatStamp('2025-03-02T16:00:30.500Z', 'Asia/Kathmandu')).toBe('02/03/2025 21:45')
+    expect(formatStamp('2025-03-02T16:00:30.700Z')).toMatch(/^02\/03\/2025 \d\d:\d0$/)
+    expect(formatStamp('2025-03-02T16:01:00.000Z', 'America/La_Paz')).toBe('02/03/2025 12:01')
+    expect(formatStamp('2025-03-02T16:00:30.999Z', 'Europe/Madrid')).toBe('02/03/2025 17:00')
+    expect(formatStamp('not a date', 'America/La_Paz')).toBe('not a date')
   })
 })

@@ -736,6 +736,11 @@ export function formatStamp(iso: string, timeZone?: string): string {
   const d = new Date(iso)
   if (Number.isNaN(d.getTime())) return iso
   const key = timeZone ?? ''
+  // Every ticket of a sale, and every sale of the same second, prints the same stamp: formatToParts is the costly
+  // step, so recent stamps are kept by zone and whole second (no zone's offset has a fraction of a second).
+  const recentKey = `${key}|${Math.floor(d.getTime() / 1000)}`
+  const recent = recentStamps.get(recentKey)
+  if (recent !== undefined) return recent
   let format = stampFormats.get(key)
   if (!format) {
     format = new Intl.DateTimeFormat('en-GB', {
@@ -751,11 +756,16 @@ export function formatStamp(iso: string, timeZone?: string): string {
   }
   const parts = format.formatToParts(d)
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
-  return `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`
+  const text = `${get('day')}/${get('month')}/${get('year')} ${get('hour')}:${get('minute')}`
+  if (recentStamps.size >= 64) recentStamps.clear()
+  recentStamps.set(recentKey, text)
+  return text
 }
 
 /** One date formatter per time zone, kept (building one costs far more than using it). */
 const stampFormats = new Map<string, Intl.DateTimeFormat>()
+/** Stamps formatted lately, by time zone and whole second (a few dozen at most). */
+const recentStamps = new Map<string, string>()
 
 /** The distinctive tail of an id such as `ses_k3j9x2m4pq` (the prefix is the same for all). */
 export function shortId(id: string): string {
