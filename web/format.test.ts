@@ -84,6 +84,9 @@ describe('money', () => {
     expect(money(123456, 'BOB', 'es').replace(/\s/g, ' ')).toMatch(/1\.234,56/)
     expect(money(1234500, 'EUR', 'es').replace(/\s/g, ' ')).toMatch(/12\.345,00 €/)
     expect(money(500, 'EUR', 'en')).toBe('€5.00')
+    // In English the hall's sign too, as the hall writes its prices: "Bs 5.00", not the ISO code "BOB 5.00".
+    expect(money(500, 'BOB', 'en').replace(/\s/g, ' ')).toBe('Bs 5.00')
+    expect(money(1000, 'CLP', 'en')).toBe('$1,000')
   })
 })
 

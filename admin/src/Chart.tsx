@@ -16,6 +16,7 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js'
+import { tx } from './ui.tsx'
 
 ChartJs.register(
   BarController,
@@ -61,8 +62,10 @@ export function Chart(props: {
   title: string
 }) {
   const canvas = useRef<HTMLCanvasElement>(null)
+  // Nothing but zeros draws an axis of "Bs 0,01 … Bs 0,00" (Chart.js spreads 0..1 cent): said in words instead.
+  const empty = props.labels.length === 0 || props.series.every((s) => s.data.every((v) => !v))
   useEffect(() => {
-    if (!canvas.current) return
+    if (!canvas.current || empty) return
     const config: ChartConfiguration = {
       type: props.type,
       data: {
@@ -97,13 +100,19 @@ export function Chart(props: {
     }
     const chart = new ChartJs(canvas.current, config)
     return () => chart.destroy()
-  }, [props.type, JSON.stringify(props.labels), JSON.stringify(props.series), props.format, props.stacked])
+  }, [empty, props.type, JSON.stringify(props.labels), JSON.stringify(props.series), props.format, props.stacked])
   return (
     <figure class="chart" data-testid={props.testId}>
       <figcaption>{props.title}</figcaption>
-      <div style={{ height: `${props.height ?? 280}px`, position: 'relative' }}>
-        <canvas ref={canvas} role="img" aria-label={props.title} />
-      </div>
+      {empty ? (
+        <p class="muted" data-testid={props.testId && `${props.testId}-empty`}>
+          {tx('chartEmpty')}
+        </p>
+      ) : (
+        <div style={{ height: `${props.height ?? 280}px`, position: 'relative' }}>
+          <canvas ref={canvas} role="img" aria-label={props.title} />
+        </div>
+      )}
       <table class="sr-only">
         <thead>
           <tr>

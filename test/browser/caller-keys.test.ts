@@ -212,7 +212,8 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
       await until(
         'not in this game',
         async () => norm(await page.getByTestId('error-message').textContent()),
-        'El cartón o boleto no existe en esta partida.',
+        // What to do next, for a number misheard in the hall, not the cashier's "cartón o boleto".
+        'Ningún cartón vendido en esta partida tiene el número A41. Pida al jugador que repita el número y la serie de su cartón y compruébelo otra vez.',
       )
       expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
       await page.keyboard.press('Escape')
@@ -260,7 +261,7 @@ browserSuite('caller console keys and serials as heard (issue 29 point 1)', () =
       await until(
         'not sold',
         async () => norm(await page.getByTestId('error-message').textContent()),
-        'The card or ticket does not exist in this game.',
+        'No card sold in this game has the number 77. Ask the player to repeat the number and series of the card and check it again.',
       )
       expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
       await page.screenshot({ path: join(SCREENSHOTS, 'caller-claim-en-1920x1080.png') })

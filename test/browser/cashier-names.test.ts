@@ -79,6 +79,11 @@ browserSuite('names, not ids, at the cashier (issue 29 point 6)', () => {
       await page.getByTestId('day-table').waitFor()
       const by = (await page.getByTestId('day-by').allTextContents()).map(norm)
       expect(new Set(by)).toEqual(new Set(['Rosa Vargas']))
+      // The hall's clock (La Paz, UTC-04:00: the clock starts at 22:10 UTC, 18:10 in the hall), as the shift bar
+      // says it, not the browser's (UTC here); the day as people write it, not "2026-03-14".
+      expect(norm(await page.getByTestId('day-date').textContent())).toBe('· 14/03/2026')
+      for (const time of (await page.getByTestId('day-time').allTextContents()).map(norm))
+        expect(time).toMatch(/^18:1\d$/)
       const refs = (await page.getByTestId('day-ref').allTextContents()).map(norm)
       // The sale by its serials (first … last, and how many), the payout by its receipt number.
       expect(refs).toContain('A-00001 … A-00030 (30)')

@@ -136,7 +136,7 @@ browserSuite('the cashier closes her shift when the drawer does not balance (iss
   )
 
   it(
-    'English, 1920x1080: over by BOB 0.50 says so in English; closed with the reason, the report in English',
+    'English, 1920x1080: over by Bs 0.50 says so in English; closed with the reason, the report in English',
     { timeout: 90_000 },
     async () => {
       const page = await pageOnClock(browser, clock, { width: 1920, height: 1080 })
@@ -146,7 +146,7 @@ browserSuite('the cashier closes her shift when the drawer does not balance (iss
       await page.getByTestId('shift-close').click()
       await page.getByTestId('shift-error').waitFor()
       expect(norm(await page.getByTestId('shift-error').textContent())).toBe(
-        'The count does not balance: the drawer is over by BOB 0.50. Count the cash again; if the difference is real, write the reason in “Note” and press CLOSE SHIFT again: the difference goes on the shift report.',
+        'The count does not balance: the drawer is over by Bs 0.50. Count the cash again; if the difference is real, write the reason in “Note” and press CLOSE SHIFT again: the difference goes on the shift report.',
       )
       expect(await page.getByTestId('shift-counted').inputValue()).toBe('100.50')
       expect(screenLeaks(norm(await page.locator('body').textContent()))).toEqual([])
@@ -154,7 +154,7 @@ browserSuite('the cashier closes her shift when the drawer does not balance (iss
       await page.getByTestId('shift-note').fill('a player left 50 cents')
       await page.getByTestId('shift-close').click()
       await page.getByTestId('shift-report').waitFor()
-      expect(norm(await page.getByTestId('shift-report-difference').textContent())).toBe('+BOB 0.50')
+      expect(norm(await page.getByTestId('shift-report-difference').textContent())).toBe('+Bs 0.50')
       expect(norm(await page.getByTestId('shift-report').textContent())).toContain(
         'Shift closed · Rosa Vargas · Caja 1',
       )

@@ -156,7 +156,7 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
       await typeShortCode(page, voucher.shortCode)
       await page.getByTestId('cashier-cashout').waitFor()
       expect(norm(await page.getByTestId('cashier-kind').textContent())).toBe('Voucher')
-      expect(norm(await page.getByTestId('cashier-cashout').textContent())).toBe('REFUND BOB 10.00 IN CASH')
+      expect(norm(await page.getByTestId('cashier-cashout').textContent())).toBe('REFUND Bs 10.00 IN CASH')
       await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-1920x1080.png') })
       await page.close()
     },

@@ -249,7 +249,7 @@ suite('kiosk and cashier in Chromium', () => {
       // Back to the basket, the voucher and the cards still in it.
       await page.getByTestId('kiosk-back').click()
       expect(await page.getByTestId('kiosk-cards-value').textContent()).toBe('1')
-      await expect.poll(() => page.getByTestId('kiosk-credit').textContent()).toMatch(/BOB\s10\.00/)
+      await expect.poll(() => page.getByTestId('kiosk-credit').textContent()).toMatch(/Bs\s10\.00/)
     } finally {
       await page.close()
     }

@@ -122,6 +122,16 @@ browserSuite('hall terminals in Chromium (issue 27)', () => {
     const landscape = await open(t1, { width: 1920, height: 1080 })
     const portrait = await open(t2, { width: 1080, height: 1920 })
     await expect(landscape.getByText('Presente su vale para jugar')).toBeDefined()
+    // A short code typed with a mistake: the player reads what to check about the voucher, not the cashier's
+    // "El cartón o boleto no existe en esta partida." (the server's words for the code it could not find).
+    await landscape.getByTestId('voucher').fill('ZZZZ-ZZZZ')
+    await landscape.getByTestId('age-confirm').check()
+    await landscape.getByTestId('start').click()
+    const refused = (await landscape.getByTestId('message').innerText()).replace(/\s+/g, ' ')
+    expect(refused).toContain('Ningún vale tiene este código. Revise lo que escribió')
+    expect(refused).not.toMatch(/cartón o boleto|partida/)
+    await landscape.screenshot({ path: join(SCREENSHOTS, 'terminal-voucher-not-found.png') })
+    await landscape.getByTestId('age-confirm').uncheck()
     // Each player types the short code of a voucher bought at the cashier.
     for (const [page, amount] of [
       [landscape, 3000],

@@ -503,6 +503,9 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
               ? (err.details as { serials?: unknown } | undefined)?.serials
               : undefined
           if (Array.isArray(serials)) claimChoices.value = serials.filter((x): x is string => typeof x === 'string')
+          // A number misheard in the noise of the hall: the caller reads what to do, not "card or ticket".
+          if (err instanceof ApiError && err.code === 'TICKET_NOT_FOUND')
+            throw new ConsoleRefusal(t(lang, 'claimNotSold').replace('{serial}', serial))
           throw err
         }
         const card = await api.card(id, serial).catch(() => null)

@@ -112,6 +112,8 @@ const es = {
   serial: 'Serie del cartón',
   serialPlaceholder: '41 · A41 · A-00041',
   claimHintKeys: 'Pulse L (línea) o B (bingo) y escriba el número del cartón que oye: 41, A41 o A-00041.',
+  claimNotSold:
+    'Ningún cartón vendido en esta partida tiene el número {serial}. Pida al jugador que repita el número y la serie de su cartón y compruébelo otra vez.',
   claimHintTyping: 'Escriba el número y pulse Intro. Esc: volver al juego (Espacio saca bola).',
   claimWhichSeries: '¿De qué serie? Ese número está en varias:',
   check: 'COMPROBAR',
@@ -359,6 +361,8 @@ const en: Record<CallerKey, string> = {
   serial: 'Card serial',
   serialPlaceholder: '41 · A41 · A-00041',
   claimHintKeys: 'Press L (line) or B (bingo) and type the card number you hear: 41, A41 or A-00041.',
+  claimNotSold:
+    'No card sold in this game has the number {serial}. Ask the player to repeat the number and series of the card and check it again.',
   claimHintTyping: 'Type the number and press Enter. Esc: back to the game (Space draws).',
   claimWhichSeries: 'Which series? That number is in several:',
   check: 'CHECK',

@@ -80,6 +80,9 @@ function SessionView({
   const m = minutes.data
   const cur = (c: number) => money(c, m.currency || 'BOB', lang)
   const state = (s: string) => t(lang, s === 'finished' ? 'finished' : s === 'void' ? 'void' : 'inProgress')
+  // The minutes take a game's cards and takings from its close of sales (BNG-17): before it they are not zero but
+  // not yet known, and the game is on sale, not in play.
+  const salesOpen = (g: SessionMinutes['games'][number]) => g.status === 'in_progress' && !g.salesDigest
   return (
     <div data-testid="session-minutes">
       <p class="in-row">
@@ -111,14 +114,14 @@ function SessionView({
           {m.games.map((g) => (
             <tr key={g.gameId} data-testid="minutes-row">
               <td class="in-num">{g.orderNo}</td>
-              <td class="in-num">{g.cardsSold}</td>
-              <td class="in-num">{cur(g.totalCents)}</td>
+              <td class="in-num">{salesOpen(g) ? '—' : g.cardsSold}</td>
+              <td class="in-num">{salesOpen(g) ? '—' : cur(g.totalCents)}</td>
               <td class="in-num" data-testid="minutes-row-paid">
                 {/* Every prize of the game (line, bingo, figures, pots and prima), so the rows add up to the total. */}
                 {cur(g.linePaidCents + g.bingoPaidCents + (g.figuresPaidCents ?? 0) + g.jackpotsPaidCents)}
               </td>
               <td class="in-num">{g.ballsDrawn}</td>
-              <td>{state(g.status)}</td>
+              <td data-testid="minutes-row-state">{salesOpen(g) ? t(lang, 'salesOpen') : state(g.status)}</td>
               <td>
                 <button
                   type="button"

@@ -32,6 +32,12 @@ export function App(props: { store: CashierStore }) {
           <div class="c-top__cashier">
             {T.cashier} <strong data-testid="cashier-person">{store.station.value.person.name}</strong>
           </div>
+        ) : store.station.value?.station ? (
+          // An enrolled station knows its cashier only by her login (the bar below): a typed name here would be a
+          // second, unchecked way to say who is at the till.
+          <div class="c-top__cashier">
+            {T.cashier} <strong data-testid="cashier-person">{T.nobodyLoggedIn}</strong>
+          </div>
         ) : (
           <label class="c-top__cashier">
             {T.cashier}

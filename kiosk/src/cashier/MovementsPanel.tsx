@@ -1,5 +1,6 @@
 import { formatMoney } from '../../../server/src/shared/money.ts'
 import { formatStamp } from '../../../printer/src/ticket-layout.ts'
+import { formatInZone } from '../../../server/src/shared/time-zone.ts'
 import type { CashierStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 
@@ -9,11 +10,18 @@ export function MovementsPanel(props: { store: CashierStore }) {
   const T = TEXTS[store.lang.value]
   const d = store.day.value
   const money = (c: number) => formatMoney(c, d?.currency ?? store.currency.value, store.lang.value)
+  // Times on the hall's clock (the shift bar's), and the day as people write it (27/11/2026), never "2026-11-27".
+  const zone = store.station.value?.station?.timeZone ?? undefined
   return (
     <section class="c-day" data-testid="cashier-day">
       <div class="c-day__head">
         <h2 class="c-h2">
-          {T.dayTitle} {d && <span class="c-muted">· {d.day}</span>}
+          {T.dayTitle}{' '}
+          {d && (
+            <span class="c-muted" data-testid="day-date">
+              · {formatInZone(`${d.day}T12:00:00Z`, 'UTC', 'date')}
+            </span>
+          )}
         </h2>
         <button type="button" class="c-btn" onClick={() => void store.refreshDay()}>
           {T.refresh}
@@ -49,7 +57,7 @@ export function MovementsPanel(props: { store: CashierStore }) {
           <tbody>
             {d.movements.map((m) => (
               <tr key={m.id} data-kind={m.kind}>
-                <td>{formatStamp(m.at).slice(11)}</td>
+                <td data-testid="day-time">{formatStamp(m.at, zone).slice(11)}</td>
                 <td>{T.kinds2[m.kind] ?? m.kind}</td>
                 <td data-testid="day-ref">{m.ref}</td>
                 <td data-testid="day-by">{m.cashierName}</td>

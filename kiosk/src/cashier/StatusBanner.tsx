@@ -16,7 +16,8 @@ export function StatusBanner(props: { store: CashierStore }) {
   const T = TEXTS[store.lang.value]
   const L = store.lang.value
   const money = (c: number, cur: string | null = null) => formatMoney(c, cur || store.currency.value, L)
-  const stamp = (iso: string) => formatStamp(iso)
+  // The hall's clock, as the shift bar and the receipts speak it, not the browser's.
+  const stamp = (iso: string) => formatStamp(iso, store.station.value?.station?.timeZone ?? undefined)
   let tone: Tone = 'info'
   let title = ''
   let amount: string | null = null

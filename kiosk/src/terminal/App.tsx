@@ -56,7 +56,7 @@ function Start({ store, t }: { store: TerminalStore; t: Texts }) {
       <form
         onSubmit={(e) => {
           e.preventDefault()
-          if (code.trim() && adult) void store.start(code, adult)
+          if (code.trim() && adult) void store.start(code, adult, t.voucherRefused)
         }}
       >
         <label>

@@ -68,13 +68,15 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
     }))
   })
 
-  async function call<T>(fn: () => Promise<T>): Promise<T | null> {
+  /** `said`: the screen's own words for a refusal code, where the server's would mislead the player. */
+  async function call<T>(fn: () => Promise<T>, said: Record<string, string> = {}): Promise<T | null> {
     busy.value = true
     message.value = null
     try {
       return await fn()
     } catch (err) {
-      message.value = { kind: 'error', text: err instanceof ApiError ? err.message : String(err) }
+      const text = err instanceof ApiError ? (said[err.code] ?? err.message) : String(err)
+      message.value = { kind: 'error', text }
       return null
     } finally {
       busy.value = false
@@ -114,9 +116,14 @@ export function createTerminalStore(request: ApiRequest, feed: GameFeed, lang: L
     ranked,
     hallName,
     refresh,
-    async start(voucherCode: string, ageConfirmed: boolean) {
-      const v = await call(() =>
-        request<TerminalView>('POST', '/api/terminal/session', { voucherCode: voucherCode.trim(), ageConfirmed }),
+    /**
+     * `refused`: the voucher's refusals in the player's words. The server's are the cashier's (a mistyped code is
+     * "the card or ticket does not exist in this game"); a player at the seat needs what to check or where to go.
+     */
+    async start(voucherCode: string, ageConfirmed: boolean, refused: Record<string, string> = {}) {
+      const v = await call(
+        () => request<TerminalView>('POST', '/api/terminal/session', { voucherCode: voucherCode.trim(), ageConfirmed }),
+        refused,
       )
       if (v) {
         ended.value = null

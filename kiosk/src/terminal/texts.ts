@@ -9,6 +9,16 @@ const es = {
   start: 'Empezar',
   /** GEN-23: the player answers before the session opens (the terminal's seat is the player's own). */
   ageConfirm: 'Tengo 18 años o más (el juego está prohibido a menores de edad)',
+  /** A voucher refused at the start, said to the player with what to do next (never the cashier's wording). */
+  voucherRefused: {
+    TICKET_NOT_FOUND:
+      'Ningún vale tiene este código. Revise lo que escribió (el código impreso bajo el QR del vale) e inténtelo de nuevo.',
+    INVALID_SIGNATURE: 'Este código no es el de un vale. Revise el código o pida ayuda en caja.',
+    VALIDATION_FAILED: 'Este código no es el de un vale. Revise el código o pida ayuda en caja.',
+    VOUCHER_SPENT: 'Este vale ya se usó. Si le quedó saldo, use su vale de cambio; si no, compre otro en caja.',
+    VOUCHER_EXPIRED: 'La validez de este vale terminó. Diríjase a caja.',
+    WRONG_HALL: 'Este vale es de otra sala: solo se usa allí. Pida ayuda en caja.',
+  } as Record<string, string>,
   balance: 'Saldo',
   spent: 'Jugado',
   won: 'Ganado',
@@ -73,6 +83,16 @@ const en: typeof es = {
   voucherLabel: 'Voucher code',
   start: 'Start',
   ageConfirm: 'I am 18 or older (minors may not play)',
+  voucherRefused: {
+    TICKET_NOT_FOUND:
+      "No voucher has this code. Check what you typed (the code printed under the voucher's QR) and try again.",
+    INVALID_SIGNATURE: 'This is not a voucher code. Check the code or ask the cashier for help.',
+    VALIDATION_FAILED: 'This is not a voucher code. Check the code or ask the cashier for help.',
+    VOUCHER_SPENT:
+      'This voucher has been used. If it left a balance, use your change voucher; if not, buy one at the cashier.',
+    VOUCHER_EXPIRED: "This voucher's validity has ended. Go to the cashier.",
+    WRONG_HALL: 'This voucher belongs to another hall: it is used only there. Ask the cashier for help.',
+  },
   balance: 'Balance',
   spent: 'Played',
   won: 'Won',

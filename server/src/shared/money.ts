@@ -37,6 +37,9 @@ export function formatMoney(amountCents: Cents, currency: string, locale = 'es')
     format = new Intl.NumberFormat(tag, {
       style: 'currency',
       currency,
+      // In English too the hall's own sign (Bs, $), as its prices and the server's messages write it, never the
+      // ISO code ("BOB 5.00") that en-US falls back to for a currency it has no symbol for.
+      currencyDisplay: 'narrowSymbol',
       minimumFractionDigits: minor,
       maximumFractionDigits: minor,
     })
