@@ -58,7 +58,7 @@ browserSuite('the cashier logs in at her station and opens and closes her shift 
     expect(await page.getByTestId('cashier-station').textContent()).toBe('Caja 1')
     // Until she logs in, the header says nobody is at the till and offers no free-text name besides the login.
     expect(await page.getByTestId('cashier-name').count()).toBe(0)
-    expect(await page.getByTestId('cashier-person').textContent()).toBe('nadie: inicie sesión')
+    expect(await page.getByTestId('cashier-person').textContent()).toBe('sin sesión iniciada')
     await page.screenshot({ path: join(SCREENSHOTS, 'cashier-shift-login.png') })
 
     // A wrong password is refused in Spanish, and nobody is logged in.
