@@ -37,6 +37,7 @@ import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { isVirtualCard } from '../bingo/system-claims.ts'
 import { gameById } from '../bingo/store/games.ts'
+import { effectiveElectronicBingo } from '../bingo/betting-plan.ts'
 import {
   effectiveTerms,
   rankCards,
@@ -70,8 +71,11 @@ export interface TerminalDeps {
 /** The terms of a hall's terminals as read inside a transaction (the profile's, or the hall's record). */
 async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = false) {
   const read = await store.hallProfileAndTerms(sql, hallId)
-  const profile = getProfile(read.profileId ?? '')
-  if (!profile) return { profile: null, verdict: { refused: 'not_allowed' as const } }
+  const base = getProfile(read.profileId ?? '')
+  if (!base) return { profile: null, verdict: { refused: 'not_allowed' as const } }
+  // BNG-101 / CFG-33: the rules as this hall plays them (its own switch turns the system's claims off), so that the
+  // terms answer and every terminal use case read the effective value, not the profile's.
+  const profile = { ...base, electronicBingo: effectiveElectronicBingo(base, read.settings) }
   const row = read.terms
   // Issue 24 point 4: on a server without the demo, the demo's labelled terms are no authority's record at all.
   const real = row && !(demoReferencesRefused && isDemoReference(row.reference))
