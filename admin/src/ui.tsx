@@ -112,6 +112,8 @@ export function HallDateTime(props: {
   value: string
   onValue: (v: string) => void
   invalid?: boolean
+  /** The zone the field is typed in, when it is another hall's than the back office's own (hallZone). */
+  zone?: string
 }) {
   const [typed, setTyped] = useState(() => splitWallValue(props.value))
   const wall = hallWallValue(typed.date, typed.time)
@@ -124,6 +126,7 @@ export function HallDateTime(props: {
     <HallDateField
       name={props.name}
       label={props.label}
+      zone={props.zone}
       hint={wall === null && (typed.date.trim() || typed.time.trim()) ? tx('dateBad') : null}
     >
       <HallDatePart
@@ -181,11 +184,17 @@ export function HallDay(props: {
 }
 
 /** The frame HallDateTime and HallDay share: the label with the hall's zone, the typed parts, the hint when wrong. */
-function HallDateField(props: { name: string; label: string; hint: string | null; children: ComponentChildren }) {
+function HallDateField(props: {
+  name: string
+  label: string
+  hint: string | null
+  zone?: string
+  children: ComponentChildren
+}) {
   return (
     <div class="field" data-testid={`${props.name}-field`}>
       <span>
-        {props.label} ({hallZoneLabel()})
+        {props.label} ({props.zone ? zoneLabel(Date.now(), props.zone) : hallZoneLabel()})
       </span>
       <span class="inline date-pair">{props.children}</span>
       {props.hint && (

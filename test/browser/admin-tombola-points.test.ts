@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
+import { zoneOffsetMinutes } from '../../server/src/shared/time-zone.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
 /**
@@ -19,6 +20,12 @@ const START = Date.parse('2026-06-10T10:00:00Z')
 const startedAt = Date.now()
 const clock = { now: () => new Date(START + (Date.now() - startedAt)) }
 const HOUR = 3_600_000
+/** The instant a wall time "YYYY-MM-DDTHH:MM" means on `zone`'s clock, as the back office reads its date fields. */
+function hallInstantIn(local: string, zone: string): string {
+  const wall = Date.parse(`${local}:00Z`)
+  const t = wall - zoneOffsetMinutes(wall - zoneOffsetMinutes(wall, zone) * 60_000, zone) * 60_000
+  return new Date(t).toISOString()
+}
 
 browserSuite('PRM-2: a tómbola by points planned from the back office raffle form (auth on, Chromium)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -194,6 +201,14 @@ browserSuite('PRM-2: a tómbola by points planned from the back office raffle fo
     )
     const rows = (await shown.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())
     expect(rows).toEqual(['1 2 5', '2 6 1', 'Bicicleta 7', 'Cesta 3'])
+    // Issue 29: typed on the clock of the tómbola's hall (Madrid), listed on it: the same wall time, the zone named,
+    // not moved to the operator profile's La Paz (six hours earlier in June).
+    const typed = local(50)
+    expect(read.body.timeZone).toBe('Europe/Madrid')
+    expect(read.body.plan.drawAt).toBe(hallInstantIn(typed, 'Europe/Madrid'))
+    const row = page.getByTestId('draws-table').locator('tr', { hasText: 'Tómbola de San Juan' })
+    const [, y, mo, d, hm] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2})$/.exec(typed)!
+    expect((await row.innerText()).replace(/\s+/g, ' ')).toContain(`${d}/${mo}/${y} ${hm} (Madrid, UTC+02:00)`)
     await noLeaks(page)
     await shot(page, 'listed')
     await page.close()

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
+import { smallInstantDesign } from '../helpers/instant.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
 const PASSWORD = 'correct horse battery'
@@ -49,27 +50,15 @@ describe("a Cantabrian operator plans each catalogue game only under the Conseje
   })
   const raffle = (kind: 'raffle' | 'tombola', authorisationRef?: string) =>
     rafflePlan({ kind, gameCode: kind === 'raffle' ? 'RIFACB' : 'TOMBCB', nonProfit: false, authorisationRef })
-  const instant = (authorisationRef?: string) => ({
-    gameNo: 7701,
-    name: 'Rasca Cántabro',
-    currency: 'EUR',
-    priceCents: 1000,
-    ticketCount: 600,
-    packSize: 50,
-    playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-    tiers: [
-      { amountCents: 100_000, count: 1 },
-      { amountCents: 7500, count: 12 },
-      { amountCents: 2500, count: 60 },
-      { amountCents: 1500, count: 90 },
-    ],
-    payoutShareBp: { min: 3000, max: 9000 },
-    packRules: { lowTiers: { maxAmountCents: 2500, minPerPack: 5 } },
-    claimDays: 60,
-    salesEndAt: '2099-12-31T23:59:59+01:00',
-    authorisationRef,
-    back: { issuer: 'Loterías de Cantabria', paymentPlace: 'cajas de la sala' },
-  })
+  const instant = (authorisationRef?: string) =>
+    smallInstantDesign({
+      gameNo: 7701,
+      name: 'Rasca Cántabro',
+      currency: 'EUR',
+      salesEndAt: '2099-12-31T23:59:59+01:00',
+      authorisationRef,
+      back: { issuer: 'Loterías de Cantabria', paymentPlace: 'cajas de la sala' },
+    })
 
   beforeAll(async () => {
     server = await startTestServer(

@@ -7,6 +7,7 @@ import { rawPublicKeyHex } from '../../server/src/cli/generator-certificate.ts'
 import type { InstantDesign } from '../../server/src/instant/design.ts'
 import { instantGeneratorBuild, type GeneratorCertification } from '../../server/src/instant/generator-build.ts'
 import { signedGeneratorCertificate, TEST_CERTIFIER } from '../helpers/generator-certificate.ts'
+import { smallInstantDesign } from '../helpers/instant.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
 /**
@@ -16,27 +17,7 @@ import { api, startTestServer } from '../helpers/server.ts'
  * record, its journal record, the running build and the certificate.
  */
 const PASSWORD = 'correct horse battery'
-const design = (gameNo: number): InstantDesign => ({
-  gameNo,
-  name: 'Raspa Certificada',
-  currency: 'BOB',
-  priceCents: 1000,
-  ticketCount: 600,
-  packSize: 50,
-  playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-  tiers: [
-    { amountCents: 100_000, count: 1 },
-    { amountCents: 7500, count: 12 },
-    { amountCents: 2500, count: 60 },
-    { amountCents: 1500, count: 90 },
-  ],
-  payoutShareBp: { min: 3000, max: 9000 },
-  packRules: { lowTiers: { maxAmountCents: 2500, minPerPack: 5 } },
-  claimDays: 60,
-  salesEndAt: '2099-12-31T23:59:59-04:00',
-  authorisationRef: 'AJ-RA-2025-0042',
-  back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
-})
+const design = (gameNo: number): InstantDesign => smallInstantDesign({ gameNo, name: 'Raspa Certificada' })
 
 async function people(s: Awaited<ReturnType<typeof startTestServer>>) {
   const bearer: Record<string, { authorization: string }> = {}

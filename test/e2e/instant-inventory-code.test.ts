@@ -161,7 +161,7 @@ describe('INS-10: an instant ticket is settled only against both of its codes (a
     expect(await ledger()).toEqual(before)
   })
 
-  it('a misprint refund and a void for damage need both codes too; the ticket is still settled afterwards with both', async () => {
+  it('a misprint refund and a void for damage need both codes of the same ticket (INS-9, INS-10): a pair of two tickets settles neither; each is still settled afterwards with its own', async () => {
     const [loser] = tickets.filter((t) => t.tier === 0)
     const winner = tickets.filter((t) => t.tier > 0)[4]
     await sell(loser.serial)
@@ -180,6 +180,22 @@ describe('INS-10: an instant ticket is settled only against both of its codes (a
       409,
       'INVENTORY_CODE_MISMATCH',
     )
+    // INS-9/INS-10: the hidden code of one ticket with the inventory code of another is refunded as neither: not the
+    // hidden code's ticket (it would then never be paid) nor the other one, whichever way round the pair comes.
+    for (const pair of [
+      { code: winner.code, inventoryCode: loser.serial },
+      { code: loser.code, inventoryCode: winner.serial },
+    ]) {
+      const mismatch = await h.call(
+        'cajero@caja2',
+        'POST',
+        '/api/instant/refund',
+        { ...refund, ...pair, reason: 'serial-mismatch' },
+        secondPersonHeader('mesa'),
+      )
+      refused(mismatch, 409, 'INVENTORY_CODE_MISMATCH')
+      expect(mismatch.body.error.message).toMatch(/no se paga, reembolsa ni anula ninguno/)
+    }
     expect(await ledger()).toEqual(before)
 
     const refunded = await h.call(

@@ -29,32 +29,17 @@ import {
   type KnownTicket,
   type Needle,
 } from '../helpers/secret-scan.ts'
+import { smallInstantDesign } from '../helpers/instant.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 
-const printed: InstantDesign = {
+const printed: InstantDesign = smallInstantDesign({
   gameNo: 4401,
   name: 'Raspa Sellada',
-  currency: 'BOB',
-  priceCents: 1000,
-  ticketCount: 600,
-  packSize: 50,
-  playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
-  tiers: [
-    { amountCents: 100_000, count: 1 },
-    { amountCents: 7500, count: 12 },
-    { amountCents: 2500, count: 60 },
-    { amountCents: 1500, count: 90 },
-  ],
-  payoutShareBp: { min: 3000, max: 9000 },
   packRules: {
     lowTiers: { maxAmountCents: 2500, minPerPack: 5 },
     topTiers: { minAmountCents: 100_000, maxPerPack: 1, notFirstOrLast: true },
   },
-  claimDays: 60,
-  salesEndAt: '2099-12-31T23:59:59-04:00',
-  authorisationRef: 'AJ-RA-2025-0042',
-  back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
-}
+})
 const electronic: InstantDesign = {
   ...printed,
   gameNo: 4402,

@@ -311,7 +311,7 @@ describe('instant lottery end to end', () => {
     expect(notice.body.text).toMatch(/no se pagan, reembolsan ni canjean/)
   })
 
-  it('refunds a misprint (hidden code of another ticket) once, price only (INS-9)', async () => {
+  it('refunds a misprint once, price only, against both codes of the same ticket (INS-9, INS-10)', async () => {
     const l = inPack(1, false, 2)
     const other = inPack(1, false, 3)
     // INS-12: only a sold ticket is refunded.
@@ -331,10 +331,19 @@ describe('instant lottery end to end', () => {
     ).toBe(201)
     const v = await post('/api/instant/validate', { code: l.code, inventoryCode: other.serial })
     expect(v.body.outcome).toBe('REFUND_ONLY')
-    const r = await post('/api/instant/refund', {
+    // INS-9/INS-10: a pair of codes of two tickets refunds neither.
+    const mismatch = await post('/api/instant/refund', {
       code: l.code,
       inventoryCode: other.serial,
       reason: 'serial-mismatch',
+      stationId: 'caja-1',
+      cashierId: 'cajera-ana',
+    })
+    expect([mismatch.status, mismatch.body.error?.code]).toEqual([409, 'INVENTORY_CODE_MISMATCH'])
+    const r = await post('/api/instant/refund', {
+      code: l.code,
+      inventoryCode: l.serial,
+      reason: 'printing-defect',
       stationId: 'caja-1',
       cashierId: 'cajera-ana',
     })

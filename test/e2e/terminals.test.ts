@@ -121,6 +121,19 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     expect(r.body.terms.terminalRangePercent).toBe(25)
   })
 
+  it("answers the terms with the hall's own switch of the system's claims, not the profile's alone (BNG-101, CFG-33)", async () => {
+    const answer = async () =>
+      (await api(server.url, 'GET', `/api/halls/${hall.hallId}/terminal-terms`, undefined, asDirector())).body
+    // Bolivia's profile lets the system claim for virtual cards: on where the hall has not switched it off.
+    expect((await answer()).autoClaim).toBe(true)
+    const off = await api(server.url, 'PUT', `/api/halls/${hall.hallId}/auto-claim`, { autoClaim: false }, asDirector())
+    expect(off.status, JSON.stringify(off.body)).toBe(200)
+    expect(await answer()).toMatchObject({ allowed: true, autoClaim: false, reference: terms.reference })
+    const back = await api(server.url, 'PUT', `/api/halls/${hall.hallId}/auto-claim`, { autoClaim: null }, asDirector())
+    expect(back.status, JSON.stringify(back.body)).toBe(200)
+    expect((await answer()).autoClaim).toBe(true)
+  })
+
   it('opens a session with a voucher (spent into the balance once), buys virtual cards from the reserved range', async () => {
     const voucher = await sellVoucher(server.url, hall.hallId, 3000, {}, asCashier())
     const opened = await api(

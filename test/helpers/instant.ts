@@ -35,3 +35,33 @@ export async function printRunTickets(db: Database, sealer: Sealer, design: Inst
     p.serials.map((serial, i) => ({ serial, pack: p.packNo, position: i, code: p.codes[i], tier: p.tiers[i] })),
   )
 }
+
+/**
+ * A small printed instant game (600 tickets in 12 packs of 50, four prize tiers, five low prizes in every pack) under
+ * the Bolivian test authorisation: what a test of generation, certification or sealing needs. `overrides` changes any
+ * field (game number, name, currency, authorisation, back).
+ */
+export function smallInstantDesign(overrides: Partial<InstantDesign> = {}): InstantDesign {
+  return {
+    gameNo: 4401,
+    name: 'Raspa de pruebas',
+    currency: 'BOB',
+    priceCents: 1000,
+    ticketCount: 600,
+    packSize: 50,
+    playStyle: { type: 'match-three', decoyAmountsCents: [300, 700] },
+    tiers: [
+      { amountCents: 100_000, count: 1 },
+      { amountCents: 7500, count: 12 },
+      { amountCents: 2500, count: 60 },
+      { amountCents: 1500, count: 90 },
+    ],
+    payoutShareBp: { min: 3000, max: 9000 },
+    packRules: { lowTiers: { maxAmountCents: 2500, minPerPack: 5 } },
+    claimDays: 60,
+    salesEndAt: '2099-12-31T23:59:59-04:00',
+    authorisationRef: 'AJ-RA-2025-0042',
+    back: { issuer: 'Lotería de pruebas', paymentPlace: 'cajas de la sala' },
+    ...overrides,
+  }
+}

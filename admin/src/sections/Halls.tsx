@@ -31,6 +31,8 @@ export interface Hall {
   profileId: string
   currency: string
   playingPositions: number
+  /** Its clock (issue 29): its own zone, else its profile's. */
+  timeZone?: string
 }
 interface Overview {
   hall: Hall

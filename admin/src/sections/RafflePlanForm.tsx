@@ -9,7 +9,7 @@
  */
 import { useState } from 'preact/hooks'
 import { api } from '../session.ts'
-import { Feedback, Field, HallDateTime, Input, Select, cents, hallInstant } from '../ui.tsx'
+import { Feedback, Field, HallDateTime, Input, Select, cents, hallInstant, hallZone } from '../ui.tsx'
 import { lx } from './lottery-texts.ts'
 import { planRefusal } from './plan-refusal.ts'
 import { SourceSelect, type GoodsValue } from './GoodsPrize.tsx'
@@ -121,6 +121,9 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
   const [tiers, setTiers] = useState<Tier[]>([{ count: '', points: '' }])
   const [firstFigure, setFirstFigure] = useState('')
   const halls = useHalls()
+  // Issue 29: the times are typed on the clock of the hall the draw is held in: a points tómbola's (PRM-6, chosen
+  // below), else the back office's own. That zone goes with the plan, so the list shows the draw on the same clock.
+  const zone = (byPoints && halls.data?.find((h) => h.id === pointsHall)?.timeZone) || hallZone()
   const [communicationRef, setCommunicationRef] = useState('')
   const [winnersStayIn, setWinnersStayIn] = useState('')
   const [laterDraws, setLaterDraws] = useState<string[]>([''])
@@ -159,7 +162,7 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
       return setError(lx('checkFields', { fields: [...missing.map(label), ...lacking].join(', ') }))
     }
     // Issue 29: typed on the hall's clock (its zone named by the field), whatever the browser's zone.
-    const iso = (v: string) => hallInstant(v)
+    const iso = (v: string) => hallInstant(v, zone)
     setBusy(true)
     try {
       const prizes = [
@@ -231,6 +234,8 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
             }),
         organiser: f.organiser.trim(),
         name: f.name.trim(),
+        // The clock the times were typed on: the list shows the draw on it.
+        timeZone: zone,
         gameCode: f.gameCode.trim().toUpperCase(),
         drawNumber: Number(f.drawNumber),
         numbering: { from: Number(f.from), to: Number(f.to), digits: Math.max(String(f.to).trim().length, 1) },
@@ -280,6 +285,7 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
             label={`${label('prizeDepositedAt')} ${i + 2}`}
             value={m.depositedAt}
             onValue={(v) => setMore((x) => x.map((y, j) => (j === i ? { ...y, depositedAt: v } : y)))}
+            zone={zone}
           />
           <SourceSelect
             testId={`raffle-prize-${i + 2}-source`}
@@ -391,6 +397,7 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
               value={f[k]}
               onValue={(v) => setF((x) => ({ ...x, [k]: v }))}
               invalid={bad.has(k)}
+              zone={zone}
             />
           ) : (
             <Field label={label(k)} key={k}>
@@ -445,6 +452,7 @@ export function RafflePlanForm(props: { onCreated: () => void }) {
                 label={lx('sv_drawAt', { n: i + 2 })}
                 value={d}
                 onValue={(v) => setLaterDraws((x) => x.map((y, j) => (j === i ? v : y)))}
+                zone={zone}
               />
             ))}
             <button type="button" data-testid="raffle-add-draw" onClick={() => setLaterDraws((x) => [...x, ''])}>

@@ -8,7 +8,7 @@
  * server's profile, so that "4567890 LP", "4567890-lp" and "4567890" are one player; the document is kept as typed.
  */
 import { randomBytes } from 'node:crypto'
-import type { Database } from '../db/database.ts'
+import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -22,6 +22,23 @@ import {
   openDocumentAtRest,
   sealDocumentAtRest,
 } from '../shared/document-at-rest.ts'
+
+/**
+ * GEN-23 / GEN-27: the person is on the exclusion list. The exclusion's id and the hall stay on the error for the
+ * refusal's journal record; the answer carries only its kind.
+ */
+export class PlayerExcluded extends DomainError {
+  readonly exclusionId: string
+  readonly kind: string
+  constructor(
+    exclusion: { id: string; kind: string },
+    readonly hallId: string | null,
+  ) {
+    super('PLAYER_EXCLUDED', `the player is on the exclusion list (${exclusion.kind})`, { kind: exclusion.kind })
+    this.exclusionId = exclusion.id
+    this.kind = exclusion.kind
+  }
+}
 
 /** One key per person (shared/identity.ts): "4567890 LP", "4567890-lp" and "4567890" are "4567890". */
 export function normaliseDocument(document: string, country: IdentityCountry | null = null): string {
@@ -143,25 +160,59 @@ export function createPlayerAdmission(deps: {
     return { id, lifted: true }
   }
 
-  /** Refuses with PLAYER_EXCLUDED when the person of any of `documents` (as typed, or keys) is excluded in `hallId` (or everywhere). */
-  async function assertAdmitted(documents: readonly string[], hallId?: string | null): Promise<void> {
+  /** The exclusion in force of the first of `documents` (as typed, or keys) excluded in `hallId` (or everywhere). */
+  async function exclusionOf(sql: Sql, documents: readonly string[], hallId?: string | null) {
     for (const key of new Set(documents.filter((d) => d.trim()).map(storedKeyOf))) {
-      const found = (await exclusionsInForce(db, key, now())).filter(
+      const found = (await exclusionsInForce(sql, key, now())).filter(
         (e) => !e.hall_id || !hallId || e.hall_id === hallId,
       )
-      if (found.length) {
-        await db.transaction((tx) =>
-          appendJournal(tx, {
-            at: now(),
-            type: 'player.refused',
-            scope: hallId ? `hall:${hallId}` : '',
-            payload: { exclusionId: found[0].id, kind: found[0].kind, rule: 'GEN-23' },
-          }),
-        )
-        throw new DomainError('PLAYER_EXCLUDED', `the player is on the exclusion list (${found[0].kind})`, {
-          kind: found[0].kind,
-        })
-      }
+      if (found.length) return new PlayerExcluded(found[0], hallId ?? null)
+    }
+    return null
+  }
+
+  /** The refusal's own record (`player.refused`), in a transaction of its own. */
+  function journalRefusal(err: PlayerExcluded) {
+    return db.transaction((tx) =>
+      appendJournal(tx, {
+        at: now(),
+        type: 'player.refused',
+        scope: err.hallId ? `hall:${err.hallId}` : '',
+        payload: { exclusionId: err.exclusionId, kind: err.kind, rule: 'GEN-23' },
+      }),
+    )
+  }
+
+  /**
+   * Refuses with PLAYER_EXCLUDED when the person of any of `documents` (as typed, or keys) is excluded in `hallId`
+   * (or everywhere). Read on its own: the permission gate's check of the documents a request body carries. A sale
+   * decides inside its own transaction (assertAdmittedWithin).
+   */
+  async function assertAdmitted(documents: readonly string[], hallId?: string | null): Promise<void> {
+    const refused = await exclusionOf(db, documents, hallId)
+    if (refused) {
+      await journalRefusal(refused)
+      throw refused
+    }
+  }
+
+  /**
+   * GEN-23 / GEN-25 / GEN-27: the check that decides a sale, read inside the sale's own transaction, so that an
+   * exclusion recorded before the sale commits stops it (every write transaction is serialised: SQLite's one writer,
+   * PostgreSQL's transaction lock). The refusal rolls the sale back; `journalingRefusals` then journals it.
+   */
+  async function assertAdmittedWithin(tx: Sql, documents: readonly string[], hallId?: string | null): Promise<void> {
+    const refused = await exclusionOf(tx, documents, hallId)
+    if (refused) throw refused
+  }
+
+  /** Runs a sale whose transaction checks admission: a refusal is journaled after its rollback, in its own record. */
+  async function journalingRefusals<T>(sale: () => Promise<T>): Promise<T> {
+    try {
+      return await sale()
+    } catch (err) {
+      if (err instanceof PlayerExcluded) await journalRefusal(err)
+      throw err
     }
   }
 
@@ -192,7 +243,16 @@ export function createPlayerAdmission(deps: {
   /** CFG-4: the international lists the profile names (their authority), or null where the hall alone excludes. */
   const internationalLists = () => (deps.internationalLists ? { authority: deps.internationalLists.authority } : null)
 
-  return { exclude, lift, assertAdmitted, list, keyOf, internationalLists }
+  return {
+    exclude,
+    lift,
+    assertAdmitted,
+    assertAdmittedWithin,
+    journalingRefusals,
+    list,
+    keyOf,
+    internationalLists,
+  }
 }
 
 export type PlayerAdmission = ReturnType<typeof createPlayerAdmission>

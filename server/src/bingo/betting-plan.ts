@@ -258,11 +258,17 @@ export function hallProfile(profile: Profile, settingsJson: string): Profile {
     autoClaimSoldCards: autoClaimsOf(profile, settings),
     // BNG-101 / CFG-33: virtual cards by the electronic-bingo rules, not the licence's say on paper cards (system-claims.ts);
     // the hall's own switch, off, stops the system's claims for every card it sold.
-    electronicBingo: {
-      ...profile.electronicBingo,
-      autoClaim: profile.electronicBingo.autoClaim && settings.autoClaim !== false,
-    },
+    electronicBingo: effectiveElectronicBingo(profile, settingsJson),
   }
+}
+
+/**
+ * BNG-101 / CFG-33: the electronic-bingo rules as a hall plays them: the profile's, with the system's claims for
+ * virtual cards off where the hall's own switch (its `autoClaim` setting) is off. `settingsJson`: the hall's settings.
+ */
+export function effectiveElectronicBingo(profile: Profile, settingsJson: string): Profile['electronicBingo'] {
+  const settings = JSON.parse(settingsJson || '{}') as HallRuleSettings
+  return { ...profile.electronicBingo, autoClaim: profile.electronicBingo.autoClaim && settings.autoClaim !== false }
 }
 
 /**

@@ -63,6 +63,12 @@ import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import type { GroupCommit } from '../db/group-commit.ts'
 
+/** The people a sale names and the hall they are asked about in (read in the sale's transaction). */
+interface Admitted {
+  documents: string[]
+  hallOf: (tx: Sql) => Promise<string | null>
+}
+
 export interface PaidSalesDeps {
   db: Database
   clock: Clock
@@ -76,7 +82,7 @@ export interface PaidSalesDeps {
   kiosk: KioskService
   printers: PrinterPool
   /** Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked about the identities a kiosk purchase reads. */
-  admission?: Pick<PlayerAdmission, 'assertAdmitted'>
+  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'journalingRefusals'>
   prints: TicketPrints
   /** The cash desk's group commit (cashdesk/service.ts), which the printed marks share. */
   salesCommit: GroupCommit
@@ -356,11 +362,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
   /**
    * GEN-23 / GEN-27 (issue 23 point 3): the identities a kiosk purchase reads are asked about by the purchase itself,
    * in the kiosk's hall: the player named on each lotto slip and the buyer recorded on the voucher (a change voucher
-   * carries the document of the voucher it is the change of). Asked before the sale's transaction, so that a
-   * refusal is journaled in one of its own; an unknown or bad voucher code is the purchase's to refuse.
+   * carries the document of the voucher it is the change of). Gathered here (a voucher's buyer never changes), asked
+   * about inside the sale's transaction (admittedSale); an unknown or bad voucher code is the purchase's to refuse.
    */
-  async function admitPlayers(input: KioskBasket, signed: SignedVoucher): Promise<void> {
-    if (!deps.admission) return
+  async function playersOf(input: KioskBasket, signed: SignedVoucher): Promise<Admitted | null> {
+    if (!deps.admission) return null
     const documents = (input.slips ?? []).map((s) => s.player?.document ?? '').filter((d) => d.trim())
     const voucherId = signed
       ? (signed.id ?? null)
@@ -368,11 +374,29 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const voucher = voucherId ? await voucherById(db, voucherId) : undefined
     const buyer = vouchers.openDocument(voucher?.buyerDocument)
     if (buyer?.trim()) documents.push(buyer)
-    if (!documents.length) return
+    if (!documents.length) return null
     // The voucher's hall, which is the kiosk's for every purchase that can commit (the sale refuses a kiosk of another
     // hall, WRONG_HALL): one read fewer per purchase (issue 23 point 5); the kiosk's when the voucher is unknown.
-    const hallId = voucher?.hallId ?? (await hallOfStation(db, input.kioskId)) ?? null
-    await deps.admission.assertAdmitted(documents, hallId)
+    return {
+      documents,
+      hallOf: async (tx) => voucher?.hallId ?? (await hallOfStation(tx, input.kioskId)) ?? null,
+    }
+  }
+
+  /**
+   * GEN-23 / GEN-25 / GEN-27: a sale whose admission of the people it names is decided inside its own transaction
+   * (players.ts assertAdmittedWithin), so that an exclusion recorded while the sale is under way stops it; a refusal
+   * rolls the sale back and is then journaled in a transaction of its own.
+   */
+  function admittedSale<T>(who: Admitted | null, fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const admission = deps.admission
+    if (!who || !admission) return sales.run(fn)
+    return admission.journalingRefusals(() =>
+      sales.run(async (tx) => {
+        await admission.assertAdmittedWithin(tx, who.documents, await who.hallOf(tx))
+        return fn(tx)
+      }),
+    )
   }
 
   /**
@@ -406,11 +430,12 @@ export function createPaidSales(deps: PaidSalesDeps) {
       throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
     // The voucher's signature checked and the cards' ids drawn and signed ahead, on the thread pool, side by side.
     const [signed, cardsAhead] = await Promise.all([verifySignedVoucher(input.voucherCode), signCardsAhead(cardCount)])
-    await admitPlayers(input, signed)
+    const players = await playersOf(input, signed)
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
     const publish: Array<() => void> = []
-    const { docs, ...result } = await sales.run(
+    const { docs, ...result } = await admittedSale(
+      players,
       async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
         const at = now()
         if (signed?.error) throw signed.error
@@ -768,17 +793,20 @@ export function createPaidSales(deps: PaidSalesDeps) {
   }
 
   /**
-   * GEN-23 / GEN-27 / GEN-17 (issue 24 point 6): before a counter sale's transaction, the people it names are asked
-   * about on the exclusion list (by their key, however the document was typed), in the station's hall; refused in a
-   * transaction of its own (journaled), before the sale's.
+   * GEN-23 / GEN-27 / GEN-17 (issue 24 point 6): the people a counter sale names, asked about on the exclusion list
+   * (by their key, however the document was typed) in the station's hall, inside the sale's transaction
+   * (admittedSale).
    */
-  async function admitCounter(
+  function namedAtCounter(
     input: Counter & { hallId?: string | null },
     documents: Array<string | null | undefined>,
-  ): Promise<void> {
+  ): Admitted | null {
     const named = documents.filter((d): d is string => typeof d === 'string' && d.trim().length > 0)
-    if (!named.length || !deps.admission) return
-    await deps.admission.assertAdmitted(named, (await hallOfStation(db, input.stationId)) ?? input.hallId ?? null)
+    if (!named.length) return null
+    return {
+      documents: named,
+      hallOf: async (tx) => (await hallOfStation(tx, input.stationId)) ?? input.hallId ?? null,
+    }
   }
 
   /**
@@ -812,11 +840,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
     },
   ) {
     const buyerDocument = buyerOf(input, input.playerDocument)
-    await admitCounter(input, [input.playerDocument, input.buyerDocument])
+    const named = namedAtCounter(input, [input.playerDocument, input.buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
     let publish = () => {}
-    const { docs, ...result } = await sales.run(async (tx) => {
+    const { docs, ...result } = await admittedSale(named, async (tx) => {
       const at = now()
       const channel = `counter:${input.stationId}`.slice(0, 40)
       // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
@@ -999,10 +1027,10 @@ export function createPaidSales(deps: PaidSalesDeps) {
   async function counterSlip(input: Counter & { slip: SlipInput }) {
     // LNS-6 (5) / GEN-16: the slip names its player, who is its buyer unless the cashier records another document.
     const buyerDocument = buyerOf(input, input.slip.player?.document)
-    await admitCounter(input, [input.slip.player?.document, input.buyerDocument])
+    const named = namedAtCounter(input, [input.slip.player?.document, input.buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
-    const { docs, ...result } = await sales.run(async (tx) => {
+    const { docs, ...result } = await admittedSale(named, async (tx) => {
       const at = now()
       const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
       const saleId = newId('cs')
@@ -1049,8 +1077,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
   /** A pre-printed instant ticket sold at a counter by its inventory code: cash into the drawer (the paper exists). */
   async function counterInstantPrinted(input: Counter & { code: string; hallId?: string }) {
     const buyerDocument = buyerOf(input)
-    await admitCounter(input, [buyerDocument])
-    return sales.run(async (tx) => {
+    const named = namedAtCounter(input, [buyerDocument])
+    return admittedSale(named, async (tx) => {
       const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
       const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
       const saleId = newId('cs')
@@ -1080,10 +1108,10 @@ export function createPaidSales(deps: PaidSalesDeps) {
    */
   async function counterInstantElectronic(input: Counter & { hallId: string; gameNo: number }) {
     const buyerDocument = buyerOf(input)
-    await admitCounter(input, [buyerDocument])
+    const named = namedAtCounter(input, [buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
-    const { docs, ...result } = await sales.run(async (tx) => {
+    const { docs, ...result } = await admittedSale(named, async (tx) => {
       const sale = await instant.sellElectronicWithin(tx, {
         hallId: input.hallId,
         gameNo: input.gameNo,
@@ -1142,8 +1170,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     input: Counter & { drawId: string; count?: number; numbers?: number[]; buyerName?: string },
   ) {
     const buyerDocument = buyerOf(input)
-    await admitCounter(input, [buyerDocument])
-    return sales.run(async (tx) => {
+    const named = namedAtCounter(input, [buyerDocument])
+    return admittedSale(named, async (tx) => {
       const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, {
         count: input.count,
         numbers: input.numbers,

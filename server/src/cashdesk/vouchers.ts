@@ -44,7 +44,6 @@ import {
   cashMovementsOfStation,
   deviceRow,
   hallById,
-  hallOfStation,
   insertCashMovement,
   insertVoucher,
   markVoucherSpentRow,
@@ -101,7 +100,7 @@ export interface CashdeskDeps {
    * Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked by the sale itself about the buyer's document it
    * records. Optional only for callers that sell no voucher to a named buyer.
    */
-  admission?: Pick<PlayerAdmission, 'assertAdmitted' | 'keyOf'>
+  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'journalingRefusals' | 'keyOf'>
 }
 
 export type { Voucher } from './store.ts'
@@ -455,11 +454,15 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
       throw new DomainError('VALIDATION_FAILED', 'a voucher is worth more than nothing', { field: 'amountCents' })
     // GEN-17: the count adds up, and small notes over the limit name the buyer (checked again in the transaction).
     intakes.check({ amountCents, cash, buyerDocument: input.buyerDocument ?? null })
-    // GEN-23 / GEN-27 (issue 23 point 3): the buyer this sale records is asked about here, whatever the request
-    // looked like, in the hall of the station that sells (the hall check below refuses any other).
-    const buyerDocument = input.buyerDocument?.trim() || null
-    if (buyerDocument && deps.admission)
-      await deps.admission.assertAdmitted([buyerDocument], (await hallOfStation(db, input.stationId)) ?? input.hallId)
+    // GEN-23 / GEN-27: the buyer this sale records is asked about inside the sale's transaction (sellWithin).
+  }
+
+  /**
+   * GEN-23 / GEN-27: runs a voucher sale's transaction (sellWithin decides the buyer's admission inside it); a refusal
+   * rolled back with it is journaled after, in a transaction of its own.
+   */
+  function journalingRefusals<T>(sale: () => Promise<T>): Promise<T> {
+    return deps.admission ? deps.admission.journalingRefusals(sale) : sale()
   }
 
   /**
@@ -487,6 +490,10 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const cash = (await intakes.split(tx, hall.id, input.cash))!
     // Issue 23 point 3: a voucher is sold in the hall of the station whose drawer takes the cash, by someone of it.
     await assertActsInHall(tx, hall.id, { stationId: input.stationId, resource: 'voucher sale' })
+    // GEN-23 / GEN-25 / GEN-27 (issue 23 point 3): the buyer this sale records, whatever the request looked like, is
+    // asked about in this transaction, in the hall of the station that sells (checked just above): an exclusion
+    // recorded while the sale is under way stops it.
+    if (buyerDocument && deps.admission) await deps.admission.assertAdmittedWithin(tx, [buyerDocument], hall.id)
     const v = await issue(tx, {
       hallId: hall.id,
       currency: hall.currency,
@@ -566,12 +573,14 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     await checkCashIn(input)
     await prints.ensurePrinter(input.stationId)
     // Issue 23 point 5: the sale commits with the paper it owes, and the voucher is printed after the commit.
-    const { doc, ...sold } = await db.transaction(async (tx) => {
-      const at = now()
-      const { voucher: v, hall, aml } = await sellWithin(tx, { ...input, at })
-      const doc = await paperWithin(tx, { voucher: v, hall, stationId: input.stationId, at })
-      return { voucher: view(v, at), aml, doc }
-    })
+    const { doc, ...sold } = await journalingRefusals(() =>
+      db.transaction(async (tx) => {
+        const at = now()
+        const { voucher: v, hall, aml } = await sellWithin(tx, { ...input, at })
+        const doc = await paperWithin(tx, { voucher: v, hall, stationId: input.stationId, at })
+        return { voucher: view(v, at), aml, doc }
+      }),
+    )
     return { ...sold, ...(await printPaper(sold.voucher.id, input.stationId, doc)) }
   }
 
@@ -893,6 +902,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     paperWithin,
     printPaper,
     checkCashIn,
+    journalingRefusals,
     check,
     cashOut,
     stationDay,

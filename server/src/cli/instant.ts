@@ -21,6 +21,7 @@ import type { PrintWorkerInput } from '../instant/print-worker.ts'
 import { loadOrCreateInstantPepper } from '../shared/instant-pepper.ts'
 import { loadOrCreateKeysIn } from '../shared/keys.ts'
 import { assertProductionStart } from '../shared/production.ts'
+import { rowSealKeyOf, withRowSeals } from '../shared/row-seal-database.ts'
 import { createSealer, parseSealingKey } from '../shared/sealing.ts'
 import { loadSealingKey } from '../shared/sealing-key-file.ts'
 import { selectEntropy } from '../../../hardware/src/select.ts'
@@ -198,9 +199,13 @@ async function generate(args: string[]): Promise<number> {
       sealingKeyId: sealer.keyId,
     }
   } else {
-    const db = await openDb(config.dataDir, config.databaseUrl, config.sqliteSynchronous)
+    const raw = await openDb(config.dataDir, config.databaseUrl, config.sqliteSynchronous)
+    // Issue 24 point 1, INS-3: the rows this command reads (the registry of certifiers) are checked against their
+    // seals and the rows it writes are sealed, as in the server: a certifier put back active behind the journal is
+    // refused here too (ROW_TAMPERED), not trusted because the command opened the database itself.
+    const db = withRowSeals(raw, rowSealKeyOf(sealer), () => new Date())
     try {
-      await migrate(db)
+      await migrate(raw)
       const service = createInstantService({
         db,
         keys,
@@ -230,7 +235,7 @@ async function generate(args: string[]): Promise<number> {
       await (printing as Promise<PrintResult> | null)?.catch(() => undefined)
       throw err
     } finally {
-      await db.close()
+      await raw.close()
       ;(entropy as { close?(): void }).close?.()
     }
   }
@@ -338,7 +343,10 @@ export async function runInstantCli(args: string[]): Promise<number> {
       process.stderr.write(
         err.code === 'TYPED_SEED_REFUSED'
           ? `${messages.TYPED_SEED_REFUSED.es}\n${messages.TYPED_SEED_REFUSED.en}\n`
-          : `${err.message}\n`,
+          : // A row that does not match its seal: what it means, then which rows of which tables.
+            err.code === 'ROW_TAMPERED'
+            ? `${messages.ROW_TAMPERED.es}\n${messages.ROW_TAMPERED.en}\n${err.message}\n`
+            : `${err.message}\n`,
       )
       return err.code === 'TYPED_SEED_REFUSED' ? 2 : 1
     }

@@ -246,8 +246,8 @@ export const messages: Record<
     en: "Also scan the ticket's inventory code (printed outside the scratch area): the prize is paid only against the ticket presented, not with the validation code alone (INS-10).",
   },
   INVENTORY_CODE_MISMATCH: {
-    es: 'El código de inventario no es de este boleto: escanee el exterior del mismo boleto cuyo código de validación leyó. Si lo es, el boleto está mal impreso y solo se reembolsa su precio (INS-9).',
-    en: "The inventory code is not this ticket's: scan the outside of the same ticket whose validation code you read. If it is, the ticket is misprinted and only its price is refunded (INS-9).",
+    es: 'El código de inventario no es de este boleto: escanee el exterior del mismo boleto cuyo código de validación leyó. Con códigos de dos boletos distintos no se paga, reembolsa ni anula ninguno (INS-9, INS-10).',
+    en: "The inventory code is not this ticket's: scan the outside of the same ticket whose validation code you read. With the codes of two different tickets, neither is paid, refunded nor voided (INS-9, INS-10).",
   },
   PACK_NOT_ACTIVATED: {
     es: 'Boleto fuera de venta o no vendido: su paquete no fue activado, o su venta no se registró escaneándolo en caja o quiosco. No se paga ni se reembolsa (INS-12).',

@@ -58,7 +58,7 @@ const refusal: Record<
   NOT_ACTIVATED: 'PACK_NOT_ACTIVATED',
   ALREADY_PAID: 'ALREADY_PAID',
   EXPIRED: 'TICKET_EXPIRED',
-  // Only a presented inventory code of another ticket makes REFUND_ONLY (outcomeOf).
+  // Only a presented inventory code of another ticket makes REFUND_ONLY (outcomeOf, when judging; settling refuses).
   REFUND_ONLY: 'INVENTORY_CODE_MISMATCH',
   VOID: 'TICKET_VOID',
 }
@@ -174,11 +174,21 @@ export function createClaimUseCases(ctx: InstantContext) {
         if (err instanceof DomainError && err.code === 'VALIDATION_FAILED') throw inventoryCodeRequired(t.serial)
         return null
       })
-      if (!outside || outside.ticketId !== t.ticketId)
+      if (!outside || outside.ticketId !== t.ticketId) {
+        // INS-9/INS-10: a pair of codes of two tickets settles neither: not the hidden code's ticket (its outside is
+        // not at the counter, so it could be refunded from a photo and never paid again) nor the other one (its
+        // hidden code was not read). Paying, refunding and voiding are all refused here, nothing changes.
+        if (use === 'settle')
+          throw new DomainError(
+            'INVENTORY_CODE_MISMATCH',
+            `ticket ${t.serial}: the inventory code outside (${outside?.serial ?? 'of no ticket'}) is another ticket's; a pair of codes of two tickets is neither paid, refunded nor voided (INS-9, INS-10)`,
+            { rule: 'INS-10', field: 'inventoryCode', outcome: 'REFUND_ONLY' },
+          )
         return result(
           'REFUND_ONLY',
-          `the inventory code outside (${outside?.serial ?? 'of no ticket'}) is not this ticket's (${t.serial}): misprint, refund of the price only (INS-9)`,
+          `the inventory code outside (${outside?.serial ?? 'of no ticket'}) is not this ticket's (${t.serial}): a pair of codes of two tickets is neither paid, refunded nor voided (INS-9, INS-10)`,
         )
+      }
     }
     return result(tier > 0 ? 'WIN' : 'NO_WIN', null)
   }
@@ -399,7 +409,7 @@ export function createClaimUseCases(ctx: InstantContext) {
           { channel: t.batch.channel, rule: 'INS-9' },
         )
       const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
-      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN' && v.outcome !== 'REFUND_ONLY')
+      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN')
         throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
       if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1)
         throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid or refunded`)

@@ -20,8 +20,11 @@ import { printRunCsv, writePrintRunFiles } from './print-files.ts'
 import type { Draw } from '../draws/store.ts'
 import { artworkList } from './store/artwork.ts'
 import { currentDesignVersion } from './store/reissue.ts'
-import { hallExists } from './store/tombola.ts'
+import { hallExists, hallZoneRow } from './store/tombola.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
+import { currentScope } from '../shared/request-context.ts'
+import { hallZoneOf } from '../shared/time-zone.ts'
+import { getProfile } from '../shared/profile.ts'
 import {
   blocksDesign,
   describeRule,
@@ -284,7 +287,7 @@ export function createIssueUseCases(ctx: LotteryContext) {
         draft.authorisationRef,
         draft.kind === 'tombola' ? 'tombola' : 'raffle',
       )
-    const plan = parseRafflePlan(input)
+    const plan = await inItsHallsZone(parseRafflePlan(input))
     // PRM-6: a points tómbola's objects are on display in a hall of the operator, whose cash desks hand them over.
     if (plan.points && !(await hallExists(db, plan.points.hallId)))
       throw new DomainError('VALIDATION_FAILED', 'invalid raffle plan', {
@@ -316,6 +319,27 @@ export function createIssueUseCases(ctx: LotteryContext) {
       return first
     })
     return getDraw(firstId)
+  }
+
+  /**
+   * Issue 29: a raffle's or tómbola's times are typed on its hall's clock (the back office's fields name that hall's
+   * zone) and are listed on it. A plan that names no zone takes the zone of the hall it is held in: a points
+   * tómbola's hall (PRM-6), else the hall of the station or person planning it (one hall only; someone of every hall
+   * at no station names the zone, or the operator profile's applies). Decided from the hall, not the browser.
+   */
+  async function inItsHallsZone<P extends { timeZone?: string | null; points?: { hallId: string } | null }>(
+    plan: P,
+  ): Promise<P> {
+    if (plan.timeZone) return plan
+    const scope = currentScope()
+    const hallId =
+      plan.points?.hallId ??
+      scope?.deviceHall ??
+      (scope && scope.halls !== '*' && scope.halls.length === 1 ? scope.halls[0] : null)
+    if (!hallId) return plan
+    const hall = await hallZoneRow(db, hallId)
+    if (!hall) return plan
+    return { ...plan, timeZone: hallZoneOf(hall.settings, getProfile(hall.profile_id)?.timeZone ?? 'UTC') }
   }
 
   /** The lifecycle's view of a draw (shared with lotto), with what only a ticket line shows. */

@@ -37,6 +37,7 @@ import { GameAction, GameStatus, assertLegal } from '../bingo/game.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { isVirtualCard } from '../bingo/system-claims.ts'
 import { gameById } from '../bingo/store/games.ts'
+import { effectiveElectronicBingo } from '../bingo/betting-plan.ts'
 import {
   effectiveTerms,
   rankCards,
@@ -61,7 +62,7 @@ export interface TerminalDeps {
   paidSales: Pick<PaidSales, 'terminalCards'>
   prints: TicketPrints
   printers: PrinterPool
-  admission?: Pick<PlayerAdmission, 'assertAdmitted'>
+  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'journalingRefusals'>
   /** Issue 24 point 4: a server without the demo (production) takes no DEMO reference as the authority's terms. */
   demoReferencesRefused?: boolean
   onError?: (err: unknown) => void
@@ -70,8 +71,11 @@ export interface TerminalDeps {
 /** The terms of a hall's terminals as read inside a transaction (the profile's, or the hall's record). */
 async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = false) {
   const read = await store.hallProfileAndTerms(sql, hallId)
-  const profile = getProfile(read.profileId ?? '')
-  if (!profile) return { profile: null, verdict: { refused: 'not_allowed' as const } }
+  const base = getProfile(read.profileId ?? '')
+  if (!base) return { profile: null, verdict: { refused: 'not_allowed' as const } }
+  // BNG-101 / CFG-33: the rules as this hall plays them (its own switch turns the system's claims off), so that the
+  // terms answer and every terminal use case read the effective value, not the profile's.
+  const profile = { ...base, electronicBingo: effectiveElectronicBingo(base, read.settings) }
   const row = read.terms
   // Issue 24 point 4: on a server without the demo, the demo's labelled terms are no authority's record at all.
   const real = row && !(demoReferencesRefused && isDemoReference(row.reference))
@@ -238,67 +242,72 @@ export function createTerminalService(deps: TerminalDeps) {
     const named = await voucherById(db, voucherId)
     // The buyer's document is stored sealed (issue 24 point 2): opened here only for the admission check.
     const buyer = vouchers.openDocument(named?.buyerDocument)
-    if (named && buyer?.trim() && deps.admission) await deps.admission.assertAdmitted([buyer], named.hallId)
-    const id = await db.transaction(async (tx) => {
-      const at = now()
-      const v = await loadSpendableVoucher(tx, voucherId, at)
-      // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
-      await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
-      // Issue 26 (GEN-7): an unsealed terminal opens no session on a player's money.
-      await assertDeviceMarked(tx, input.terminalId, {
-        demoReferencesRefused: deps.demoReferencesRefused ?? false,
-      })
-      // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
-      assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
-      const { verdict } = await termsOfHall(tx, v.hallId)
-      if (!('terms' in verdict))
-        throw new DomainError(
-          'RULE_DISABLED',
-          verdict.refused === 'not_allowed'
-            ? "this hall's profile allows no electronic bingo (BNG-101)"
-            : "the hall has not recorded the authority's terms for its terminals (BNG-101, CFG-33)",
-          { rule: 'BNG-101', reason: verdict.refused },
-        )
-      if (await store.openSessionOf(tx, input.terminalId))
-        throw new DomainError('CONFLICT', 'a session is already open at this terminal: end it first', {
-          reason: 'session_open',
+    const admission = deps.admission
+    const journaling = <T>(run: () => Promise<T>) => (admission ? admission.journalingRefusals(run) : run())
+    const id = await journaling(() =>
+      db.transaction(async (tx) => {
+        const at = now()
+        const v = await loadSpendableVoucher(tx, voucherId, at)
+        // GEN-23 / GEN-27: decided in this transaction, so that an exclusion recorded meanwhile stops the session.
+        if (named && buyer?.trim() && admission) await admission.assertAdmittedWithin(tx, [buyer], v.hallId)
+        // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
+        await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
+        // Issue 26 (GEN-7): an unsealed terminal opens no session on a player's money.
+        await assertDeviceMarked(tx, input.terminalId, {
+          demoReferencesRefused: deps.demoReferencesRefused ?? false,
         })
-      const sessionId = newId('ts')
-      await markVoucherSpent(tx, v, { at, station: input.terminalId, for: 'purchase', ref: sessionId })
-      await store.insertSession(tx, {
-        id: sessionId,
-        hallId: v.hallId,
-        terminalId: input.terminalId,
-        voucherId: v.id,
-        currency: v.currency,
-        balanceCents: v.amountCents,
-        at,
-      })
-      await store.insertLedger(tx, {
-        id: newId('tl'),
-        sessionId,
-        at,
-        kind: 'opened',
-        amountCents: v.amountCents,
-        balanceCents: v.amountCents,
-        refId: v.id,
-        gameId: null,
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'terminal.session_opened',
-        scope: `hall:${v.hallId}`,
-        payload: {
-          sessionId,
+        // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
+        assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
+        const { verdict } = await termsOfHall(tx, v.hallId)
+        if (!('terms' in verdict))
+          throw new DomainError(
+            'RULE_DISABLED',
+            verdict.refused === 'not_allowed'
+              ? "this hall's profile allows no electronic bingo (BNG-101)"
+              : "the hall has not recorded the authority's terms for its terminals (BNG-101, CFG-33)",
+            { rule: 'BNG-101', reason: verdict.refused },
+          )
+        if (await store.openSessionOf(tx, input.terminalId))
+          throw new DomainError('CONFLICT', 'a session is already open at this terminal: end it first', {
+            reason: 'session_open',
+          })
+        const sessionId = newId('ts')
+        await markVoucherSpent(tx, v, { at, station: input.terminalId, for: 'purchase', ref: sessionId })
+        await store.insertSession(tx, {
+          id: sessionId,
+          hallId: v.hallId,
           terminalId: input.terminalId,
           voucherId: v.id,
-          amountCents: v.amountCents,
           currency: v.currency,
-          rule: 'BNG-101',
-        },
-      })
-      return sessionId
-    })
+          balanceCents: v.amountCents,
+          at,
+        })
+        await store.insertLedger(tx, {
+          id: newId('tl'),
+          sessionId,
+          at,
+          kind: 'opened',
+          amountCents: v.amountCents,
+          balanceCents: v.amountCents,
+          refId: v.id,
+          gameId: null,
+        })
+        await appendJournal(tx, {
+          at,
+          type: 'terminal.session_opened',
+          scope: `hall:${v.hallId}`,
+          payload: {
+            sessionId,
+            terminalId: input.terminalId,
+            voucherId: v.id,
+            amountCents: v.amountCents,
+            currency: v.currency,
+            rule: 'BNG-101',
+          },
+        })
+        return sessionId
+      }),
+    )
     return view(input.terminalId, id)
   }
 
@@ -325,91 +334,95 @@ export function createTerminalService(deps: TerminalDeps) {
     const hallId = terminal.hall_id
     await vouchers.checkCashIn({ ...input, hallId })
     await deps.prints.ensurePrinter(input.stationId)
-    const { doc, ...result } = await db.transaction(async (tx) => {
-      const at = now()
-      // The cash goes into the drawer of a station of the terminal's own hall, by someone of it (issue 23 point 3).
-      await assertActsInHall(tx, hallId, { stationId: input.stationId, resource: 'terminal session' })
-      const { verdict } = await termsOfHall(tx, hallId)
-      if (!('terms' in verdict))
-        throw new DomainError('RULE_DISABLED', 'the hall has no terms for its terminals (BNG-101, CFG-33)', {
-          rule: 'BNG-101',
-          reason: verdict.refused,
-        })
-      const open = await store.openSessionOf(tx, input.terminalId)
-      if (!open) {
-        // GEN-23 / GEN-25: a session started at the counter: the cashier confirms the player's age, and where the
-        // hall sells only to identified players the load names the buyer.
-        assertOfAge('counter', input.ageConfirmed)
-        assertIdentifiedWhereRequired(await vouchers.hallFor(tx, hallId), input.buyerDocument ?? null, 'counter')
-      } else await assertRowsSealed(tx, 'terminal_sessions', [open.id])
-      const sessionId = open?.id ?? newId('ts')
-      const { voucher: v, hall, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
-      await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'purchase', ref: sessionId })
-      // The voucher is the player's proof of the session (a lost one is recovered against it): printed at this
-      // station as any voucher sold here, naming the terminal.
-      const doc = await vouchers.paperWithin(tx, {
-        voucher: v,
-        hall,
-        stationId: input.stationId,
-        at,
-        loadedTo: terminal.name,
-      })
-      let balanceCents: number
-      if (open) {
-        if ((await store.loadSession(tx, open.id, v.amountCents)) !== 1)
-          throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed at the same moment', {})
-        balanceCents = open.balance_cents + v.amountCents
-      } else {
-        await store.insertSession(tx, {
-          id: sessionId,
-          hallId,
-          terminalId: input.terminalId,
-          voucherId: v.id,
-          currency: v.currency,
-          balanceCents: v.amountCents,
-          at,
-        })
-        balanceCents = v.amountCents
-      }
-      await store.insertLedger(tx, {
-        id: newId('tl'),
-        sessionId,
-        at,
-        kind: open ? 'loaded' : 'opened',
-        amountCents: v.amountCents,
-        balanceCents,
-        refId: v.id,
-        gameId: null,
-      })
-      await appendJournal(tx, {
-        at,
-        type: open ? 'terminal.credit_loaded' : 'terminal.session_opened',
-        scope: `hall:${hallId}`,
-        payload: {
-          sessionId,
-          terminalId: input.terminalId,
-          voucherId: v.id,
-          amountCents: v.amountCents,
-          currency: v.currency,
-          balanceCents,
+    // GEN-23 / GEN-27: the voucher sale inside decides the buyer's admission (vouchers.sellWithin); a refusal is
+    // journaled after its rollback.
+    const { doc, ...result } = await vouchers.journalingRefusals(() =>
+      db.transaction(async (tx) => {
+        const at = now()
+        // The cash goes into the drawer of a station of the terminal's own hall, by someone of it (issue 23 point 3).
+        await assertActsInHall(tx, hallId, { stationId: input.stationId, resource: 'terminal session' })
+        const { verdict } = await termsOfHall(tx, hallId)
+        if (!('terms' in verdict))
+          throw new DomainError('RULE_DISABLED', 'the hall has no terms for its terminals (BNG-101, CFG-33)', {
+            rule: 'BNG-101',
+            reason: verdict.refused,
+          })
+        const open = await store.openSessionOf(tx, input.terminalId)
+        if (!open) {
+          // GEN-23 / GEN-25: a session started at the counter: the cashier confirms the player's age, and where the
+          // hall sells only to identified players the load names the buyer.
+          assertOfAge('counter', input.ageConfirmed)
+          assertIdentifiedWhereRequired(await vouchers.hallFor(tx, hallId), input.buyerDocument ?? null, 'counter')
+        } else await assertRowsSealed(tx, 'terminal_sessions', [open.id])
+        const sessionId = open?.id ?? newId('ts')
+        const { voucher: v, hall, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
+        await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'purchase', ref: sessionId })
+        // The voucher is the player's proof of the session (a lost one is recovered against it): printed at this
+        // station as any voucher sold here, naming the terminal.
+        const doc = await vouchers.paperWithin(tx, {
+          voucher: v,
+          hall,
           stationId: input.stationId,
-          cashierId: input.cashierId,
-          loadedAtCashDesk: true,
-          rule: 'BNG-101',
-        },
-      })
-      return {
-        sessionId,
-        started: !open,
-        terminal: { id: terminal.id, name: terminal.name },
-        amountCents: v.amountCents,
-        balanceCents,
-        currency: v.currency,
-        voucher: vouchers.view(v, at),
-        aml,
-        doc,
-      }
-    })
+          at,
+          loadedTo: terminal.name,
+        })
+        let balanceCents: number
+        if (open) {
+          if ((await store.loadSession(tx, open.id, v.amountCents)) !== 1)
+            throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed at the same moment', {})
+          balanceCents = open.balance_cents + v.amountCents
+        } else {
+          await store.insertSession(tx, {
+            id: sessionId,
+            hallId,
+            terminalId: input.terminalId,
+            voucherId: v.id,
+            currency: v.currency,
+            balanceCents: v.amountCents,
+            at,
+          })
+          balanceCents = v.amountCents
+        }
+        await store.insertLedger(tx, {
+          id: newId('tl'),
+          sessionId,
+          at,
+          kind: open ? 'loaded' : 'opened',
+          amountCents: v.amountCents,
+          balanceCents,
+          refId: v.id,
+          gameId: null,
+        })
+        await appendJournal(tx, {
+          at,
+          type: open ? 'terminal.credit_loaded' : 'terminal.session_opened',
+          scope: `hall:${hallId}`,
+          payload: {
+            sessionId,
+            terminalId: input.terminalId,
+            voucherId: v.id,
+            amountCents: v.amountCents,
+            currency: v.currency,
+            balanceCents,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+            loadedAtCashDesk: true,
+            rule: 'BNG-101',
+          },
+        })
+        return {
+          sessionId,
+          started: !open,
+          terminal: { id: terminal.id, name: terminal.name },
+          amountCents: v.amountCents,
+          balanceCents,
+          currency: v.currency,
+          voucher: vouchers.view(v, at),
+          aml,
+          doc,
+        }
+      }),
+    )
     // No printer is waited on under the write lock: the voucher prints after the commit.
     return { ...result, ...(await vouchers.printPaper(result.voucher.id, input.stationId, doc)) }
   }

@@ -34,18 +34,20 @@ const session = (r: TerminalSessionRow | undefined): TerminalSessionRow | undefi
 export async function hallProfileAndTerms(sql: Sql, hallId: string) {
   const r = await sql.get<{
     profile_id: string
+    settings: string | null
     hall_id: string | null
     reference: string | null
     terms: string | null
     set_at: string | null
     set_by: string | null
   }>(
-    'SELECT h.profile_id, t.hall_id, t.reference, t.terms, t.set_at, t.set_by FROM halls h LEFT JOIN terminal_terms t ON t.hall_id = h.id WHERE h.id = ?',
+    'SELECT h.profile_id, h.settings, t.hall_id, t.reference, t.terms, t.set_at, t.set_by FROM halls h LEFT JOIN terminal_terms t ON t.hall_id = h.id WHERE h.id = ?',
     [hallId],
   )
-  if (!r) return { profileId: undefined, terms: undefined }
+  if (!r) return { profileId: undefined, settings: '{}', terms: undefined }
   return {
     profileId: r.profile_id,
+    settings: r.settings ?? '{}',
     terms:
       r.hall_id === null
         ? undefined

@@ -83,6 +83,14 @@ export async function stationHall(tx: Sql, stationId: string): Promise<string | 
 }
 
 /** Whether a hall exists. */
+/** A hall's settings document and profile, for its zone (issue 29: a raffle's times are on its hall's clock). */
+export function hallZoneRow(tx: Sql, hallId: string) {
+  return tx.get<{ settings: string | null; profile_id: string }>(
+    'SELECT settings, profile_id FROM halls WHERE id = ?',
+    [hallId],
+  )
+}
+
 export async function hallExists(tx: Sql, hallId: string): Promise<boolean> {
   return (await tx.get<{ id: string }>('SELECT id FROM halls WHERE id = ?', [hallId])) !== undefined
 }
