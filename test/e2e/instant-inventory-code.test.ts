@@ -140,7 +140,7 @@ describe('INS-10: an instant ticket is settled only against both of its codes (a
     expect(kiosk.body.view).toMatchObject({ verdict: 'winner', inventoryCodeRequired: true })
     const before = await ledger()
     expect((await h.call('kiosk', 'POST', '/api/tickets/pay', { code: winner.code, ...payee })).status).toBe(403)
-    // With its own inventory code it needs nothing more; with another ticket's it is the misprint answer (INS-9).
+    // With its own inventory code it needs nothing more; with another ticket's it is refused, judged as settled (INS-9).
     const both = await h.call('cajero@caja2', 'POST', '/api/tickets/validate', {
       code: winner.code,
       inventoryCode: winner.serial,
@@ -151,7 +151,14 @@ describe('INS-10: an instant ticket is settled only against both of its codes (a
       code: winner.code,
       inventoryCode: other.serial,
     })
-    expect(instant.body.outcome).toBe('REFUND_ONLY')
+    expect(instant.status).toBe(409)
+    expect(instant.body.error.code).toBe('INVENTORY_CODE_MISMATCH')
+    const mixed = await h.call('cajero@caja2', 'POST', '/api/tickets/validate', {
+      code: winner.code,
+      inventoryCode: other.serial,
+    })
+    expect(mixed.status).toBe(409)
+    expect(mixed.body.error.message).toMatch(/no es de este boleto/)
     // An inventory code sent with a card's code is a mistake, said so.
     const card = await h.call('cajero@caja2', 'POST', '/api/tickets/validate', {
       code: server.services.cashdesk.payouts.cardCode('c_any'),

@@ -330,7 +330,9 @@ describe('instant lottery end to end', () => {
       (await post('/api/instant/sales', { ageConfirmed: true, code: l.serial, stationId: 'kiosk-1' })).status,
     ).toBe(201)
     const v = await post('/api/instant/validate', { code: l.code, inventoryCode: other.serial })
-    expect(v.body.outcome).toBe('REFUND_ONLY')
+    // Judged as it would be settled: refused, no price refund offered.
+    expect(v.status).toBe(409)
+    expect(v.body.error.code).toBe('INVENTORY_CODE_MISMATCH')
     // INS-9/INS-10: a pair of codes of two tickets refunds neither.
     const mismatch = await post('/api/instant/refund', {
       code: l.code,

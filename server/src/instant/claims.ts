@@ -58,7 +58,7 @@ const refusal: Record<
   NOT_ACTIVATED: 'PACK_NOT_ACTIVATED',
   ALREADY_PAID: 'ALREADY_PAID',
   EXPIRED: 'TICKET_EXPIRED',
-  // Only a presented inventory code of another ticket makes REFUND_ONLY (outcomeOf, when judging; settling refuses).
+  // No instant ticket is judged REFUND_ONLY (a pair of two tickets' codes is refused in outcomeOf); kept for the type.
   REFUND_ONLY: 'INVENTORY_CODE_MISMATCH',
   VOID: 'TICKET_VOID',
 }
@@ -177,16 +177,11 @@ export function createClaimUseCases(ctx: InstantContext) {
       if (!outside || outside.ticketId !== t.ticketId) {
         // INS-9/INS-10: a pair of codes of two tickets settles neither: not the hidden code's ticket (its outside is
         // not at the counter, so it could be refunded from a photo and never paid again) nor the other one (its
-        // hidden code was not read). Paying, refunding and voiding are all refused here, nothing changes.
-        if (use === 'settle')
-          throw new DomainError(
-            'INVENTORY_CODE_MISMATCH',
-            `ticket ${t.serial}: the inventory code outside (${outside?.serial ?? 'of no ticket'}) is another ticket's; a pair of codes of two tickets is neither paid, refunded nor voided (INS-9, INS-10)`,
-            { rule: 'INS-10', field: 'inventoryCode', outcome: 'REFUND_ONLY' },
-          )
-        return result(
-          'REFUND_ONLY',
-          `the inventory code outside (${outside?.serial ?? 'of no ticket'}) is not this ticket's (${t.serial}): a pair of codes of two tickets is neither paid, refunded nor voided (INS-9, INS-10)`,
+        // hidden code was not read). Judging says so too, rather than offer a price refund every settle refuses.
+        throw new DomainError(
+          'INVENTORY_CODE_MISMATCH',
+          `ticket ${t.serial}: the inventory code outside (${outside?.serial ?? 'of no ticket'}) is another ticket's; a pair of codes of two tickets is neither paid, refunded nor voided (INS-9, INS-10)`,
+          { rule: 'INS-10', field: 'inventoryCode' },
         )
       }
     }
