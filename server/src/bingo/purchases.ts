@@ -19,6 +19,8 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { assertReadRowsSealed, currentRowSeals, rowTampered } from '../shared/row-seals.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
+import type { CardLayout } from './card.ts'
+import { checkChosenNumbers, chosenLayoutOf, chosenNumbersRefused } from './modalities.ts'
 import {
   assertBetLimitsAuthorised,
   assertFaceValueAuthorised,
@@ -77,6 +79,43 @@ export interface PurchaseInput {
   hall?: Hall
   /** The game's row as the caller read it in this same transaction; read here when absent or of another game. */
   gameRow?: GameRow
+  /** BNG-98: the buyer's numbers, one list per card, in a game whose player chooses them (undefined otherwise). */
+  picks?: unknown
+}
+
+/**
+ * BNG-98 / CFG-32 (002 §6.1.9: "Los medios de juego y medios de acceso al juego deberán estar claramente establecidos
+ * en la Licencia"): where the buyer can say his numbers, a chosen-number game is sold: the cash desk's counter (the
+ * cashier takes them from the player) and the kiosk (the player taps them). The caller's table sells printed cards
+ * and a terminal's virtual cards are handed out by the series' terminal range: neither sells such a game.
+ */
+export const CHOSEN_NUMBER_CHANNELS: readonly SaleChannel[] = ['counter', 'kiosk']
+
+/** BNG-98: the channel and the numbers of a purchase, against the game's card format (chosen numbers or printed). */
+function admitChosenNumbers(layoutJson: string, input: PurchaseInput): void {
+  const terms = chosenLayoutOf(JSON.parse(layoutJson) as CardLayout)
+  if (!terms) {
+    if (input.picks !== undefined) throw chosenNumbersRefused(['this game sells printed cards: no numbers are chosen'])
+    return
+  }
+  if (!CHOSEN_NUMBER_CHANNELS.includes(input.channel))
+    throw new DomainError(
+      'CHOSEN_NUMBERS_CHANNEL',
+      `in game ${input.gameId} the player chooses his numbers: it is sold at the counter or the kiosk, not at the ${input.channel} (BNG-98)`,
+      { channel: input.channel, channels: CHOSEN_NUMBER_CHANNELS, rule: 'BNG-98' },
+    )
+  const picks = Array.isArray(input.picks) ? input.picks : []
+  if (picks.length !== input.count)
+    throw chosenNumbersRefused([`${input.count} cards need ${input.count} lists of ${terms.picks} numbers`], terms)
+  for (const [i, p] of picks.entries()) {
+    const r = checkChosenNumbers(terms, p)
+    if (r.problems)
+      throw chosenNumbersRefused(
+        r.problems.map((x) => `card ${i + 1}: ${x}`),
+        terms,
+        i,
+      )
+  }
 }
 
 /** Checks a purchase before any card is taken; throws the rule's error. Runs inside the sale's transaction. */
@@ -84,6 +123,7 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   const game = input.gameRow?.id === input.gameId ? toGame(input.gameRow) : await loadGame(sql, input.gameId)
   // A game not on sale answers as before (SALES_NOT_OPEN, SALES_CLOSED), whatever the purchase.
   assertLegal(GameAction.Sell, game.status, game.id)
+  admitChosenNumbers(game.layout, input)
   const { hall, profile } = input.hall?.id === input.hallId ? profiledHall(input.hall) : await hallOf(sql, input.hallId)
   // BNG-19: the hall's entry closed for this game; the reading of its data has begun and its sale is over.
   if (game.entryClosedAt) {
