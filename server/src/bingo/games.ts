@@ -674,8 +674,9 @@ async function sellTx(
  * signed code as every card (BNG-12, BNG-14: the series' numbering stays whole); BNG-13 (002 §6.1.5 "en ningún caso
  * podrán venderse en la misma partida dos cartones iguales") refuses a combination already sold in the game, or twice
  * in one purchase: NUMBERS_TAKEN, nothing sold (the UNIQUE (game_id, card_key) of cards stands behind this check).
- * The channels and the numbers themselves are checked first in the one admission (purchases.ts admitPurchase);
- * checked again here, since this is the door the cards go through. Undefined for any other game.
+ * The channels are the admission's (purchases.ts admitPurchase); the numbers are checked here, where the cards are
+ * made: none, a wrong count, a number twice or out of the universe, or numbers for a game of printed cards, 422
+ * CHOSEN_NUMBERS_INVALID with the field. Undefined for any other game.
  */
 async function chosenCardsOf(
   tx: Tx,

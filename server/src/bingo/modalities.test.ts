@@ -249,7 +249,20 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
                 universe: fc.constant(universe),
                 picks: fc.constant(picks),
                 timesRequired: fc.integer({ min: 1, max: picks }),
-                given: fc.array(fc.integer({ min: -2, max: universe + 2 }), { minLength: 0, maxLength: picks + 2 }),
+                // A player's choice: right, with a number twice, or anything at all.
+                given: fc.oneof(
+                  fc.shuffledSubarray(
+                    Array.from({ length: universe }, (_, i) => i + 1),
+                    { minLength: picks, maxLength: picks },
+                  ),
+                  fc
+                    .shuffledSubarray(
+                      Array.from({ length: universe }, (_, i) => i + 1),
+                      { minLength: picks, maxLength: picks },
+                    )
+                    .map((a) => (a.length > 1 ? [...a.slice(1), a[1]] : [0])),
+                  fc.array(fc.integer({ min: -2, max: universe + 2 }), { minLength: 0, maxLength: picks + 2 }),
+                ),
                 order: fc.shuffledSubarray(
                   Array.from({ length: universe }, (_, i) => i + 1),
                   { minLength: universe, maxLength: universe },

@@ -20,7 +20,7 @@ import { appendJournal } from '../shared/journal.ts'
 import { assertReadRowsSealed, currentRowSeals, rowTampered } from '../shared/row-seals.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
 import type { CardLayout } from './card.ts'
-import { checkChosenNumbers, chosenLayoutOf, chosenNumbersRefused } from './modalities.ts'
+import { chosenLayoutOf } from './modalities.ts'
 import {
   assertBetLimitsAuthorised,
   assertFaceValueAuthorised,
@@ -79,8 +79,6 @@ export interface PurchaseInput {
   hall?: Hall
   /** The game's row as the caller read it in this same transaction; read here when absent or of another game. */
   gameRow?: GameRow
-  /** BNG-98: the buyer's numbers, one list per card, in a game whose player chooses them (undefined otherwise). */
-  picks?: unknown
 }
 
 /**
@@ -91,31 +89,18 @@ export interface PurchaseInput {
  */
 export const CHOSEN_NUMBER_CHANNELS: readonly SaleChannel[] = ['counter', 'kiosk']
 
-/** BNG-98: the channel and the numbers of a purchase, against the game's card format (chosen numbers or printed). */
+/**
+ * BNG-98: the channel of a purchase against the game's card format. The numbers themselves are checked where the
+ * cards are made (games.ts chosenCardsOf, in the same transaction).
+ */
 function admitChosenNumbers(layoutJson: string, input: PurchaseInput): void {
-  const terms = chosenLayoutOf(JSON.parse(layoutJson) as CardLayout)
-  if (!terms) {
-    if (input.picks !== undefined) throw chosenNumbersRefused(['this game sells printed cards: no numbers are chosen'])
-    return
-  }
+  if (!chosenLayoutOf(JSON.parse(layoutJson) as CardLayout)) return
   if (!CHOSEN_NUMBER_CHANNELS.includes(input.channel))
     throw new DomainError(
       'CHOSEN_NUMBERS_CHANNEL',
       `in game ${input.gameId} the player chooses his numbers: it is sold at the counter or the kiosk, not at the ${input.channel} (BNG-98)`,
       { channel: input.channel, channels: CHOSEN_NUMBER_CHANNELS, rule: 'BNG-98' },
     )
-  const picks = Array.isArray(input.picks) ? input.picks : []
-  if (picks.length !== input.count)
-    throw chosenNumbersRefused([`${input.count} cards need ${input.count} lists of ${terms.picks} numbers`], terms)
-  for (const [i, p] of picks.entries()) {
-    const r = checkChosenNumbers(terms, p)
-    if (r.problems)
-      throw chosenNumbersRefused(
-        r.problems.map((x) => `card ${i + 1}: ${x}`),
-        terms,
-        i,
-      )
-  }
 }
 
 /** Checks a purchase before any card is taken; throws the rule's error. Runs inside the sale's transaction. */

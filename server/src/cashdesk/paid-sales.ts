@@ -479,7 +479,6 @@ export function createPaidSales(deps: PaidSalesDeps) {
             channel: 'kiosk',
             hall: hallRow,
             gameRow: game,
-            picks: input.cards.picks,
           })
           // BNG-12/13: correlative sale through the bingo service, inside this transaction.
           const sale = await bingo.sellWithin(tx, {
@@ -839,7 +838,6 @@ export function createPaidSales(deps: PaidSalesDeps) {
         count: input.count,
         playerKey,
         channel: input.saleChannel ?? 'counter',
-        picks: input.picks,
       })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
