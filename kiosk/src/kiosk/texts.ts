@@ -175,7 +175,7 @@ const es = {
     sold_out: ['Agotado', 'No quedan suficientes cartones o raspaditas.'],
     numbers_taken: [
       'Números ya elegidos',
-      'Esos números ya están en otro cartón de esta partida. Elija otros números: no se cobró nada.',
+      'Esos números ya están en otro cartón de esta partida. Quite ese cartón y elija otros números.',
     ],
     instant_disabled: ['Raspaditas no disponibles', 'Esta sala no está autorizada para vender raspaditas en pantalla.'],
     network: ['Sin conexión', 'El kiosco no puede hablar con el servidor. Inténtelo en un momento.'],
@@ -358,7 +358,7 @@ const en: Texts = {
     sold_out: ['Sold out', 'There are not enough cards or scratch tickets left.'],
     numbers_taken: [
       'Numbers already taken',
-      'Those numbers are already on another card of this game. Choose other numbers: nothing was charged.',
+      'Those numbers are already on another card of this game. Remove that card and choose other numbers.',
     ],
     instant_disabled: ['Scratch tickets unavailable', 'This hall is not authorised to sell on-screen scratch tickets.'],
     network: ['No connection', 'The kiosk cannot reach the server. Try again in a moment.'],
