@@ -19,8 +19,8 @@ import {
  * logre completar la cantidad de veces requerida por el Operador" wins, and "Los medios de juego y medios de acceso
  * al juego deberán estar claramente establecidos en la Licencia de Operaciones emitida por la AJ". A hall whose
  * recorded licence sets 3 of 5 pays the bingo at the ball that draws a card's 3rd pick; a hall whose licence does not
- * plays every pick, and a game asking for fewer is refused, naming the licence. Numbers chosen by the player one by
- * one are not sold yet: a licence asking for them is refused, not recorded and played otherwise.
+ * plays every pick, and a game asking for fewer is refused, naming the licence. Numbers chosen by the player:
+ * bingo-rules-fast-chosen.test.ts.
  */
 describe('fast bingo plays the terms of the hall licence (BNG-98, CFG-32)', () => {
   let s: RulesServer
@@ -217,19 +217,5 @@ describe('fast bingo plays the terms of the hall licence (BNG-98, CFG-32)', () =
     expect(r.status, JSON.stringify(r.body)).toBe(422)
     expect(r.body.error).toMatchObject({ code: 'RULE_DISABLED', details: { licence: 'AJ-LO-RAPIDO-T' } })
     expect(await gamesOfSession(h.sessionId)).toBe(0)
-  })
-
-  it('numbers chosen by the player are refused in the licence until their sale exists; the licence stays as it was', async () => {
-    const { hallId } = await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Elegida', seed: 'fast-chosen' })
-    const before = (await s.call('jefa', 'GET', `/api/halls/${hallId}/rules`)).body.licence
-    const r = await s.call('jefa', 'PUT', `/api/halls/${hallId}/licence`, {
-      authorisationRef: 'AJ-LO-ELEGIDOS-1',
-      minimumBasis: 'cards',
-      playingPositions: 200,
-      fastBingo: { ...threeOfFive, playerChooses: true },
-    })
-    expect(r.status, JSON.stringify(r.body)).toBe(422)
-    expect(r.body.error).toMatchObject({ code: 'RULE_DISABLED', details: { rule: 'BNG-98', field: 'playerChooses' } })
-    expect((await s.call('jefa', 'GET', `/api/halls/${hallId}/rules`)).body.licence).toEqual(before)
   })
 })

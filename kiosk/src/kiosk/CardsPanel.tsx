@@ -79,20 +79,117 @@ export function CardsPanel(props: { store: KioskStore }) {
           <div class="k-prize__note">{note(g.prizes.bingoBp)}</div>
         </div>
       </div>
-      <div class="k-choose">
-        <h3 class="k-choose__title">{T.howManyCards}</h3>
-        {/* Issue 29 point 10: the hall's limits with their numbers, as the server posts them (BNG-40). */}
-        {offer?.bets && (
-          <p class="k-choose__limits" data-testid="kiosk-cards-limits">
-            {T.cardsLimits(offer.bets.minCardsPerPurchase, offer.bets.maxCardsPerPurchase)}
-          </p>
-        )}
-        <Stepper
-          value={store.cardCount.value}
-          max={store.maxCards.value}
-          onChange={store.setCards}
-          testId="kiosk-cards"
-        />
+      {g.chosenNumbers ? (
+        <ChosenNumbers store={store} />
+      ) : (
+        <div class="k-choose">
+          <h3 class="k-choose__title">{T.howManyCards}</h3>
+          {/* Issue 29 point 10: the hall's limits with their numbers, as the server posts them (BNG-40). */}
+          {offer?.bets && (
+            <p class="k-choose__limits" data-testid="kiosk-cards-limits">
+              {T.cardsLimits(offer.bets.minCardsPerPurchase, offer.bets.maxCardsPerPurchase)}
+            </p>
+          )}
+          <Stepper
+            value={store.cardCount.value}
+            max={store.maxCards.value}
+            onChange={store.setCards}
+            testId="kiosk-cards"
+          />
+        </div>
+      )}
+    </div>
+  )
+}
+
+const two = (n: number) => String(n).padStart(2, '0')
+
+/**
+ * BNG-98 (002 §6.1.9, bingo rápido: the players "deben elegir y adquirir uno o más números ... entre un universo"):
+ * the player taps his numbers on a large grid of the universe; a card joins the basket when it holds its picks.
+ */
+function ChosenNumbers(props: { store: KioskStore }) {
+  const { store } = props
+  const T = TEXTS[store.lang.value]
+  const c = store.game.value!.chosenNumbers!
+  const picks = store.cardPicks.value
+  const cards = store.chosenCards.value
+  const full = cards.length >= store.maxCards.value
+  const cols = c.universe <= 40 ? 10 : 15
+  return (
+    <div class="k-choose k-chosen" data-testid="kiosk-chosen">
+      <div class="k-chosen__left">
+        <h3 class="k-choose__title" data-testid="kiosk-chosen-title">
+          {T.chooseNumbers(c.picks)}
+        </h3>
+        <p class="k-chosen__hint">{T.chosenHint(c.universe, c.picks, c.timesRequired)}</p>
+        <div class="k-grid k-chosen__grid" style={{ gridTemplateColumns: `repeat(${cols}, 1fr)` }}>
+          {Array.from({ length: c.universe }, (_, i) => i + 1).map((n) => (
+            <button
+              type="button"
+              key={n}
+              class={picks.includes(n) ? 'k-cell k-cell--on' : 'k-cell'}
+              data-testid={`kiosk-pick-${n}`}
+              aria-pressed={picks.includes(n)}
+              disabled={full}
+              onClick={() => store.toggleCardNumber(n)}
+            >
+              {two(n)}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div class="k-chosen__right">
+        <p class="k-chosen__count" data-testid="kiosk-chosen-count">
+          {T.chosenCount(picks.length, c.picks)}
+        </p>
+        <div class="k-row">
+          <button
+            type="button"
+            class="btn btn--primary"
+            data-testid="kiosk-chosen-random"
+            disabled={full}
+            onClick={() => store.quickPickCard()}
+          >
+            {T.randomPick}
+          </button>
+          <button
+            type="button"
+            class="btn btn--secondary"
+            data-testid="kiosk-chosen-clear"
+            disabled={picks.length === 0}
+            onClick={() => store.clearCardPicks()}
+          >
+            {T.clear}
+          </button>
+        </div>
+        <div class="k-boards">
+          <h3 class="k-boards__title">
+            {T.chosenCards} ({cards.length}/{store.maxCards.value})
+          </h3>
+          <ol class="k-boards__list" data-testid="kiosk-chosen-cards">
+            {cards.map((card, i) => (
+              <li key={card.join('-')}>
+                <span class="k-mono">
+                  {T.cardLabel(i + 1)}: {card.map(two).join(' ')}
+                </span>
+                <button
+                  type="button"
+                  class="k-link"
+                  data-testid={`kiosk-chosen-remove-${i}`}
+                  onClick={() => store.removeChosenCard(i)}
+                >
+                  {T.remove}
+                </button>
+              </li>
+            ))}
+            {picks.length > 0 && (
+              <li class="k-boards__pending">
+                <span class="k-mono">{picks.map(two).join(' ')}</span>
+              </li>
+            )}
+          </ol>
+        </div>
       </div>
     </div>
   )

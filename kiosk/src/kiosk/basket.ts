@@ -40,7 +40,17 @@ export interface SlipDraft {
 }
 
 export interface BasketInput {
-  cards: { count: number; gameId: string; faceValueCents: number } | null
+  /**
+   * `picks`: in a fast bingo whose player chooses his numbers (BNG-98), each card's numbers (count = picks.length);
+   * `pendingPicks`: the numbers of the card being chosen, not yet complete.
+   */
+  cards: {
+    count: number
+    gameId: string
+    faceValueCents: number
+    picks?: number[][]
+    pendingPicks?: number
+  } | null
   slip: { draft: SlipDraft; drawId: string; rules: SlipRules } | null
   instant: { count: number; gameNo: number; priceCents: number } | null
 }
@@ -72,7 +82,7 @@ export function basketTotalCents(b: BasketInput): number {
 }
 
 /** What still stops the purchase, first things first; null when the buy button may be pressed. */
-export type Blocker = 'empty' | 'slip_pending' | 'slip_player' | 'voucher' | 'balance' | 'age'
+export type Blocker = 'empty' | 'slip_pending' | 'card_pending' | 'slip_player' | 'voucher' | 'balance' | 'age'
 
 export function basketBlocker(
   b: BasketInput,
@@ -80,7 +90,9 @@ export function basketBlocker(
 ): Blocker | null {
   const lines = basketLines(b)
   const pending = b.slip ? b.slip.draft.pending.length > 0 : false
-  if (lines.length === 0) return pending ? 'slip_pending' : 'empty'
+  const cardPending = (b.cards?.pendingPicks ?? 0) > 0
+  if (lines.length === 0) return pending ? 'slip_pending' : cardPending ? 'card_pending' : 'empty'
+  if (cardPending) return 'card_pending'
   if (b.slip && (pending || b.slip.draft.boards.length > 0)) {
     const m = slipMissing(b.slip.draft.boards, b.slip.draft.pending, b.slip.draft.player)
     if (m === 'pending') return 'slip_pending'
@@ -93,7 +105,7 @@ export function basketBlocker(
 }
 
 export interface PurchaseBody {
-  cards?: { gameId: string; count: number }
+  cards?: { gameId: string; count: number; picks?: number[][] }
   slips?: Array<{
     drawId: string
     boards: number[][]
@@ -107,7 +119,12 @@ export interface PurchaseBody {
 /** The items of POST /api/kiosk/purchases (the voucher, the age answer and the kiosk are added by the caller). */
 export function purchaseBody(b: BasketInput): PurchaseBody {
   const out: PurchaseBody = {}
-  if (b.cards && b.cards.count > 0) out.cards = { gameId: b.cards.gameId, count: b.cards.count }
+  if (b.cards && b.cards.count > 0)
+    out.cards = {
+      gameId: b.cards.gameId,
+      count: b.cards.count,
+      ...(b.cards.picks ? { picks: b.cards.picks.map((p) => [...p]) } : {}),
+    }
   if (b.slip && b.slip.draft.boards.length > 0) {
     const { boards, quickPicks, draws, player } = slipRequest(
       b.slip.draft.boards,

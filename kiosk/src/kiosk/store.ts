@@ -57,6 +57,8 @@ export function problemOf(err: unknown): Problem {
       return 'sales_closed'
     case 'SERIES_EXHAUSTED':
       return 'sold_out'
+    case 'NUMBERS_TAKEN':
+      return 'numbers_taken'
     case 'RULE_DISABLED':
       return 'instant_disabled'
     case 'DEVICE_UNAVAILABLE':
@@ -89,6 +91,9 @@ export function createKioskStore(
 
   // ---- the basket
   const cardCount = signal(0)
+  /** BNG-98: in a game whose player chooses his numbers, each card's numbers, and those of the card being chosen. */
+  const chosenCards = signal<number[][]>([])
+  const cardPicks = signal<number[]>([])
   const boards = signal<Board[]>([])
   const pending = signal<number[]>([])
   const draws = signal(1)
@@ -140,7 +145,14 @@ export function createKioskStore(
     const r = slipRules.value
     const ig = instantGame.value
     return {
-      cards: g ? { count: cardCount.value, gameId: g.gameId, faceValueCents: g.faceValueCents } : null,
+      cards: g
+        ? {
+            count: cardCount.value,
+            gameId: g.gameId,
+            faceValueCents: g.faceValueCents,
+            ...(g.chosenNumbers ? { picks: chosenCards.value, pendingPicks: cardPicks.value.length } : {}),
+          }
+        : null,
       slip:
         l && r
           ? {
@@ -171,6 +183,12 @@ export function createKioskStore(
         // What went off sale leaves the basket: the purchase would be refused for it.
         if (next.state !== 'on_sale') cardCount.value = 0
         else if (next.game) cardCount.value = Math.min(cardCount.value, maxCards.value)
+        // BNG-98: numbers chosen for a game no longer on sale, or for cards beyond the maximum, leave too.
+        if (next.state !== 'on_sale' || !next.game?.chosenNumbers) {
+          chosenCards.value = []
+          cardPicks.value = []
+        } else if (chosenCards.value.length > cardCount.value)
+          chosenCards.value = chosenCards.value.slice(0, cardCount.value)
         if (!next.lotto) {
           boards.value = []
           pending.value = []
@@ -195,6 +213,8 @@ export function createKioskStore(
       helpOpen.value = false
       chosenSection.value = options.section ?? null
       cardCount.value = 0
+      chosenCards.value = []
+      cardPicks.value = []
       boards.value = []
       pending.value = []
       draws.value = 1
@@ -223,6 +243,62 @@ export function createKioskStore(
     let next = Math.max(0, Math.min(n, maxCards.value))
     if (next > 0 && next < min) next = n > cardCount.value && min <= maxCards.value ? min : 0
     cardCount.value = next
+  }
+
+  // ---- cartones de números elegidos (BNG-98)
+  function setChosenCards(cards: number[][]) {
+    batch(() => {
+      chosenCards.value = cards
+      cardCount.value = cards.length
+    })
+  }
+  /** A number tapped on the card being chosen; the card joins the basket once it holds its picks (not twice). */
+  function toggleCardNumber(n: number) {
+    const c = game.value?.chosenNumbers
+    if (!c) return
+    const now = cardPicks.value
+    if (now.includes(n)) {
+      cardPicks.value = now.filter((x) => x !== n)
+      return
+    }
+    if (now.length >= c.picks || chosenCards.value.length >= maxCards.value) return
+    const next = [...now, n].sort((a, b) => a - b)
+    if (next.length < c.picks) {
+      cardPicks.value = next
+      return
+    }
+    const key = next.join('-')
+    if (chosenCards.value.some((card) => card.join('-') === key)) return
+    batch(() => {
+      setChosenCards([...chosenCards.value, next])
+      cardPicks.value = []
+    })
+  }
+  /** "Al azar": the rest of the card being chosen, at random among the numbers not yet tapped. */
+  function quickPickCard() {
+    const c = game.value?.chosenNumbers
+    if (!c || chosenCards.value.length >= maxCards.value) return
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const picked = new Set(cardPicks.value)
+      const random = new Uint32Array(1)
+      while (picked.size < c.picks) {
+        crypto.getRandomValues(random)
+        picked.add((random[0] % c.universe) + 1)
+      }
+      const next = [...picked].sort((a, b) => a - b)
+      if (chosenCards.value.some((card) => card.join('-') === next.join('-'))) continue
+      batch(() => {
+        setChosenCards([...chosenCards.value, next])
+        cardPicks.value = []
+      })
+      return
+    }
+  }
+  function removeChosenCard(i: number) {
+    setChosenCards(chosenCards.value.filter((_, j) => j !== i))
+  }
+  function clearCardPicks() {
+    cardPicks.value = []
   }
 
   // ---- boletos
@@ -446,6 +522,12 @@ export function createKioskStore(
     currency,
     cardCount,
     maxCards,
+    chosenCards,
+    cardPicks,
+    toggleCardNumber,
+    quickPickCard,
+    removeChosenCard,
+    clearCardPicks,
     boards,
     pending,
     draws,

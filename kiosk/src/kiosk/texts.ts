@@ -20,6 +20,13 @@ const es = {
   lastGame: 'ÚLTIMA PARTIDA DE LA SESIÓN',
   onSale: 'EN VENTA',
   howManyCards: '¿Cuántos cartones?',
+  chooseNumbers: (picks: number) => `Elija ${picks} números`,
+  chosenHint: (universe: number, picks: number, times: number) =>
+    `Del 1 al ${universe} · gana el primer cartón con ${times === picks ? 'sus' : times + ' de sus'} ${picks} números sorteados`,
+  chosenCount: (n: number, picks: number) => `Elegidos: ${n} de ${picks}`,
+  randomPick: 'Al azar',
+  chosenCards: 'Sus cartones',
+  cardLabel: (i: number) => `Cartón ${i}`,
   cardsLimits: (min: number, max: number) =>
     min > 1 ? `De ${min} a ${max} cartones por compra` : `Hasta ${max} ${max === 1 ? 'cartón' : 'cartones'} por compra`,
   noGame: 'No hay partida a la venta',
@@ -85,6 +92,7 @@ const es = {
   blockers: {
     empty: 'Añada algo a su compra.',
     slip_pending: 'Complete o borre la jugada que está marcando.',
+    card_pending: 'Complete o borre el cartón que está eligiendo.',
     slip_player: 'Escriba su nombre y apellidos y su documento para el boleto.',
     voucher: 'Escanee o escriba su vale.',
     balance: 'El saldo del vale no alcanza: quite algo de su compra.',
@@ -165,6 +173,10 @@ const es = {
     printer_offline: ['Impresora fuera de línea', 'Avise al personal de sala.'],
     sales_closed: ['Venta cerrada', 'La venta de algo de su compra ha terminado. Revise su compra.'],
     sold_out: ['Agotado', 'No quedan suficientes cartones o raspaditas.'],
+    numbers_taken: [
+      'Números ya elegidos',
+      'Esos números ya están en otro cartón de esta partida. Quite ese cartón y elija otros números.',
+    ],
     instant_disabled: ['Raspaditas no disponibles', 'Esta sala no está autorizada para vender raspaditas en pantalla.'],
     network: ['Sin conexión', 'El kiosco no puede hablar con el servidor. Inténtelo en un momento.'],
     other: ['No se pudo completar', 'Inténtelo de nuevo o solicite ayuda en caja.'],
@@ -191,6 +203,13 @@ const en: Texts = {
   lastGame: 'LAST GAME OF THE SESSION',
   onSale: 'ON SALE',
   howManyCards: 'How many cards?',
+  chooseNumbers: (picks: number) => `Choose ${picks} numbers`,
+  chosenHint: (universe: number, picks: number, times: number) =>
+    `From 1 to ${universe} · the first card with ${times === picks ? 'all its' : times + ' of its'} ${picks} numbers drawn wins`,
+  chosenCount: (n: number, picks: number) => `Chosen: ${n} of ${picks}`,
+  randomPick: 'Random',
+  chosenCards: 'Your cards',
+  cardLabel: (i: number) => `Card ${i}`,
   cardsLimits: (min: number, max: number) =>
     min > 1 ? `From ${min} to ${max} cards per purchase` : `Up to ${max} ${max === 1 ? 'card' : 'cards'} per purchase`,
   noGame: 'No game on sale',
@@ -253,6 +272,7 @@ const en: Texts = {
   blockers: {
     empty: 'Add something to your purchase.',
     slip_pending: 'Finish or clear the board you are marking.',
+    card_pending: 'Finish or clear the card you are choosing.',
     slip_player: 'Enter your names and identity document for the slip.',
     voucher: 'Scan or type your voucher.',
     balance: "The voucher's balance is too low: take something out.",
@@ -336,6 +356,10 @@ const en: Texts = {
     printer_offline: ['Printer offline', 'Please call a member of staff.'],
     sales_closed: ['Sales closed', 'Sales of something in your purchase have ended. Check your purchase.'],
     sold_out: ['Sold out', 'There are not enough cards or scratch tickets left.'],
+    numbers_taken: [
+      'Numbers already taken',
+      'Those numbers are already on another card of this game. Remove that card and choose other numbers.',
+    ],
     instant_disabled: ['Scratch tickets unavailable', 'This hall is not authorised to sell on-screen scratch tickets.'],
     network: ['No connection', 'The kiosk cannot reach the server. Try again in a moment.'],
     other: ['Could not complete', 'Try again or ask at the cashier.'],

@@ -2,7 +2,7 @@
  * A game from its announcement to the close of sales: series in play (BNG-11 to BNG-13), correlative card sales
  * (BNG-12 to BNG-14), the minimum participation and the draw key fixed at the close (BNG-16, BNG-17, BNG-21).
  */
-import type { CardLayout } from './card.ts'
+import { cardFromRows, cardKey, type CardLayout } from './card.ts'
 import type { GameLayout } from './game.ts'
 import { commitmentOf, salesDigest as digestOf } from '../shared/draw-proof.ts'
 import { drawRoundFor, roundTime } from '../shared/beacon.ts'
@@ -37,14 +37,19 @@ import {
 } from './store/games.ts'
 import { unpaidPrizesOfHall } from './store/halls.ts'
 import { gameForSale, markGameClosingSigned } from './store/games.ts'
-import { insertCards, soldRuns, soldSerials } from './store/sales.ts'
+import { insertCards, soldRuns, soldSerials, takenCardKeys } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
 import type { Profile } from '../shared/profile.ts'
 import {
   checkDerivedPlan,
+  checkChosenNumbers,
+  chosenLayoutOf,
+  chosenNumbersRefused,
+  chosenNumbersLayout,
   derivedPools,
   derivedShares,
+  fastBingoLayout,
   fastGameTerms,
   fastLayoutOf,
   isDerivedLayoutOf,
@@ -149,10 +154,21 @@ export async function insertSoldCards(
     to: number
     channel: string
     at: string
+    /**
+     * BNG-98: a chosen-number game's cards, one per card number from..to in order: each card holds the player's
+     * numbers (rows and key of the game's chosenNumbersLayout) instead of its master set's.
+     */
+    chosen?: ReadonlyArray<{ numbers: readonly number[]; cardKey: string }>
   },
   newId: (prefix: string) => string,
 ): Promise<SoldCard[]> {
-  const masters = await masterCardsInRange(tx, s.masterSetId, s.from, s.to)
+  const masters = s.chosen
+    ? s.chosen.map((c, i) => ({
+        card_no: s.from + i,
+        numbers: JSON.stringify([c.numbers]),
+        card_key: c.cardKey,
+      }))
+    : await masterCardsInRange(tx, s.masterSetId, s.from, s.to)
   const width = Math.max(5, String(s.seriesCardCount).length)
   const sold: SoldCard[] = []
   const rows: Parameters<typeof insertCards>[1][number][] = []
@@ -282,10 +298,16 @@ export async function announceGame(
     const fastTerms = fast
       ? fastGameTerms(fast, (JSON.parse(hall.settings) as HallRuleSettings).licence ?? null, input.fastBingo)
       : null
+    // Where the licence lets the player choose his numbers, the game's cards are the player's picks anywhere in the
+    // universe (chosenNumbersLayout), each made at its sale (sellTx); the series gives their correlative numbers.
+    const played: CardLayout =
+      fast && fastTerms?.playerChooses
+        ? chosenNumbersLayout({ ballCount: fast.universe, picks: fast.picks })
+        : cardLayout
     const layout: GameLayout =
       fast && fastTerms && fastTerms.timesRequired < fast.picks
-        ? { ...cardLayout, timesRequired: fastTerms.timesRequired }
-        : cardLayout
+        ? { ...played, timesRequired: fastTerms.timesRequired }
+        : played
     // BNG-102: a derived game's prizes and amounts are its version's, fixed now, before the game (004 Bingo VI.3.b).
     const derived = await derivedVersionFor(tx, hall.id, profile, layout)
     const gameShares = derived ? derivedShares(derived.plan) : shares
@@ -356,6 +378,7 @@ export async function announceGame(
                 picks: fast!.picks,
                 universe: fast!.universe,
                 timesRequired: fastTerms.timesRequired,
+                playerChooses: fastTerms.playerChooses,
                 licence: fastTerms.licence,
                 rule: 'BNG-98',
               },
@@ -413,8 +436,12 @@ async function addSeriesTx(ctx: BingoContext, tx: Tx, gameId: string, seriesId: 
   if (second.id === existing[0].seriesId)
     throw new DomainError('SERIES_RULE_VIOLATED', 'the second series must differ from the first')
   const secondLayout = await masterSetLayout(tx, second.masterSetId)
-  // The game's layout may carry its fast bingo's times required (BNG-98): the card format is what must match.
-  if (secondLayout !== undefined && !isSameLayout(JSON.parse(secondLayout), JSON.parse(game.layout)))
+  // The game's layout may carry its fast bingo's times required (BNG-98): the card format is what must match; a
+  // chosen-number game's series are printed for the fast bingo of the same universe and picks.
+  const gameLayout = JSON.parse(game.layout) as CardLayout
+  const chosen = chosenLayoutOf(gameLayout)
+  const printedFor = chosen ? fastBingoLayout({ ballCount: chosen.universe, picks: chosen.picks }) : gameLayout
+  if (secondLayout !== undefined && !isSameLayout(JSON.parse(secondLayout), printedFor))
     throw new DomainError(
       'SERIES_RULE_VIOLATED',
       'the second series must be printed for the same card layout as the first',
@@ -517,7 +544,7 @@ export async function sell(
 export async function sellWithin(
   ctx: BingoContext,
   sql: Sql,
-  input: { gameId: string; count: number; channel: string; cardIds?: readonly string[] },
+  input: { gameId: string; count: number; channel: string; cardIds?: readonly string[]; picks?: unknown },
 ): Promise<{ cards: SoldCard[]; cardsInSeries: ReadonlyMap<string, number>; publish(): void }> {
   const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
   // Ids drawn ahead by the caller (their codes signed before the transaction), in order; then new ones.
@@ -537,7 +564,7 @@ export async function sellWithin(
 async function sellTx(
   ctx: BingoContext,
   tx: Tx,
-  input: { gameId: string; count: number; channel: string },
+  input: { gameId: string; count: number; channel: string; picks?: unknown },
   newId: (prefix: string) => string = ctx.newId,
   /** Filled with each series' number of cards (BNG-6: printed on the card), as this sale read them. */
   cardsInSeries?: Map<string, number>,
@@ -548,6 +575,7 @@ async function sellTx(
   if (!forSale) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
   const { game } = forSale
   assertLegal(GameAction.Sell, game.status, game.id)
+  const chosen = await chosenCardsOf(tx, game, input)
   for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
   const series = forSale.series.map((s) => s.series)
   for (const s of series) cardsInSeries?.set(s.code, s.cardCount)
@@ -599,6 +627,7 @@ async function sellTx(
           to: from + take - 1,
           channel: input.channel,
           at,
+          chosen: chosen?.slice(input.count - remaining, input.count - remaining + take),
         },
         newId,
       )),
@@ -631,10 +660,60 @@ async function sellTx(
       amountCents: sold.length * game.faceValueCents,
       serials: sold.map((c) => c.serial),
       cardIds: sold.map((c) => c.id),
+      ...(chosen ? { chosenNumbers: sold.map((c) => c.rows[0]), rule: 'BNG-98' } : {}),
     },
   })
   emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'cards_sold' })
   return sold
+}
+
+/**
+ * BNG-98 / CFG-32 (002 §6.1.9: the players "deben elegir y adquirir uno o más números ... entre un universo"): the
+ * cards of a chosen-number game are made at their sale, inside its transaction, from the numbers the buyer gives
+ * (one list per card). Decisions: each card takes the next correlative number of the series and its serial and
+ * signed code as every card (BNG-12, BNG-14: the series' numbering stays whole); BNG-13 (002 §6.1.5 "en ningún caso
+ * podrán venderse en la misma partida dos cartones iguales") refuses a combination already sold in the game, or twice
+ * in one purchase: NUMBERS_TAKEN, nothing sold (the UNIQUE (game_id, card_key) of cards stands behind this check).
+ * The channels are the admission's (purchases.ts admitPurchase); the numbers are checked here, where the cards are
+ * made: none, a wrong count, a number twice or out of the universe, or numbers for a game of printed cards, 422
+ * CHOSEN_NUMBERS_INVALID with the field. Undefined for any other game.
+ */
+async function chosenCardsOf(
+  tx: Tx,
+  game: Game,
+  input: { count: number; picks?: unknown },
+): Promise<Array<{ numbers: number[]; cardKey: string }> | undefined> {
+  const layout = JSON.parse(game.layout) as CardLayout
+  const terms = chosenLayoutOf(layout)
+  if (!terms) {
+    if (input.picks !== undefined) throw chosenNumbersRefused(['this game sells printed cards: no numbers are chosen'])
+    return undefined
+  }
+  const picks = Array.isArray(input.picks) ? input.picks : []
+  if (picks.length !== input.count)
+    throw chosenNumbersRefused([`${input.count} cards need ${input.count} lists of ${terms.picks} numbers`], terms)
+  const out: Array<{ numbers: number[]; cardKey: string }> = []
+  for (const [i, p] of picks.entries()) {
+    const r = checkChosenNumbers(terms, p)
+    if (r.problems)
+      throw chosenNumbersRefused(
+        r.problems.map((x) => `card ${i + 1}: ${x}`),
+        terms,
+        i,
+      )
+    out.push({ numbers: r.numbers, cardKey: cardKey(cardFromRows([r.numbers], layout)) })
+  }
+  const keys = out.map((c) => c.cardKey)
+  const taken = new Set(await takenCardKeys(tx, game.id, keys))
+  const twice = keys.filter((k, i) => keys.indexOf(k) !== i)
+  const clash = out.filter((c) => taken.has(c.cardKey) || twice.includes(c.cardKey)).map((c) => c.numbers)
+  if (clash.length)
+    throw new DomainError(
+      'NUMBERS_TAKEN',
+      `the numbers ${clash.map((n) => n.join('-')).join(', ')} are already on a card of this game: choose other numbers (BNG-13)`,
+      { taken: clash, rule: 'BNG-13' },
+    )
+  return out
 }
 
 /**

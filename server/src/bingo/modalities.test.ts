@@ -1,12 +1,15 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LAYOUT_75, LAYOUT_90, generateMasterSet, validateCard } from './card.ts'
+import { LAYOUT_75, LAYOUT_90, cardFromRows, generateMasterSet, validateCard } from './card.ts'
 import { DomainError } from '../shared/errors.ts'
 import { createDetector } from './detector.ts'
 import {
   bingoPlusLayout,
   checkDerivedPlan,
+  checkChosenNumbers,
   checkFastBingoTerms,
+  chosenLayoutOf,
+  chosenNumbersLayout,
   derivedLayout,
   evenColumns,
   fastBingoLayout,
@@ -201,9 +204,96 @@ describe('modality layouts from the one card model (BNG-98, BNG-102, BNG-103)', 
       expect(checkFastBingoTerms(BOLIVIA_2025, { ...threeOfFive, timesRequired: 1 }).timesRequired).toBe(1)
     })
 
-    it('numbers chosen by the player are refused until their sale is built, not recorded and ignored', () => {
-      expect(code(() => checkFastBingoTerms(BOLIVIA_2025, { ...threeOfFive, playerChooses: true }))).toBe(
+    it('a licence may let the player choose his numbers (002 §6.1.9 "elegir y adquirir"); a game then plays them', () => {
+      const chosen = { ...threeOfFive, playerChooses: true }
+      expect(checkFastBingoTerms(BOLIVIA_2025, chosen)).toEqual(chosen)
+      expect(fastGameTerms({ universe: 30, picks: 5 }, licence(chosen))).toMatchObject({
+        timesRequired: 3,
+        playerChooses: true,
+      })
+      // Where the licence sets chosen numbers, a game asking for printed cards is refused, naming the licence.
+      expect(code(() => fastGameTerms({ universe: 30, picks: 5 }, licence(chosen), { playerChooses: false }))).toBe(
         'RULE_DISABLED',
+      )
+    })
+
+    it('a chosen-number card: exactly `picks` distinct numbers anywhere in the universe, sorted', () => {
+      const layout = chosenNumbersLayout({ ballCount: 30, picks: 5 })
+      expect(chosenLayoutOf(layout)).toEqual({ universe: 30, picks: 5 })
+      expect(fastLayoutOf(layout)).toBeNull()
+      for (const l of [fastBingoLayout({ ballCount: 30, picks: 5 }), LAYOUT_90, LAYOUT_75])
+        expect(chosenLayoutOf(l)).toBeNull()
+      const terms = { universe: 30, picks: 5 }
+      // Five numbers of one band: no printed fast card holds them, a chosen card does.
+      expect(checkChosenNumbers(terms, [5, 1, 4, 2, 3])).toEqual({ numbers: [1, 2, 3, 4, 5] })
+      for (const bad of [
+        [1, 2, 3, 4],
+        [1, 2, 3, 4, 5, 6],
+        [1, 1, 2, 3, 4],
+        [0, 1, 2, 3, 4],
+        [1, 2, 3, 4, 31],
+        [1, 2, 3, 4, 2.5],
+        'x',
+        null,
+      ])
+        expect(checkChosenNumbers(terms, bad).problems?.length).toBeGreaterThan(0)
+      expect(code(() => chosenNumbersLayout({ ballCount: 5, picks: 5 }))).toBe('VALIDATION_FAILED')
+    })
+
+    it('property: every accepted chosen card is valid under its layout, and its k-of-n bingo comes at the k-th pick drawn', () => {
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 2, max: 90 }).chain((universe) =>
+            fc.integer({ min: 1, max: Math.min(20, universe - 1) }).chain((picks) =>
+              fc.record({
+                universe: fc.constant(universe),
+                picks: fc.constant(picks),
+                timesRequired: fc.integer({ min: 1, max: picks }),
+                // A player's choice: right, with a number twice, or anything at all.
+                given: fc.oneof(
+                  fc.shuffledSubarray(
+                    Array.from({ length: universe }, (_, i) => i + 1),
+                    { minLength: picks, maxLength: picks },
+                  ),
+                  fc
+                    .shuffledSubarray(
+                      Array.from({ length: universe }, (_, i) => i + 1),
+                      { minLength: picks, maxLength: picks },
+                    )
+                    .map((a) => (a.length > 1 ? [...a.slice(1), a[1]] : [0])),
+                  fc.array(fc.integer({ min: -2, max: universe + 2 }), { minLength: 0, maxLength: picks + 2 }),
+                ),
+                order: fc.shuffledSubarray(
+                  Array.from({ length: universe }, (_, i) => i + 1),
+                  { minLength: universe, maxLength: universe },
+                ),
+              }),
+            ),
+          ),
+          ({ universe, picks, timesRequired, given, order }) => {
+            const layout = chosenNumbersLayout({ ballCount: universe, picks })
+            const r = checkChosenNumbers({ universe, picks }, given)
+            const valid =
+              given.length === picks &&
+              new Set(given).size === picks &&
+              given.every((n) => Number.isInteger(n) && n >= 1 && n <= universe)
+            expect(r.numbers !== undefined).toBe(valid)
+            // A valid choice, whatever it was, is a card of the layout; a refused one never reaches a card.
+            const numbers = r.numbers ?? order.slice(0, picks).sort((a, b) => a - b)
+            const card = cardFromRows([numbers], layout)
+            expect(validateCard(card, layout)).toEqual([])
+            // The draw order `order`: the card's bingo (k of n) comes exactly at its k-th number drawn.
+            const positions = numbers.map((n) => order.indexOf(n)).sort((a, b) => a - b)
+            const winAt = positions[timesRequired - 1]
+            const detector = createDetector([[numbers]], universe, { bingoAfter: timesRequired })
+            order.forEach((ball, i) => {
+              const won = detector.call(ball).bingos.length > 0
+              expect(won).toBe(i === winAt)
+              expect(hitsComplete([numbers], new Set(order.slice(0, i + 1)), timesRequired)).toBe(i >= winAt)
+            })
+          },
+        ),
+        { numRuns: 200 },
       )
     })
 

@@ -10,6 +10,7 @@
  * | bingo-plus          | BNG-103, CFG-35       | balls 1..100, 10 columns of ten, cards of 5 to 20 numbers         |
  * | derived             | BNG-102, CFG-34       | balls 6..90, cards of 6 to 18 numbers (decree 004 Bingo VI.3.a); version instant or deferred (checkDerivedPlan) |
  * | fast                | BNG-98, CFG-32        | one row of `picks` numbers from a universe 1..U: the bingo is `timesRequired` of them drawn (all, unless the hall's licence sets fewer: fastGameTerms) |
+ * | fast, chosen numbers | BNG-98, CFG-32       | the player's own `picks` distinct numbers anywhere in 1..U (chosenNumbersLayout), where the hall's licence sets it |
  * | electronic          | BNG-101, CFG-33       | any layout above, virtual cards sold at terminals and marked by the system (profile.autoClaimSoldCards) |
  *
  * Lines are rows: a one-row card (fast bingo) completes its line with its last pick; when all picks win, its bingo
@@ -290,9 +291,9 @@ export interface LicenceOfHall {
 }
 
 /**
- * Checks the fast bingo terms of a licence (BNG-98, CFG-32). Numbers chosen one by one by the player need a sale of
- * chosen numbers that this system does not have yet: such a licence is refused (RULE_DISABLED), not recorded and
- * then silently played with printed cards.
+ * Checks the fast bingo terms of a licence (BNG-98, CFG-32). A licence may let the player choose his numbers
+ * ("uno o varios jugadores deben elegir y adquirir uno o más números ... entre un universo", 002 §6.1.9): its games
+ * then sell chosen-number cards (chosenNumbersLayout) at the counter and the kiosk.
  */
 export function checkFastBingoTerms(profile: Profile, terms: FastBingoTerms): FastBingoTerms {
   if (!profile.fastBingo.licenceTerms)
@@ -308,18 +309,64 @@ export function checkFastBingoTerms(profile: Profile, terms: FastBingoTerms): Fa
       `fast bingo is won with 1 to ${terms.picks} of the player's ${terms.picks} numbers drawn, not ${terms.timesRequired} (CFG-32)`,
       { rule: 'CFG-32', field: 'timesRequired' },
     )
-  if (terms.playerChooses)
-    throw new DomainError(
-      'RULE_DISABLED',
-      'a fast bingo whose player chooses each number cannot be run yet: this system sells printed cards of picks only (BNG-98)',
-      { rule: 'BNG-98', field: 'playerChooses' },
-    )
+  if (terms.playerChooses) chosenNumbersLayout({ ballCount: terms.universe, picks: terms.picks })
   return {
     universe: terms.universe,
     picks: terms.picks,
     timesRequired: terms.timesRequired,
-    playerChooses: false,
+    playerChooses: terms.playerChooses === true,
   }
+}
+
+/**
+ * BNG-98 / CFG-32 (002 §6.1.9 "elegir y adquirir uno o más números ... entre un universo de números"): a card of
+ * `picks` numbers the player chose, anywhere in 1..ballCount (not one per band, as a printed fast card). One row;
+ * each number of the universe is a column of its own, so that any choice is a card of this format, and the detector
+ * and the k-of-n win check read it as any other one-row card.
+ */
+export function chosenNumbersLayout(p: { ballCount: number; picks: number }): CardLayout {
+  if (!Number.isInteger(p.ballCount) || p.ballCount < 2 || p.ballCount > 255)
+    throw new DomainError('VALIDATION_FAILED', 'fast bingo universe must be 2..255 numbers')
+  if (!Number.isInteger(p.picks) || p.picks < 1 || p.picks > 20 || p.picks >= p.ballCount)
+    throw new DomainError('VALIDATION_FAILED', `a chosen-number card holds 1 to 20 numbers, fewer than the universe`)
+  return Object.freeze({
+    ballCount: p.ballCount,
+    rows: 1,
+    columns: p.ballCount,
+    perRow: p.picks,
+    columnRanges: Object.freeze(Array.from({ length: p.ballCount }, (_, i) => Object.freeze([i + 1, i + 1] as const))),
+    minPerColumn: 0,
+  }) as CardLayout
+}
+
+/** The universe and picks of a chosen-number layout (chosenNumbersLayout), or null for any other card format. */
+export function chosenLayoutOf(layout: CardLayout): { universe: number; picks: number } | null {
+  if (layout.rows !== 1 || layout.minPerColumn !== 0 || layout.columns !== layout.ballCount) return null
+  try {
+    return isSameLayout(chosenNumbersLayout({ ballCount: layout.ballCount, picks: layout.perRow }), layout)
+      ? { universe: layout.ballCount, picks: layout.perRow }
+      : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * BNG-98 / CFG-32: the numbers of one chosen-number card as the player gave them: exactly `picks` distinct whole
+ * numbers of 1..universe, sorted for the card; or the problems found (in Spanish and English, for the screens).
+ */
+export function checkChosenNumbers(
+  terms: { universe: number; picks: number },
+  numbers: unknown,
+): { numbers: number[]; problems?: undefined } | { numbers?: undefined; problems: string[] } {
+  if (!Array.isArray(numbers)) return { problems: [`a card's numbers are a list of ${terms.picks}`] }
+  const problems: string[] = []
+  if (numbers.length !== terms.picks)
+    problems.push(`${numbers.length} numbers given, the card holds exactly ${terms.picks}`)
+  const out = numbers.filter((n) => Number.isInteger(n) && n >= 1 && n <= terms.universe) as number[]
+  if (out.length !== numbers.length) problems.push(`every number is a whole number of 1..${terms.universe}`)
+  if (new Set(out).size !== out.length) problems.push('a number chosen twice')
+  return problems.length ? { problems } : { numbers: [...out].sort((a, b) => a - b) }
 }
 
 /** The universe and picks of a fast bingo layout (fastBingoLayout), or null for any other card format. */
@@ -333,27 +380,46 @@ export function fastLayoutOf(layout: CardLayout): { universe: number; picks: num
   }
 }
 
+/** BNG-98: a purchase whose chosen numbers do not make the game's cards (422, with what is wrong). */
+export function chosenNumbersRefused(
+  problems: string[],
+  terms?: { universe: number; picks: number },
+  card?: number,
+): DomainError {
+  return new DomainError('CHOSEN_NUMBERS_INVALID', `numbers refused: ${problems.join('; ')} (BNG-98)`, {
+    field: card === undefined ? 'picks' : `picks.${card}`,
+    problems,
+    ...(terms ? { universe: terms.universe, picks: terms.picks } : {}),
+    rule: 'BNG-98',
+  })
+}
+
 /**
  * BNG-98 / CFG-32: the terms a fast bingo game of `layout` plays, from the hall's licence: its fast bingo terms when
  * they are for this universe and number of picks, else the default every hall may play (printed cards, won when all
- * picks are drawn). A game asking for other terms than those (`asked`) is refused, RULE_DISABLED, naming the licence.
+ * picks are drawn). A game asking for other terms than those (`asked`) is refused, RULE_DISABLED, naming the licence:
+ * "Los medios de juego y medios de acceso al juego deberán estar claramente establecidos en la Licencia" (002
+ * §6.1.9), so neither chosen numbers where the licence does not set them, nor printed cards where it does.
  */
 export function fastGameTerms(
   layout: { universe: number; picks: number },
   licence: LicenceOfHall | null,
   asked: { timesRequired?: number; playerChooses?: boolean } = {},
-): { timesRequired: number; playerChooses: false; licence: { version: number; authorisationRef: string } | null } {
+): { timesRequired: number; playerChooses: boolean; licence: { version: number; authorisationRef: string } | null } {
   const t = licence?.fastBingo
   const own = t && t.universe === layout.universe && t.picks === layout.picks ? t : null
   const timesRequired = own?.timesRequired ?? layout.picks
+  const playerChooses = own?.playerChooses === true
   const named = licence
     ? `the hall's AJ Operating Licence ${licence.authorisationRef} (version ${licence.version})`
     : 'the hall, which has no AJ Operating Licence on record,'
   const format = `${layout.picks} numbers of 1..${layout.universe}`
-  if (asked.playerChooses && !own?.playerChooses)
+  if (asked.playerChooses !== undefined && asked.playerChooses !== playerChooses)
     throw new DomainError(
       'RULE_DISABLED',
-      `${named} does not let the player choose his numbers in a fast bingo of ${format} (BNG-98, CFG-32)`,
+      playerChooses
+        ? `${named} sets that the player chooses his numbers in a fast bingo of ${format}, not printed cards (BNG-98, CFG-32)`
+        : `${named} does not let the player choose his numbers in a fast bingo of ${format} (BNG-98, CFG-32)`,
       { rule: 'BNG-98', field: 'playerChooses', licence: licence?.authorisationRef ?? null },
     )
   if (asked.timesRequired !== undefined && asked.timesRequired !== timesRequired)
@@ -364,7 +430,7 @@ export function fastGameTerms(
     )
   return {
     timesRequired,
-    playerChooses: false,
+    playerChooses,
     licence: own && licence ? { version: licence.version, authorisationRef: licence.authorisationRef } : null,
   }
 }

@@ -19,6 +19,8 @@ import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { assertReadRowsSealed, currentRowSeals, rowTampered } from '../shared/row-seals.ts'
 import { GameAction, GameStatus, assertLegal } from './game.ts'
+import type { CardLayout } from './card.ts'
+import { chosenLayoutOf } from './modalities.ts'
 import {
   assertBetLimitsAuthorised,
   assertFaceValueAuthorised,
@@ -79,11 +81,34 @@ export interface PurchaseInput {
   gameRow?: GameRow
 }
 
+/**
+ * BNG-98 / CFG-32 (002 §6.1.9: "Los medios de juego y medios de acceso al juego deberán estar claramente establecidos
+ * en la Licencia"): where the buyer can say his numbers, a chosen-number game is sold: the cash desk's counter (the
+ * cashier takes them from the player) and the kiosk (the player taps them). The caller's table sells printed cards
+ * and a terminal's virtual cards are handed out by the series' terminal range: neither sells such a game.
+ */
+export const CHOSEN_NUMBER_CHANNELS: readonly SaleChannel[] = ['counter', 'kiosk']
+
+/**
+ * BNG-98: the channel of a purchase against the game's card format. The numbers themselves are checked where the
+ * cards are made (games.ts chosenCardsOf, in the same transaction).
+ */
+function admitChosenNumbers(layoutJson: string, input: PurchaseInput): void {
+  if (!chosenLayoutOf(JSON.parse(layoutJson) as CardLayout)) return
+  if (!CHOSEN_NUMBER_CHANNELS.includes(input.channel))
+    throw new DomainError(
+      'CHOSEN_NUMBERS_CHANNEL',
+      `in game ${input.gameId} the player chooses his numbers: it is sold at the counter or the kiosk, not at the ${input.channel} (BNG-98)`,
+      { channel: input.channel, channels: CHOSEN_NUMBER_CHANNELS, rule: 'BNG-98' },
+    )
+}
+
 /** Checks a purchase before any card is taken; throws the rule's error. Runs inside the sale's transaction. */
 export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: PurchaseInput): Promise<void> {
   const game = input.gameRow?.id === input.gameId ? toGame(input.gameRow) : await loadGame(sql, input.gameId)
   // A game not on sale answers as before (SALES_NOT_OPEN, SALES_CLOSED), whatever the purchase.
   assertLegal(GameAction.Sell, game.status, game.id)
+  admitChosenNumbers(game.layout, input)
   const { hall, profile } = input.hall?.id === input.hallId ? profiledHall(input.hall) : await hallOf(sql, input.hallId)
   // BNG-19: the hall's entry closed for this game; the reading of its data has begun and its sale is over.
   if (game.entryClosedAt) {

@@ -467,6 +467,8 @@ export function registerBingoRoutes(app: App, services: Services) {
             .regex(/^[A-Za-z0-9_.:-]+$/)
             .optional(),
           playerDocument: z.string().min(4).max(40).optional(),
+          // BNG-98: in a chosen-number game, the buyer's numbers, one list per card (checked by the sale's admission).
+          picks: z.array(z.array(z.number()).max(20)).max(1000).optional(),
           ...counterCashFields,
         })
         .strict(),
@@ -477,6 +479,7 @@ export function registerBingoRoutes(app: App, services: Services) {
         saleChannel: tillChannel(c),
         gameId: param(c, 'gameId'),
         count: b.count,
+        picks: b.picks,
         playerDocument: b.playerDocument,
         cash: b.cash,
         buyerDocument: b.buyerDocument,

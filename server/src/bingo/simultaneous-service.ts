@@ -11,6 +11,8 @@ import { DomainError } from '../shared/errors.ts'
 import { GameAction, assertLegal } from './game.ts'
 import { insertSoldCards } from './games.ts'
 import type { Game, SoldCard } from './types.ts'
+import type { CardLayout } from './card.ts'
+import { chosenLayoutOf } from './modalities.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { assertRowsSealed } from '../shared/row-seals.ts'
 import {
@@ -141,6 +143,13 @@ export async function sellInHallTx(
     throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
   const game = await loadGameRow(tx, input.gameId)
   assertLegal(GameAction.Sell, game.status, game.id)
+  // BNG-98: a hall's range hands out printed cards; a game whose player chooses his numbers is not sold this way.
+  if (chosenLayoutOf(JSON.parse(game.layout) as CardLayout))
+    throw new DomainError(
+      'CHOSEN_NUMBERS_CHANNEL',
+      `in game ${game.id} the player chooses his numbers: it is not sold from a hall's range (BNG-98)`,
+      { rule: 'BNG-98' },
+    )
   const gh = await gameHallOf(tx, game.id, input.hallId)
   if (!gh)
     throw new DomainError('NOT_FOUND', `hall ${input.hallId} does not play game ${game.id}`, { hallId: input.hallId })

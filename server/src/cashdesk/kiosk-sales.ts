@@ -15,6 +15,8 @@
  * game's cards handed back first) is a hall procedure a kiosk cannot check: each card states the one game it is
  * valid for, so a card kept from an earlier game can neither play nor win.
  */
+import { chosenLayoutOf } from '../bingo/modalities.ts'
+import type { GameLayout } from '../bingo/game.ts'
 import type { CashdeskDeps, VoucherService } from './vouchers.ts'
 import type { Sql } from '../db/database.ts'
 import { GameStatus } from '../bingo/game.ts'
@@ -46,6 +48,8 @@ export interface KioskOffer {
     /** Prize shares (basis points of the cards sold x face value) and the amounts at the present sales (BNG-52/56). */
     prizes: { lineBp: number; bingoBp: number; lineCents: number; bingoCents: number; final: boolean }
     isLastGame: boolean
+    /** BNG-98: in a fast bingo whose player chooses his numbers, how many of 1..universe each card holds; else null. */
+    chosenNumbers: { universe: number; picks: number; timesRequired: number } | null
   }
   /** BNG-40 / GEN-18: the hall's most cards in one purchase (its sale rules, or the profile's default). */
   maxCardsPerPurchase: number
@@ -110,6 +114,7 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
           final,
         },
         isLastGame: Boolean(Number(game.is_last_game)),
+        chosenNumbers: chosenNumbersOf(game.layout),
       },
     }
   }
@@ -118,3 +123,10 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
 }
 
 export type KioskService = ReturnType<typeof createKioskService>
+
+/** BNG-98: the chosen-number terms of a game's layout (games.layout), or null for a game of printed cards. */
+export function chosenNumbersOf(layoutJson: string): { universe: number; picks: number; timesRequired: number } | null {
+  const layout = JSON.parse(layoutJson) as GameLayout
+  const terms = chosenLayoutOf(layout)
+  return terms ? { ...terms, timesRequired: layout.timesRequired ?? terms.picks } : null
+}

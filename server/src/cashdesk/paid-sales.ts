@@ -34,6 +34,7 @@ import { lottoReceiptTicket } from '../../../printer/src/lotto-ticket.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import { groupCode } from '../instant/codes.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
+import { chosenLayoutOf } from '../bingo/modalities.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { encodeTicketCode, encodeTicketCodeAsync, TicketKind } from '../shared/ticket-code.ts'
@@ -143,7 +144,8 @@ export interface KioskBasket {
   kioskId: string
   /** GEN-23: the player answered the age question (refused unless true). */
   ageConfirmed?: boolean
-  cards?: { gameId: string; count: number }
+  /** `picks`: in a chosen-number game (BNG-98), the player's numbers, one list per card. */
+  cards?: { gameId: string; count: number; picks?: number[][] }
   slips?: Array<Omit<SlipInput, 'channel'>>
   instant?: { gameNo: number; count: number }
 }
@@ -263,9 +265,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
     // Issue 29 point 6: the paper names the station and numbers the session as people say them.
     const station = input.stationName ?? (await stationNameOf(tx, input.station))
     const sessionNo = await sessionNoOf(tx, game.session_id)
+    // BNG-98: a chosen-number card prints the player's numbers in one row, not a cell for each of the universe's.
+    const chosen = chosenLayoutOf(layout) !== null
     const cards = sold.map((c) => ({
       ...c,
-      grid: cardFromRows(c.rows, layout).grid,
+      grid: chosen ? c.rows.map((r) => [...r]) : cardFromRows(c.rows, layout).grid,
       code: input.signed?.get(c.id) ?? encodeTicketCode({ kind: TicketKind.card, id: c.id }, keys.privateKey),
     }))
     const docs = cards.map((c) =>
@@ -507,6 +511,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             count: cardCount,
             channel: `kiosk:${input.kioskId}`,
             cardIds: [...cardsAhead.keys()],
+            picks: input.cards.picks,
           })
           await bingo.recordPurchaseWithin(tx, {
             gameId: game.id,
@@ -837,6 +842,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
       playerDocument?: string | null
       /** CFG-7: the counter's till or the caller's table, from who sells (http/station.ts tillChannel). */
       saleChannel?: 'counter' | 'table'
+      /** BNG-98: in a chosen-number game, the buyer's numbers, one list per card. */
+      picks?: number[][]
     },
   ) {
     const buyerDocument = buyerOf(input, input.playerDocument)
@@ -862,7 +869,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       })
       const sale = input.hallId
         ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
-        : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel })
+        : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel, picks: input.picks })
       publish = sale.publish
       const game = (await gameById(tx, input.gameId))!
       const hallId = input.hallId ?? game.hall_id

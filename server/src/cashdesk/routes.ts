@@ -79,7 +79,12 @@ export function registerCashdeskRoutes(app: App, services: Services): void {
       gameId: id.optional(),
       count: z.number().int().min(1).max(1000).optional(),
       cards: z
-        .object({ gameId: id, count: z.number().int().min(1).max(1000) })
+        .object({
+          gameId: id,
+          count: z.number().int().min(1).max(1000),
+          // BNG-98: in a chosen-number game, the player's numbers, one list per card.
+          picks: z.array(z.array(z.number()).max(20)).max(1000).optional(),
+        })
         .strict()
         .optional(),
       slips: z.array(kioskSlip).max(20).optional(),

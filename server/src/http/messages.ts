@@ -54,6 +54,18 @@ export const messages: Record<
     en: 'The second series does not meet the regulation.',
   },
   DUPLICATE_CARD: { es: 'Ese cartón ya se vendió en esta partida.', en: 'That card was already sold in this game.' },
+  NUMBERS_TAKEN: {
+    es: 'Esos números ya están en otro cartón de esta partida: elija otros números. No se vendió nada.',
+    en: 'Those numbers are already on another card of this game: choose other numbers. Nothing was sold.',
+  },
+  CHOSEN_NUMBERS_INVALID: {
+    es: 'Los números elegidos no son válidos: cada cartón lleva la cantidad de números distintos que fija la partida, dentro de su universo.',
+    en: 'The numbers chosen are not valid: each card holds the number of distinct numbers the game sets, within its universe.',
+  },
+  CHOSEN_NUMBERS_CHANNEL: {
+    es: 'En esta partida el jugador elige sus números: se vende solo en caja o en el quiosco, no en mesa ni en terminal.',
+    en: 'In this game the player chooses his numbers: it is sold only at the cash desk or the kiosk, not at the table or a terminal.',
+  },
   MINIMUM_PARTICIPATION: {
     es: 'No se alcanzó la participación mínima para iniciar la partida.',
     en: 'The minimum participation to start the game was not reached.',

@@ -14,6 +14,12 @@ export const ErrorCode = {
   SeriesExhausted: 'SERIES_EXHAUSTED',
   SeriesRuleViolated: 'SERIES_RULE_VIOLATED',
   DuplicateCard: 'DUPLICATE_CARD',
+  /** BNG-98 / BNG-13: a chosen-number card whose combination is already sold in the game. */
+  NumbersTaken: 'NUMBERS_TAKEN',
+  /** BNG-98: a purchase's chosen numbers missing, wrong, or given for a game of printed cards. */
+  ChosenNumbersInvalid: 'CHOSEN_NUMBERS_INVALID',
+  /** BNG-98: a chosen-number game sold where the buyer cannot say his numbers (the table's printed cards, terminals). */
+  ChosenNumbersChannel: 'CHOSEN_NUMBERS_CHANNEL',
   MinimumParticipation: 'MINIMUM_PARTICIPATION',
   BallAlreadyDrawn: 'BALL_ALREADY_DRAWN',
   /**

@@ -49,6 +49,16 @@ export function toCard(r: CardRow): Card {
 }
 
 /** Inserts sold cards, 100 to a statement. */
+/** Which of these card keys are already sold in the game (BNG-13). */
+export async function takenCardKeys(tx: Sql, gameId: string, keys: readonly string[]): Promise<string[]> {
+  if (keys.length === 0) return []
+  const rows = await tx.all<{ card_key: string }>(
+    `SELECT card_key FROM cards WHERE game_id = ? AND card_key IN (${keys.map(() => '?').join(', ')})`,
+    [gameId, ...keys],
+  )
+  return rows.map((r) => r.card_key)
+}
+
 export async function insertCards(
   tx: Sql,
   cards: ReadonlyArray<{
