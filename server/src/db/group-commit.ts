@@ -14,6 +14,7 @@
 import type { Database, Sql } from './database.ts'
 import { currentActor, type JournalActor } from '../shared/request-context.ts'
 import { journalUnitRefusal, sealedUnit } from '../shared/row-seal-database.ts'
+import type { JournalTip } from '../shared/row-seals.ts'
 
 interface Unit {
   fn: (tx: Sql) => Promise<unknown>
@@ -60,7 +61,7 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
           const started = performance.now()
           // The journal's head as the last unit that stood left it: under the batch's lock nobody else appends, so
           // the next unit continues the chain from it without reading it back. Forgotten when a unit is rolled back.
-          const link: { head?: { seq: number; hash: string } } = {}
+          const link: { head?: JournalTip } = {}
           // PostgreSQL: a statement is a round trip under the journal's lock. A unit's savepoint is released in the
           // same simple query as the next unit's SAVEPOINT, and the last one by the COMMIT (which releases them all).
           const joined = db.engine === 'postgres'

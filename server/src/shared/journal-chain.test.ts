@@ -163,11 +163,12 @@ describe('verifyChain', () => {
           count: records.length,
           lastSeq: records.length,
           lastHash: records.at(-1)!.hash,
+          chains: [{ chain: 'operator', seq: records.length, hash: records.at(-1)!.hash }],
         })
         expect(verifyChain(JSON.parse(JSON.stringify(records)) as JournalRecord[]).ok).toBe(true)
       }),
     )
-    expect(verifyChain([])).toEqual({ ok: true, count: 0, lastSeq: 0, lastHash: GENESIS_HASH })
+    expect(verifyChain([])).toEqual({ ok: true, count: 0, lastSeq: 0, lastHash: GENESIS_HASH, chains: [] })
   })
 
   it('detects a change to any field of any record and names that record', () => {
