@@ -8,7 +8,7 @@ import { appendJournal, readJournal } from './journal.ts'
 import { sealedUnit, sealLegacyRows, withRowSeals } from './row-seal-database.ts'
 import { createGroupCommit } from '../db/group-commit.ts'
 import { DomainError } from './errors.ts'
-import { verifyChain } from './journal-chain.ts'
+import { verifyChain, type JournalRecord } from './journal-chain.ts'
 import {
   assertRowsSealed,
   collectJournalSeals,
@@ -140,7 +140,7 @@ describe('the journal head a transaction remembers (issue 23 point 5)', () => {
       ),
     )
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
-    const records = []
+    const records: JournalRecord[] = []
     for await (const r of readJournal(raw)) records.push(r)
     expect(verifyChain(records).ok).toBe(true)
     // The chain has no gap; seq only grows (a PostgreSQL sequence leaves the rolled-back unit's numbers unused).
