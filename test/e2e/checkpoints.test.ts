@@ -114,6 +114,8 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     db.exec('DROP TRIGGER journal_no_update')
     const rows = db.prepare('SELECT * FROM journal ORDER BY seq').all() as Array<{
       seq: number
+      chain: string | null
+      chain_seq: number | null
       at: string
       type: string
       scope: string
@@ -124,7 +126,9 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
     expect(rows.length).toBeGreaterThan(110)
     const from = rows.length - 100
     const update = db.prepare('UPDATE journal SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?')
-    let prevHash = rows[from - 1].hash
+    // Issue 23 point 5: each chain rewritten from its own last record before the tail.
+    const heads = new Map<string, string>()
+    for (const row of rows.slice(0, from)) heads.set(row.chain ?? 'operator', row.hash)
     let changed = 0
     let firstChanged = 0
     for (const row of rows.slice(from)) {
@@ -135,9 +139,20 @@ describe('signed journal checkpoints catch a rewritten tail (issue 15 point 5)',
         changed++
         firstChanged ||= Number(row.seq)
       }
-      const hash = hashRecord({ seq: Number(row.seq), at: row.at, type: row.type, scope: row.scope, payload, prevHash })
+      const chain = row.chain ?? 'operator'
+      const prevHash = heads.get(chain) ?? '0'.repeat(64)
+      const linked = row.chain === null ? {} : { chain: row.chain, chainSeq: Number(row.chain_seq) }
+      const hash = hashRecord({
+        seq: Number(row.seq),
+        ...linked,
+        at: row.at,
+        type: row.type,
+        scope: row.scope,
+        payload,
+        prevHash,
+      })
       update.run(JSON.stringify(payload), prevHash, hash, row.seq)
-      prevHash = hash
+      heads.set(chain, hash)
     }
     db.close()
     expect(changed).toBeGreaterThan(0)

@@ -392,14 +392,18 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * (players.ts assertAdmittedWithin), so that an exclusion recorded while the sale is under way stops it; a refusal
    * rolls the sale back and is then journaled in a transaction of its own.
    */
-  function admittedSale<T>(who: Admitted | null, fn: (tx: Sql) => Promise<T>): Promise<T> {
+  function admittedSale<T>(
+    who: Admitted | null,
+    fn: (tx: Sql) => Promise<T>,
+    options?: Parameters<typeof sales.run>[1],
+  ): Promise<T> {
     const admission = deps.admission
-    if (!who || !admission) return sales.run(fn)
+    if (!who || !admission) return sales.run(fn, options)
     return admission.journalingRefusals(() =>
       sales.run(async (tx) => {
         await admission.assertAdmittedWithin(tx, who.documents, await who.hallOf(tx))
         return fn(tx)
-      }),
+      }, options),
     )
   }
 
@@ -410,6 +414,27 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * hall), DEVICE_UNAVAILABLE (the kiosk's last print failed and its printer still cannot print: nothing was sold,
    * the voucher keeps its credit). A print that fails after the commit is not an error: see `print`.
    */
+  /**
+   * Issue 23 point 5: what a kiosk purchase locks, decided from the voucher it spends (a voucher's hall never
+   * changes), never from the request: the voucher's hall, and `lotto` and `instant` when the basket holds slips or
+   * instant tickets (their draws and pools are shared by every hall). Every check of the sale reads the hall's own
+   * rows (voucher, game, its cards and limits, the kiosk's drawer) or rows only unscoped writers change (devices,
+   * halls, profiles), which exclude every scoped one. Unscoped when the voucher is not found: the sale's own
+   * transaction refuses it as before.
+   */
+  async function kioskScopes(
+    input: KioskBasket,
+    signed: SignedVoucher,
+    slips: number,
+    instantCount: number,
+  ): Promise<string[] | undefined> {
+    if (signed?.error) return undefined
+    const id = signed?.id ?? (await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null))
+    const hallId = id ? (await voucherById(db, id))?.hallId : undefined
+    if (!hallId) return undefined
+    return [`hall:${hallId}`, ...(slips > 0 ? ['lotto'] : []), ...(instantCount > 0 ? ['instant'] : [])]
+  }
+
   async function kioskPurchase(input: KioskBasket): Promise<KioskPurchase> {
     // GEN-23 / CFG-5: the player answers the kiosk's age question; the same rule as every counter sale (takeCash).
     assertOfAge('kiosk', input.ageConfirmed)
@@ -437,6 +462,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const players = await playersOf(input, signed)
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
+    const scopes = await kioskScopes(input, signed, slips.length, instantCount)
     const publish: Array<() => void> = []
     const { docs, ...result } = await admittedSale(
       players,
@@ -679,6 +705,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           docs,
         }
       },
+      { scopes },
     )
     for (const p of publish) p()
     const print = await prints.printSale(
@@ -850,69 +877,87 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const named = namedAtCounter(input, [input.playerDocument, input.buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
+    // Issue 23 point 5: a game of one hall locks that hall only (its game, cards, limits, the station's drawer and the
+    // hall's cash intakes are that hall's rows); the hall is the game's own, never the request's. A simultaneous
+    // game's sale in another hall (BNG-100) touches two halls' rows and stays unscoped.
+    const gameHall = input.hallId ? undefined : (await gameById(db, input.gameId))?.hall_id
     let publish = () => {}
-    const { docs, ...result } = await admittedSale(named, async (tx) => {
-      const at = now()
-      const channel = `counter:${input.stationId}`.slice(0, 40)
-      // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
-      // player when the seller records the player's identity document, otherwise per purchase only.
-      const sellingHall = input.hallId ?? (await gameById(tx, input.gameId))?.hall_id ?? ''
-      // The player whose cards are counted is the one the seller names (or the buyer recorded), by their key.
-      const player = input.playerDocument?.trim() || buyerDocument
-      const playerKey = player ? `doc:${vouchers.storedKeyOf(player)}` : null
-      await bingo.admitPurchaseWithin(tx, {
-        gameId: input.gameId,
-        hallId: sellingHall,
-        count: input.count,
-        playerKey,
-        channel: input.saleChannel ?? 'counter',
-      })
-      const sale = input.hallId
-        ? await bonus.sellInHallWithin(tx, { gameId: input.gameId, hallId: input.hallId, count: input.count, channel })
-        : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel, picks: input.picks })
-      publish = sale.publish
-      const game = (await gameById(tx, input.gameId))!
-      const hallId = input.hallId ?? game.hall_id
-      await bingo.recordPurchaseWithin(tx, { gameId: game.id, hallId, playerKey, cardIds: sale.cards.map((c) => c.id) })
-      const hall = await vouchers.hallFor(tx, hallId)
-      const printed = await cardsToPrint(tx, game, hall, sale.cards, { station: input.stationId, at, printer })
-      const saleId = newId('cs')
-      const { amountCents, aml } = await takeCash(tx, {
-        saleId,
-        hallId,
-        stationId: input.stationId,
-        soldBy: input.soldBy,
-        shiftId: input.shiftId,
-        at,
-        currency: hall.currency,
-        cash: input.cash ?? null,
-        buyerDocument,
-        ageConfirmed: input.ageConfirmed,
-        items: printed.cards.map((c) => ({
-          product: 'card' as const,
-          refId: c.id,
-          amountCents: printed.faceValueCents,
-        })),
-      })
-      await prints.recordWithin(tx, {
-        ref: saleId,
-        hallId,
-        stationId: input.stationId,
-        voucherId: null,
-        docs: printed.docs,
-        at,
-        items: { cards: printed.cards.map((c) => c.id) },
-      })
-      return {
-        saleId,
-        cards: printed.cards,
-        amountCents,
-        currency: hall.currency,
-        stationId: input.stationId,
-        aml,
-        docs: printed.docs,
-      }
-    })
+    const { docs, ...result } = await admittedSale(
+      named,
+      async (tx) => {
+        const at = now()
+        const channel = `counter:${input.stationId}`.slice(0, 40)
+        // BNG-40 / GEN-18 / CFG-16 / BNG-93 / BNG-19 / BNG-15: the hall's posted limits for this purchase; counted per
+        // player when the seller records the player's identity document, otherwise per purchase only.
+        const sellingHall = input.hallId ?? (await gameById(tx, input.gameId))?.hall_id ?? ''
+        // The player whose cards are counted is the one the seller names (or the buyer recorded), by their key.
+        const player = input.playerDocument?.trim() || buyerDocument
+        const playerKey = player ? `doc:${vouchers.storedKeyOf(player)}` : null
+        await bingo.admitPurchaseWithin(tx, {
+          gameId: input.gameId,
+          hallId: sellingHall,
+          count: input.count,
+          playerKey,
+          channel: input.saleChannel ?? 'counter',
+        })
+        const sale = input.hallId
+          ? await bonus.sellInHallWithin(tx, {
+              gameId: input.gameId,
+              hallId: input.hallId,
+              count: input.count,
+              channel,
+            })
+          : await bingo.sellWithin(tx, { gameId: input.gameId, count: input.count, channel, picks: input.picks })
+        publish = sale.publish
+        const game = (await gameById(tx, input.gameId))!
+        const hallId = input.hallId ?? game.hall_id
+        await bingo.recordPurchaseWithin(tx, {
+          gameId: game.id,
+          hallId,
+          playerKey,
+          cardIds: sale.cards.map((c) => c.id),
+        })
+        const hall = await vouchers.hallFor(tx, hallId)
+        const printed = await cardsToPrint(tx, game, hall, sale.cards, { station: input.stationId, at, printer })
+        const saleId = newId('cs')
+        const { amountCents, aml } = await takeCash(tx, {
+          saleId,
+          hallId,
+          stationId: input.stationId,
+          soldBy: input.soldBy,
+          shiftId: input.shiftId,
+          at,
+          currency: hall.currency,
+          cash: input.cash ?? null,
+          buyerDocument,
+          ageConfirmed: input.ageConfirmed,
+          items: printed.cards.map((c) => ({
+            product: 'card' as const,
+            refId: c.id,
+            amountCents: printed.faceValueCents,
+          })),
+        })
+        await prints.recordWithin(tx, {
+          ref: saleId,
+          hallId,
+          stationId: input.stationId,
+          voucherId: null,
+          docs: printed.docs,
+          at,
+          items: { cards: printed.cards.map((c) => c.id) },
+        })
+        return {
+          saleId,
+          cards: printed.cards,
+          amountCents,
+          currency: hall.currency,
+          stationId: input.stationId,
+          aml,
+          docs: printed.docs,
+        }
+      },
+      gameHall ? { scopes: [`hall:${gameHall}`] } : undefined,
+    )
     publish()
     const print = await prints.printSale(
       { ref: result.saleId, stationId: input.stationId },

@@ -165,6 +165,9 @@ export function createTicketPrints(deps: TicketPrintDeps) {
     from: string,
     f: { reason: string; message: string; stationId: string; attempt: number },
   ): Promise<void> {
+    // Issue 23 point 5: the failure is the sale's hall's row and record: it locks that hall only (a sale's hall
+    // never changes), so a jammed printer in one hall holds up no other hall's sales.
+    const hallId = (await ticketPrintById(db, ref))?.hall_id
     await db.transaction(
       async (tx) => {
         const at = now()
@@ -190,7 +193,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
           },
         })
       },
-      { deferSync: true },
+      { deferSync: true, ...(hallId ? { scopes: [`hall:${hallId}`] } : {}) },
     )
     await db.durable?.()
   }

@@ -51,6 +51,12 @@ function option(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined
 }
 
+/** Issue 23 point 5: the chains checked and where each ends (what a checkpoint someone holds must match). */
+function chainsText(result: { ok: boolean; chains?: Array<{ chain: string; seq: number }> }): string {
+  if (!result.ok || !result.chains) return ''
+  return `; ${result.chains.length} chains: ${result.chains.map((c) => `${c.chain} #${c.seq}`).join(', ')}`
+}
+
 /** `verify-journal --checkpoints F`: the chain plus every signed checkpoint in F (DESIGN.md "Journal"). */
 async function verifyJournalCheckpoints(
   services: Awaited<ReturnType<typeof createServices>>,
@@ -66,7 +72,7 @@ async function verifyJournalCheckpoints(
   const report = verifyCheckpoints(records, checkpoints, publicKey)
   if (report.ok) {
     process.stdout.write(
-      `OK: journal of ${records.length} records verifies and matches all ${report.matched} checkpoints\n`,
+      `OK: journal of ${records.length} records verifies and matches all ${report.matched} checkpoints${chainsText(report.chain)}\n`,
     )
     return 0
   }
@@ -246,7 +252,7 @@ async function main(argv: string[]): Promise<number> {
         const result = await services.verifyJournal()
         if (result.ok) {
           process.stdout.write(
-            `OK: journal of ${result.count} records verifies (hash chain intact); ${result.rows.checked} sealed rows match it\n`,
+            `OK: journal of ${result.count} records verifies (hash chain intact); ${result.rows.checked} sealed rows match it${chainsText(result)}\n`,
           )
           return 0
         }

@@ -24,6 +24,8 @@ async function bolillo(args: string[], env: Record<string, string>) {
 
 interface Row {
   seq: number
+  chain: string | null
+  chain_seq: number | null
   at: string
   type: string
   scope: string
@@ -51,22 +53,27 @@ describe('npx bolillo verify-journal --checkpoints', () => {
     const ok = await bolillo(['verify-journal', '--checkpoints', file], { DATA_DIR: dir })
     expect(ok.stdout).toMatch(/^OK: journal of \d+ records verifies and matches all 1 checkpoints/)
 
-    // Someone with file access rewrites the last 100 records and recomputes every hash after them.
+    // Someone with file access rewrites the last 100 records and recomputes every hash after them, chain by chain.
     db.exec('DROP TRIGGER IF EXISTS journal_no_update')
     const from = Math.max(1, rows.length - 99)
-    let prevHash = rows[from - 2]?.hash ?? '0'.repeat(64)
+    const heads = new Map<string, string>()
+    for (const row of rows.slice(0, from - 1)) heads.set(row.chain ?? 'operator', row.hash)
+    let prevHash = ''
     const update = db.prepare('UPDATE journal SET payload = ?, prev_hash = ?, hash = ? WHERE seq = ?')
     for (const row of rows.slice(from - 1)) {
       const payload = { ...JSON.parse(row.payload), rewritten: true }
+      const chain = row.chain ?? 'operator'
       const rec: Omit<JournalRecord, 'hash'> = {
         seq: row.seq,
+        ...(row.chain === null ? {} : { chain: row.chain, chainSeq: Number(row.chain_seq) }),
         at: row.at,
         type: row.type,
         scope: row.scope,
         payload,
-        prevHash,
+        prevHash: heads.get(chain) ?? '0'.repeat(64),
       }
       prevHash = hashRecord(rec)
+      heads.set(chain, prevHash)
       update.run(JSON.stringify(payload), rec.prevHash, prevHash, row.seq)
     }
     db.close()

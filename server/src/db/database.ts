@@ -16,6 +16,14 @@ export interface TransactionOptions {
    * with synchronous = FULL defers anything; elsewhere a commit is as durable as it is without the option.
    */
   deferSync?: boolean
+  /**
+   * What the transaction writes: halls (`hall:<id>`) and operator products (`lotto`, `lottery`, `instant`), each a
+   * journal chain (journal-chain.ts chainOfScope). PostgreSQL takes the global lock shared and one exclusive lock per
+   * scope, so transactions of other scopes run beside it; without scopes it takes the global lock exclusively (as
+   * before: it waits for everyone and everyone waits for it). The journal refuses a record of a chain not listed
+   * (db/scopes.ts). SQLite has one writer and ignores the locks, but keeps the refusal.
+   */
+  scopes?: readonly string[]
 }
 
 export interface Database extends Sql {

@@ -177,16 +177,19 @@ describe(`group commit with a constraint violation in one unit (${testPostgresUr
 
   it("carries the journal's head from unit to unit of a batch, reading it back only after a unit was rolled back: the chain verifies", async () => {
     const heads: string[] = []
-    // The journal's head is read back with this statement (store.ts lastJournalLink); counted on the batch's connection.
+    // The chain's head is read back with this statement (store.ts chainHead); counted on the batch's connection.
     const counted: Database = Object.assign(Object.create(db) as Database, {
       transaction: <T>(fn: (tx: Sql) => Promise<T>, o?: TransactionOptions) =>
         db.transaction(
           (tx) =>
             fn({
-              all: tx.all.bind(tx),
+              all: (sql: string, params?: readonly unknown[]) => {
+                if (/FROM journal WHERE chain = \? ORDER BY chain_seq DESC/.test(sql)) heads.push(sql)
+                return tx.all(sql, params)
+              },
               run: tx.run.bind(tx),
               get: (sql: string, params?: readonly unknown[]) => {
-                if (/FROM journal ORDER BY seq DESC/.test(sql)) heads.push(sql)
+                if (/FROM journal WHERE chain = \? ORDER BY chain_seq DESC/.test(sql)) heads.push(sql)
                 return tx.get(sql, params)
               },
             } as Sql),

@@ -10,10 +10,16 @@
  * much longer than that, so a ball draw or another writer waiting behind a batch waits at most about one budget plus
  * a commit. What did not fit goes into the next batch, at once. When idle, a unit is written alone immediately (no
  * timer delays it). A unit must do no device or network I/O: it runs under the write lock.
+ *
+ * Issue 23 point 5: units that name the scopes they write (`run(fn, { scopes })`: a hall, an operator product) are
+ * batched with units of the same scopes only, in a lane of their own whose transactions lock just those scopes: on
+ * PostgreSQL the batches of two halls are written side by side, and a batch held up in one hall holds up no other.
  */
 import type { Database, Sql } from './database.ts'
+import { normaliseScopes } from './scopes.ts'
 import { currentActor, type JournalActor } from '../shared/request-context.ts'
 import { journalUnitRefusal, sealedUnit } from '../shared/row-seal-database.ts'
+import type { JournalTip } from '../shared/row-seals.ts'
 
 interface Unit {
   fn: (tx: Sql) => Promise<unknown>
@@ -23,8 +29,11 @@ interface Unit {
 }
 
 export interface GroupCommit {
-  /** Runs `fn` in the next batch's transaction, inside its own savepoint; resolves after that transaction commits. */
-  run<T>(fn: (tx: Sql) => Promise<T>): Promise<T>
+  /**
+   * Runs `fn` in the next batch's transaction, inside its own savepoint; resolves after that transaction commits.
+   * `scopes`: what `fn` writes (TransactionOptions.scopes); a batch only holds units of the same scopes.
+   */
+  run<T>(fn: (tx: Sql) => Promise<T>, options?: { scopes?: readonly string[] }): Promise<T>
   /** Batches committed and units written so far. */
   stats(): { batches: number; units: number }
 }
@@ -32,99 +41,117 @@ export interface GroupCommit {
 export function createGroupCommit(db: Database, options: { maxBatch?: number; budgetMs?: number } = {}): GroupCommit {
   const maxBatch = options.maxBatch ?? 256
   const budgetMs = options.budgetMs ?? 8
-  let queue: Unit[] = []
-  let scheduled = false
-  let running = false
   let batches = 0
   let units = 0
+  const lanes = new Map<string, ReturnType<typeof lane>>()
 
-  const schedule = () => {
-    if (scheduled || running || queue.length === 0) return
-    scheduled = true
-    // setImmediate: every request already read from the sockets in this turn joins the batch.
-    setImmediate(() => void flush())
+  function laneOf(scopes: readonly string[] | null) {
+    const key = scopes ? scopes.join('\n') : ''
+    let l = lanes.get(key)
+    if (!l) lanes.set(key, (l = lane(scopes)))
+    return l
   }
 
-  async function flush(): Promise<void> {
-    scheduled = false
-    if (running || queue.length === 0) return
-    running = true
-    const taken = queue
-    queue = []
-    const done: Array<{ unit: Unit; ok: boolean; value: unknown }> = []
-    try {
-      // deferSync: the commit does not wait for the disk (SQLite FULL: no fsync on the event loop); every caller is
-      // answered only after durable() below, so nothing is told of a sale before it is on disk.
-      await db.transaction(
-        async (tx) => {
-          const started = performance.now()
-          // The journal's head as the last unit that stood left it: under the batch's lock nobody else appends, so
-          // the next unit continues the chain from it without reading it back. Forgotten when a unit is rolled back.
-          const link: { head?: { seq: number; hash: string } } = {}
-          // PostgreSQL: a statement is a round trip under the journal's lock. A unit's savepoint is released in the
-          // same simple query as the next unit's SAVEPOINT, and the last one by the COMMIT (which releases them all).
-          const joined = db.engine === 'postgres'
-          let unreleased = false
-          for (let i = 0; i < taken.length; i++) {
-            // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
-            if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
-              queue = taken.slice(i).concat(queue)
-              break
-            }
-            const unit = taken[i]
-            await tx.run(unreleased ? 'RELEASE SAVEPOINT group_unit; SAVEPOINT group_unit' : 'SAVEPOINT group_unit')
-            unreleased = false
-            try {
-              // Issue 24 point 1: the rows a unit writes are sealed by its own records.
-              const value = await sealedUnit(tx, () => unit.fn(tx), link)
-              if (joined) unreleased = true
-              else await tx.run('RELEASE SAVEPOINT group_unit')
-              done.push({ unit, ok: true, value })
-            } catch (err) {
-              link.head = undefined
-              if (joined) await tx.run('ROLLBACK TO SAVEPOINT group_unit; RELEASE SAVEPOINT group_unit')
-              else {
-                await tx.run('ROLLBACK TO SAVEPOINT group_unit')
-                await tx.run('RELEASE SAVEPOINT group_unit')
+  function lane(scopes: readonly string[] | null) {
+    let queue: Unit[] = []
+    let scheduled = false
+    let running = false
+
+    const schedule = () => {
+      if (scheduled || running || queue.length === 0) return
+      scheduled = true
+      // setImmediate: every request already read from the sockets in this turn joins the batch.
+      setImmediate(() => void flush())
+    }
+
+    async function flush(): Promise<void> {
+      scheduled = false
+      if (running || queue.length === 0) return
+      running = true
+      const taken = queue
+      queue = []
+      const done: Array<{ unit: Unit; ok: boolean; value: unknown }> = []
+      try {
+        // deferSync: the commit does not wait for the disk (SQLite FULL: no fsync on the event loop); every caller is
+        // answered only after durable() below, so nothing is told of a sale before it is on disk.
+        await db.transaction(
+          async (tx) => {
+            const started = performance.now()
+            // The journal's head as the last unit that stood left it: under the batch's lock nobody else appends, so
+            // the next unit continues the chain from it without reading it back. Forgotten when a unit is rolled back.
+            const link: { head?: JournalTip } = {}
+            // PostgreSQL: a statement is a round trip under the journal's lock. A unit's savepoint is released in the
+            // same simple query as the next unit's SAVEPOINT, and the last one by the COMMIT (which releases them all).
+            const joined = db.engine === 'postgres'
+            let unreleased = false
+            for (let i = 0; i < taken.length; i++) {
+              // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
+              if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
+                queue = taken.slice(i).concat(queue)
+                break
               }
-              // A refusal for a tampered row is on record even though the unit wrote nothing.
-              await journalUnitRefusal(tx, err, unit.actor)
-              done.push({ unit, ok: false, value: err })
+              const unit = taken[i]
+              await tx.run(unreleased ? 'RELEASE SAVEPOINT group_unit; SAVEPOINT group_unit' : 'SAVEPOINT group_unit')
+              unreleased = false
+              try {
+                // Issue 24 point 1: the rows a unit writes are sealed by its own records.
+                const value = await sealedUnit(tx, () => unit.fn(tx), link)
+                if (joined) unreleased = true
+                else await tx.run('RELEASE SAVEPOINT group_unit')
+                done.push({ unit, ok: true, value })
+              } catch (err) {
+                link.head = undefined
+                if (joined) await tx.run('ROLLBACK TO SAVEPOINT group_unit; RELEASE SAVEPOINT group_unit')
+                else {
+                  await tx.run('ROLLBACK TO SAVEPOINT group_unit')
+                  await tx.run('RELEASE SAVEPOINT group_unit')
+                }
+                // A refusal for a tampered row is on record even though the unit wrote nothing.
+                await journalUnitRefusal(tx, err, unit.actor)
+                done.push({ unit, ok: false, value: err })
+              }
             }
-          }
-        },
-        { deferSync: true },
-      )
-    } catch (err) {
-      // The commit (or a savepoint) failed: nothing of this batch was written.
-      for (const d of done) d.unit.reject(err)
-      const answered = new Set(done.map((d) => d.unit))
-      for (const u of taken) if (!answered.has(u) && !queue.includes(u)) u.reject(err)
+          },
+          { deferSync: true, ...(scopes ? { scopes } : {}) },
+        )
+      } catch (err) {
+        // The commit (or a savepoint) failed: nothing of this batch was written.
+        for (const d of done) d.unit.reject(err)
+        const answered = new Set(done.map((d) => d.unit))
+        for (const u of taken) if (!answered.has(u) && !queue.includes(u)) u.reject(err)
+        running = false
+        schedule()
+        return
+      }
+      batches++
+      units += done.length
+      // The next batch is written while this one's commit reaches the disk.
       running = false
       schedule()
-      return
+      try {
+        await db.durable?.()
+      } catch (err) {
+        // The disk did not confirm the commit (an fsync error): nobody is told the sale stands. What was committed
+        // stays on record (its paper is owed and can be reprinted) and the journal says what it holds.
+        for (const d of done) d.unit.reject(err)
+        return
+      }
+      for (const d of done) (d.ok ? d.unit.resolve : d.unit.reject)(d.value)
     }
-    batches++
-    units += done.length
-    // The next batch is written while this one's commit reaches the disk.
-    running = false
-    schedule()
-    try {
-      await db.durable?.()
-    } catch (err) {
-      // The disk did not confirm the commit (an fsync error): nobody is told the sale stands. What was committed
-      // stays on record (its paper is owed and can be reprinted) and the journal says what it holds.
-      for (const d of done) d.unit.reject(err)
-      return
+
+    return {
+      push(unit: Unit) {
+        queue.push(unit)
+        schedule()
+      },
     }
-    for (const d of done) (d.ok ? d.unit.resolve : d.unit.reject)(d.value)
   }
 
   return {
-    run<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    run<T>(fn: (tx: Sql) => Promise<T>, runOptions?: { scopes?: readonly string[] }): Promise<T> {
+      const target = laneOf(normaliseScopes(runOptions?.scopes))
       return new Promise<T>((resolve, reject) => {
-        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject, actor: currentActor() })
-        schedule()
+        target.push({ fn, resolve: resolve as (v: unknown) => void, reject, actor: currentActor() })
       })
     },
     stats: () => ({ batches, units }),

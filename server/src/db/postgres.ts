@@ -1,11 +1,14 @@
 import pg from 'pg'
 import { DomainError } from '../shared/errors.ts'
-import type { Database, Sql } from './database.ts'
+import type { Database, Sql, TransactionOptions } from './database.ts'
+import { beginStatement, normaliseScopes, runHolding } from './scopes.ts'
 
 /**
  * PostgreSQL behind the same storage port as SQLite. `?` placeholders become `$n`. Every transaction takes
- * one advisory lock first, so that writers on several server nodes are serialised exactly as they are on the
- * single SQLite connection (the journal's hash chain needs one writer at a time).
+ * advisory locks first: an unscoped one the global lock exclusively, so that it is serialised with every writer on
+ * every node exactly as on the single SQLite connection; a scoped one (`options.scopes`) the global lock shared and
+ * one lock per scope, so that writers of different halls run side by side (each journal chain has one writer at a
+ * time: db/scopes.ts).
  */
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 })
@@ -40,12 +43,14 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   return {
     engine: 'postgres',
     ...on(pool),
-    async transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T> {
+    async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
+      const scopes = normaliseScopes(options?.scopes)
       const client = await pool.connect()
+      const tx = on(client)
       try {
-        // One round trip (a simple query of two statements): the lock is taken first thing in the transaction.
-        await client.query('BEGIN; SELECT pg_advisory_xact_lock(4242)')
-        const result = await fn(on(client))
+        // One round trip (a simple query of two statements): the locks are taken first thing in the transaction.
+        await client.query(beginStatement(scopes))
+        const result = await runHolding('postgres', scopes, () => fn(tx))
         await client.query('COMMIT')
         return result
       } catch (err) {

@@ -9,6 +9,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql, TransactionOptions } from './database.ts'
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './checkpointer.ts'
 import { startWalSync, type WalSync } from './wal-sync.ts'
+import { normaliseScopes, runHolding } from './scopes.ts'
 
 export type Synchronous = 'FULL' | 'NORMAL'
 
@@ -155,7 +156,8 @@ export function sqliteDatabase(
     writerGate,
     run: (sql, params) => gated(() => direct.run(sql, params)),
     transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
-      return gated(() => transaction(fn, wal !== null && options?.deferSync === true))
+      const scopes = normaliseScopes(options?.scopes)
+      return gated(() => transaction(fn, wal !== null && options?.deferSync === true, scopes))
     },
     durable,
     ...(checkpointer ? { checkpoints: () => checkpointer.count() } : {}),
@@ -168,14 +170,19 @@ export function sqliteDatabase(
       db.close()
     },
   }
-  function transaction<T>(fn: (tx: Sql) => Promise<T>, deferSync: boolean): Promise<T> {
+  function transaction<T>(
+    fn: (tx: Sql) => Promise<T>,
+    deferSync: boolean,
+    scopes: readonly string[] | null,
+  ): Promise<T> {
     const run = async () => {
       // The level applies to the commits that follow it; it is set back before any other transaction begins.
       if (deferSync) db.exec('PRAGMA synchronous = NORMAL')
       try {
         db.exec('BEGIN IMMEDIATE')
         try {
-          const result = await fn(direct)
+          // One writer holds every lock; the scopes only tell the journal which chains this transaction may append to.
+          const result = await runHolding('sqlite', scopes, () => fn(direct))
           db.exec('COMMIT')
           return result
         } catch (err) {

@@ -14,6 +14,7 @@ import {
   checkpointRowsBetween,
   insertCheckpoint,
   lastCheckpointRow,
+  chainHeads,
   lastJournalLink,
   type CheckpointRow,
 } from './store.ts'
@@ -27,8 +28,7 @@ export interface StoredCheckpoint extends Checkpoint {
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 5 * 60_000
 
 export function toCheckpoint(r: CheckpointRow): StoredCheckpoint {
-  return {
-    version: 'bolillo-checkpoint-v1',
+  const base = {
     seq: Number(r.seq),
     hash: r.hash,
     at: r.at,
@@ -36,6 +36,9 @@ export function toCheckpoint(r: CheckpointRow): StoredCheckpoint {
     signature: r.signature,
     reason: r.reason as CheckpointReason,
   }
+  // Signed before chains: the journal's head alone.
+  if (r.chains === null || r.chains === undefined) return { version: 'bolillo-checkpoint-v1', ...base }
+  return { version: 'bolillo-checkpoint-v2', ...base, chains: JSON.parse(r.chains) as StoredCheckpoint['chains'] }
 }
 
 export function createCheckpointer(deps: {
@@ -65,6 +68,7 @@ export function createCheckpointer(deps: {
 
   async function signNow(reason: CheckpointReason, scope: string): Promise<StoredCheckpoint | null> {
     if (closed) return null
+    // Unscoped: the global lock held exclusively, so every chain's head is read at one instant and none moves.
     return db.transaction(async (tx) => {
       const head = await lastJournalLink(tx)
       if (!head) return null
@@ -75,6 +79,8 @@ export function createCheckpointer(deps: {
         { privateKey: keys.privateKey, keyId: keys.publicInfo().keyId },
         { seq: Number(head.seq), hash: head.hash },
         deps.clock.now().toISOString(),
+        // Issue 23 point 5: every chain's head, so that the checkpoint joins the chains.
+        await chainHeads(tx),
       )
       if (
         !(await insertCheckpoint(tx, {
@@ -84,6 +90,7 @@ export function createCheckpointer(deps: {
           key_id: cp.keyId,
           signature: cp.signature,
           reason,
+          chains: JSON.stringify(cp.chains),
         }))
       )
         return null

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
 import type { Database } from '../db/database.ts'
-import { canonicalJson, hashRecord, verifyChain } from './journal-chain.ts'
+import { canonicalJson, chainOfScope, hashRecord, verifyChain } from './journal-chain.ts'
 import { appendJournalBatch, hashRecordText } from './journal-batch.ts'
 import { appendJournal, readJournal } from './journal.ts'
 import { slipSoldPayloadText } from '../lotto/sale-writer.ts'
@@ -20,7 +20,15 @@ describe('batched journal appends (DESIGN.md "Journal")', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.string(), fc.string({ minLength: 1 }), fc.nat(), (payload, scope, type, seq) => {
         const v = JSON.parse(JSON.stringify(payload)) as unknown
-        const r = { seq: seq + 1, at: '2025-03-01T20:00:00.000Z', type, scope, prevHash: 'a'.repeat(64) }
+        const r = {
+          seq: seq + 1,
+          chain: chainOfScope(scope),
+          chainSeq: seq + 2,
+          at: '2025-03-01T20:00:00.000Z',
+          type,
+          scope,
+          prevHash: 'a'.repeat(64),
+        }
         expect(hashRecordText(r, canonicalJson(v))).toBe(hashRecord({ ...r, payload: v }))
       }),
     )

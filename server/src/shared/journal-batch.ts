@@ -12,9 +12,9 @@
 import { createHash } from 'node:crypto'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
-import { canonicalJson, GENESIS_HASH, type JournalEntry } from './journal-chain.ts'
-import { insertJournalRows, insertRows, lastJournalLink } from './store.ts'
-import { knownJournalHead, rememberJournalHead } from './row-seals.ts'
+import { canonicalJson, chainOfScope, GENESIS_HASH, type JournalEntry } from './journal-chain.ts'
+import { insertJournalRows, insertRows } from './store.ts'
+import { linkFor, rememberLink } from './journal-link.ts'
 import { withActor } from './request-context.ts'
 import { scrubJournalPayload } from './journal-privacy.ts'
 
@@ -28,10 +28,10 @@ export type BatchEntry = JournalEntry & { payloadText?: string }
 
 /** The hash of a record from its parts, `payloadText` being canonicalJson(payload). Equals `hashRecord`. */
 export function hashRecordText(
-  r: { seq: number; at: string; type: string; scope: string; prevHash: string },
+  r: { seq: number; chain: string; chainSeq: number; at: string; type: string; scope: string; prevHash: string },
   payloadText: string,
 ): string {
-  const text = `{"at":${JSON.stringify(r.at)},"payload":${payloadText},"prevHash":${JSON.stringify(r.prevHash)},"scope":${JSON.stringify(r.scope)},"seq":${JSON.stringify(r.seq)},"type":${JSON.stringify(r.type)}}`
+  const text = `{"at":${JSON.stringify(r.at)},"chain":${JSON.stringify(r.chain)},"chainSeq":${JSON.stringify(r.chainSeq)},"payload":${payloadText},"prevHash":${JSON.stringify(r.prevHash)},"scope":${JSON.stringify(r.scope)},"seq":${JSON.stringify(r.seq)},"type":${JSON.stringify(r.type)}}`
   return createHash('sha256').update(text, 'utf8').digest('hex')
 }
 
@@ -41,13 +41,26 @@ export async function appendJournalBatch(
   entries: readonly BatchEntry[],
 ): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return []
-  // Only seq and hash of the previous record enter the chain: the payload is not read back.
-  const last = knownJournalHead(tx) ?? (await lastJournalLink(tx))
-  let seq = last ? Number(last.seq) : 0
-  let prevHash = last ? last.hash : GENESIS_HASH
+  // Issue 23 point 5: records of several chains (a slip's hall and its product) are each chained after their own
+  // chain's head; only the head's position and hash enter, never its payload.
+  const byChain = new Map<string, number>()
+  for (const e of entries) {
+    if (typeof e.scope !== 'string') throw new DomainError('VALIDATION_FAILED', 'type and scope must be strings')
+    const chain = chainOfScope(e.scope)
+    byChain.set(chain, (byChain.get(chain) ?? 0) + 1)
+  }
+  const links = new Map<string, { seqs: number[]; chainSeq: number; prevHash: string }>()
+  let reserved = 0
+  for (const [chain, count] of byChain) {
+    const link = await linkFor(tx, chain === 'operator' ? '' : chain, count, reserved)
+    reserved = Math.max(reserved, ...link.seqs)
+    links.set(chain, { seqs: link.seqs, chainSeq: link.prev?.chainSeq ?? 0, prevHash: link.prev?.hash ?? GENESIS_HASH })
+  }
+  // One growing seq across the batch, whatever the chains (each chain's seqs are already in order).
+  const seqs = [...links.values()].flatMap((l) => l.seqs).sort((a, b) => a - b)
   const rows: unknown[][] = []
   const out: Array<{ seq: number; hash: string }> = []
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
     if (typeof e.at !== 'string' || !ISO_TIME.test(e.at) || Number.isNaN(Date.parse(e.at)))
       throw new DomainError('VALIDATION_FAILED', `at must be an ISO 8601 time with offset, got ${JSON.stringify(e.at)}`)
     if (typeof e.type !== 'string' || e.type.length === 0 || typeof e.scope !== 'string')
@@ -55,13 +68,20 @@ export async function appendJournalBatch(
     // A ready-made payload text carries its actor already (the lotto sale path adds it); others get it here.
     // Issue 24 point 2: as appendJournal, no bearer code or clear identity document (a ready-made text holds neither).
     const payloadText = e.payloadText ?? canonicalJson(scrubJournalPayload(withActor(e.payload)))
-    seq++
-    const hash = hashRecordText({ seq, at: e.at, type: e.type, scope: e.scope, prevHash }, payloadText)
-    rows.push([seq, e.at, e.type, e.scope, payloadText, prevHash, hash])
+    const chain = chainOfScope(e.scope)
+    const link = links.get(chain)!
+    const seq = seqs[i]
+    link.chainSeq++
+    const hash = hashRecordText(
+      { seq, chain, chainSeq: link.chainSeq, at: e.at, type: e.type, scope: e.scope, prevHash: link.prevHash },
+      payloadText,
+    )
+    rows.push([seq, chain, link.chainSeq, e.at, e.type, e.scope, payloadText, link.prevHash, hash])
     out.push({ seq, hash })
-    prevHash = hash
+    link.prevHash = hash
   }
   await insertJournalRows(tx, rows)
-  rememberJournalHead(tx, out[out.length - 1])
+  for (const [chain, link] of links)
+    rememberLink(tx, chain, seqs[seqs.length - 1], { chainSeq: link.chainSeq, hash: link.prevHash })
   return out
 }

@@ -2,6 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DomainError } from './errors.ts'
 import {
+  chainOfScope,
+  nextChainRecord,
   GENESIS_HASH,
   canonicalJson,
   createChainVerifier,
@@ -163,11 +165,12 @@ describe('verifyChain', () => {
           count: records.length,
           lastSeq: records.length,
           lastHash: records.at(-1)!.hash,
+          chains: [{ chain: 'operator', seq: records.length, hash: records.at(-1)!.hash }],
         })
         expect(verifyChain(JSON.parse(JSON.stringify(records)) as JournalRecord[]).ok).toBe(true)
       }),
     )
-    expect(verifyChain([])).toEqual({ ok: true, count: 0, lastSeq: 0, lastHash: GENESIS_HASH })
+    expect(verifyChain([])).toEqual({ ok: true, count: 0, lastSeq: 0, lastHash: GENESIS_HASH, chains: [] })
   })
 
   it('detects a change to any field of any record and names that record', () => {
@@ -291,5 +294,63 @@ describe('verifyChain', () => {
     const verifier = createChainVerifier()
     for (const r of records) expect(verifier.push(r)).toBeNull()
     expect(verifier.result()).toMatchObject({ ok: true, count: 6 })
+  })
+})
+
+describe('one chain per scope (issue 23 point 5)', () => {
+  const at = '2025-03-01T20:00:00.000Z'
+  /** Records of two halls and the operator, interleaved, each chained in its own chain. */
+  function journal(): JournalRecord[] {
+    const heads = new Map<string, { chainSeq: number; hash: string }>()
+    return ['hall:a/game:1', 'hall:b/game:2', 'hall:a/game:1', '', 'lotto:L6/sales', 'hall:b', 'hall:a'].map(
+      (scope, i) => {
+        const chain = chainOfScope(scope)
+        const r = nextChainRecord(i + 1, heads.get(chain) ?? null, { at, type: 't', scope, payload: { i } })
+        heads.set(chain, { chainSeq: r.chainSeq!, hash: r.hash })
+        return r
+      },
+    )
+  }
+
+  it('maps scopes to chains: a hall, an operator product, else the operator', () => {
+    expect(
+      [
+        'hall:h_1/session:2/game:3',
+        'hall:h_1',
+        'lotto:L6/sales',
+        'instant:880',
+        'lottery:artwork',
+        'pot:1',
+        '',
+        'software:x',
+      ].map(chainOfScope),
+    ).toEqual(['hall:h_1', 'hall:h_1', 'lotto', 'instant', 'lottery', 'operator', 'operator', 'operator'])
+  })
+
+  it('verifies interleaved chains and reports every head', () => {
+    const records = journal()
+    const result = verifyChain(records)
+    expect(result).toMatchObject({ ok: true, count: 7, lastSeq: 7 })
+    if (result.ok)
+      expect(result.chains.map((c) => [c.chain, c.seq])).toEqual([
+        ['hall:a', 3],
+        ['hall:b', 2],
+        ['lotto', 1],
+        ['operator', 1],
+      ])
+  })
+
+  it('names a record edited, removed or moved between chains, with its chain', () => {
+    const records = journal()
+    const edited = records.map((r, i) => (i === 5 ? { ...r, payload: { i: 99 } } : r))
+    expect(verifyChain(edited)).toMatchObject({ ok: false, badSeq: 6 })
+    expect((verifyChain(edited) as { reason: string }).reason).toMatch(/^record 6 \(chain hall:b #2\): stored hash/)
+    const removed = records.filter((_, i) => i !== 2)
+    expect((verifyChain(removed) as { reason: string }).reason).toMatch(
+      /chain hall:a #3\): found chain hall:a #3 where #2/,
+    )
+    // Moved: hall b's record relabelled as hall a's (hash recomputed), or its chain column changed alone.
+    const relabelled = records.map((r, i) => (i === 5 ? { ...r, chain: 'hall:a' } : r))
+    expect((verifyChain(relabelled) as { reason: string }).reason).toContain('moved between chains')
   })
 })

@@ -1,13 +1,16 @@
-import { nextRecord, type JournalRecord } from './journal-chain.ts'
+import { nextChainRecord, type JournalRecord } from './journal-chain.ts'
 import type { Sql } from '../db/database.ts'
-import { insertJournalRow, journalRowsAfter, lastJournalLink, type JournalRow } from './store.ts'
+import { insertJournalRow, journalRowsAfter, type JournalRow } from './store.ts'
 import { withActor } from './request-context.ts'
-import { knownJournalHead, rememberJournalHead, sealPendingRows } from './row-seals.ts'
+import { sealPendingRows } from './row-seals.ts'
+import { linkFor, rememberLink } from './journal-link.ts'
 import { scrubJournalPayload } from './journal-privacy.ts'
 
 export function toRecord(row: JournalRow): JournalRecord {
   return {
     seq: Number(row.seq),
+    // A record written before chains has neither (it is the operator chain's, at its seq).
+    ...(row.chain === null || row.chain === undefined ? {} : { chain: row.chain, chainSeq: Number(row.chain_seq) }),
     at: row.at,
     type: row.type,
     scope: row.scope,
@@ -25,20 +28,20 @@ export async function appendJournal(
   tx: Sql,
   entry: { at: string; type: string; scope: string; payload: unknown },
 ): Promise<JournalRecord> {
-  // Issue 23 point 5: only the newest record's seq and hash continue the chain; its payload is neither read nor parsed.
-  // Only this transaction appends while it holds the lock: after its first record it knows the head.
-  const last = knownJournalHead(tx) ?? (await lastJournalLink(tx))
+  // Issue 23 point 5: the record goes to its scope's chain (which a scoped transaction must have locked), after the
+  // chain's head; only the head's position and hash are read, never its payload.
+  const link = await linkFor(tx, entry.scope, 1)
+  const seq = link.seqs[0]
   // Issue 24 point 1: the value rows this transaction wrote are sealed under this record, which carries their MACs.
-  const rowSeals = await sealPendingRows(tx, last ? Number(last.seq) + 1 : 1)
+  const rowSeals = await sealPendingRows(tx, seq)
   const payload = rowSeals ? { ...(entry.payload as Record<string, unknown>), rowSeals } : entry.payload
   // Issue 14 point 2: the authenticated person and device of the request being served name every record.
   // Issue 24 point 2: no bearer code and no identity document in clear in a record the journal never forgets.
-  const record = nextRecord(last ? { seq: Number(last.seq), hash: last.hash } : null, {
-    ...entry,
-    payload: scrubJournalPayload(withActor(payload)),
-  })
+  const record = nextChainRecord(seq, link.prev, { ...entry, payload: scrubJournalPayload(withActor(payload)) })
   await insertJournalRow(tx, {
     seq: record.seq,
+    chain: record.chain!,
+    chain_seq: record.chainSeq!,
     at: record.at,
     type: record.type,
     scope: record.scope,
@@ -46,7 +49,7 @@ export async function appendJournal(
     prev_hash: record.prevHash,
     hash: record.hash,
   })
-  rememberJournalHead(tx, record)
+  rememberLink(tx, link.chain, seq, { chainSeq: record.chainSeq!, hash: record.hash })
   return record
 }
 

@@ -9,6 +9,7 @@ import { DomainError } from './errors.ts'
 import type { Sealer } from './sealing.ts'
 import { insertLegacySealMarker, legacySealMarker, legacySealRecord } from './store.ts'
 import { appendJournal } from './journal.ts'
+import { heldScopes } from '../db/scopes.ts'
 import {
   currentRowSeals,
   hasPendingRows,
@@ -20,6 +21,7 @@ import {
   RULE_SEALED_TABLES,
   CARD_SEALED_TABLES,
   SEALED_TABLE_NAMES,
+  type JournalTip,
   touchRows,
   type SealedTable,
   unsealedRowIds,
@@ -58,12 +60,20 @@ export function withRowSeals(db: Database, key: Buffer, now: () => Date): Databa
 
 const isTampered = (err: unknown): err is DomainError => err instanceof DomainError && err.code === 'ROW_TAMPERED'
 
+/**
+ * The scope of a record the transaction itself adds (rows sealed, a refusal): system-wide, or in a scoped
+ * transaction the first chain it locked (it may append to no other).
+ */
+function ownScope(): string {
+  return heldScopes()?.[0] ?? ''
+}
+
 function refusalEntry(err: DomainError, now: () => Date, actor?: unknown) {
   const rows = (err.details as { rows?: RowProblem[] } | undefined)?.rows ?? []
   return {
     at: now().toISOString(),
     type: 'row.tampered',
-    scope: '',
+    scope: ownScope(),
     payload: { refused: true, rows, ...(actor ? { actor } : {}) },
   }
 }
@@ -74,7 +84,12 @@ function refusalEntry(err: DomainError, now: () => Date, actor?: unknown) {
  */
 export async function sealLeftovers(tx: Sql, now: () => Date): Promise<void> {
   if (hasPendingRows(tx))
-    await appendJournal(tx, { at: now().toISOString(), type: 'rows.sealed', scope: '', payload: { reason: 'written' } })
+    await appendJournal(tx, {
+      at: now().toISOString(),
+      type: 'rows.sealed',
+      scope: ownScope(),
+      payload: { reason: 'written' },
+    })
 }
 
 /**
@@ -85,7 +100,7 @@ export function sealedUnit<T>(
   tx: Sql,
   fn: () => Promise<T>,
   /** The journal's head carried from one unit of the batch to the next (see runWithRowSeals). */
-  link?: { head?: { seq: number; hash: string } },
+  link?: { head?: JournalTip },
 ): Promise<T> {
   const outer = currentRowSeals()
   if (!outer) return fn()

@@ -543,14 +543,23 @@ export interface RowSealState {
    */
   written?: Map<SealedTable, Map<string, Record<string, unknown>>>
   /**
-   * The journal record this body appended last: under the write lock (SQLite) or the journal lock (PostgreSQL) no
-   * one else appends, so the next record continues from it without reading the head back. Forgotten when the body
-   * ends and when a body nested in it ends (a group-commit unit, perhaps rolled back to its savepoint).
+   * The heads of the journal chains this body appended to, and the last seq it took: under the write lock (SQLite)
+   * or the chain's lock (PostgreSQL) no one else appends to them, so the next record continues from its chain's head
+   * without reading it back. Forgotten when the body ends and when a body nested in it ends (a group-commit unit,
+   * perhaps rolled back to its savepoint).
    */
-  journalHead?: { seq: number; hash: string }
+  journalHead?: JournalTip
   ended?: boolean
 }
 type TxState = RowSealState
+
+/** What a transaction knows of the journal it appended to (shared/journal-link.ts). */
+export interface JournalTip {
+  /** The last seq it took (SQLite: the journal's last). */
+  seq: number
+  /** Each chain's head: its last record's position in the chain and hash. */
+  chains: ReadonlyMap<string, { seq: number; hash: string }>
+}
 // The transaction being run, found from its async context rather than from the `tx` object, which use cases re-wrap.
 const current = new AsyncLocalStorage<TxState>()
 const states = {
@@ -568,7 +577,7 @@ export function runWithRowSeals<T>(
    * unit left it (the body starts from it instead of reading it back), and is set to the head this body leaves when
    * it succeeds. The caller forgets it when the body fails (its records are rolled back with its savepoint).
    */
-  link?: { head?: { seq: number; hash: string } },
+  link?: { head?: JournalTip },
 ): Promise<T> {
   const outer = current.getStore()
   const state: TxState = { key, now, pending: new Map(), journalHead: link?.head }
@@ -587,15 +596,15 @@ export function runWithRowSeals<T>(
 }
 
 /** The head of the journal as this transaction's body last appended it, if it did (see RowSealState.journalHead). */
-export function knownJournalHead(tx: Sql): { seq: number; hash: string } | undefined {
+export function knownJournalHead(tx: Sql): JournalTip | undefined {
   const s = states.get(tx)
   return s && !s.ended ? s.journalHead : undefined
 }
 
 /** Called by the journal's writers after their INSERT, in the transaction they wrote in. */
-export function rememberJournalHead(tx: Sql, head: { seq: number; hash: string }): void {
+export function rememberJournalHead(tx: Sql, tip: JournalTip): void {
   const s = states.get(tx)
-  if (s && !s.ended) s.journalHead = { seq: head.seq, hash: head.hash }
+  if (s && !s.ended) s.journalHead = tip
 }
 
 /** The row-seal binding of the transaction being run, if any (a group commit hands it to each unit). */

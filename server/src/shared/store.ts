@@ -6,9 +6,11 @@ import type { Sql } from '../db/database.ts'
 
 // Journal append and read (journal.ts, journal-batch.ts)
 
-/** A journal record as stored: `payload` is its JSON text. */
+/** A journal record as stored: `payload` is its JSON text; `chain` and `chain_seq` null before chains. */
 export interface JournalRow {
   seq: number
+  chain: string | null
+  chain_seq: number | null
   at: string
   type: string
   scope: string
@@ -17,21 +19,65 @@ export interface JournalRow {
   hash: string
 }
 
-/** Seq and hash of the newest journal record: all `appendJournal` or a batch needs to continue the chain. */
+/** Seq and hash of the newest journal record (the checkpoints' global position). */
 export function lastJournalLink(tx: Sql): Promise<{ seq: number; hash: string } | undefined> {
   return tx.get<{ seq: number; hash: string }>('SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1')
 }
 
+/** The head of a chain (its position and hash); `null`: the last record written before chains (its seq). */
+export function chainHead(tx: Sql, chain: string | null): Promise<{ seq: number; hash: string } | undefined> {
+  return chain === null
+    ? tx.get<{ seq: number; hash: string }>(
+        'SELECT seq, hash FROM journal WHERE chain IS NULL ORDER BY seq DESC LIMIT 1',
+      )
+    : tx.get<{ seq: number; hash: string }>(
+        'SELECT chain_seq AS seq, hash FROM journal WHERE chain = ? ORDER BY chain_seq DESC LIMIT 1',
+        [chain],
+      )
+}
+
+/** Every chain's head (checkpoints join them), sorted by chain; the records written before chains are `operator`'s. */
+export async function chainHeads(tx: Sql): Promise<Array<{ chain: string; seq: number; hash: string }>> {
+  const rows = await tx.all<{ chain: string; seq: number; hash: string }>(
+    'SELECT j.chain, j.chain_seq AS seq, j.hash FROM journal j JOIN (SELECT chain, MAX(chain_seq) AS m FROM journal WHERE chain IS NOT NULL GROUP BY chain) h ON h.chain = j.chain AND h.m = j.chain_seq',
+  )
+  const heads = rows.map((r) => ({ chain: r.chain, seq: Number(r.seq), hash: r.hash }))
+  if (!heads.some((h) => h.chain === 'operator')) {
+    const legacy = await chainHead(tx, null)
+    if (legacy) heads.push({ chain: 'operator', seq: Number(legacy.seq), hash: legacy.hash })
+  }
+  return heads.sort((a, b) => (a.chain < b.chain ? -1 : a.chain > b.chain ? 1 : 0))
+}
+
+/** SQLite (one writer): the journal's last seq. */
+export async function lastJournalSeq(tx: Sql): Promise<number | null> {
+  return (await tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal'))?.seq ?? null
+}
+
+/**
+ * PostgreSQL: `count` values of the journal's sequence (migration 0511), with the head of `chain` when it is not
+ * known yet (one round trip either way).
+ */
+export function nextJournalSeqs(
+  tx: Sql,
+  count: number,
+  chain: string | null,
+): Promise<Array<{ seq: number; chain_seq: number | null; hash: string | null }>> {
+  if (chain === null)
+    return tx.all("SELECT nextval('journal_seq') AS seq, NULL AS chain_seq, NULL AS hash FROM generate_series(1, ?)", [
+      count,
+    ])
+  return tx.all(
+    "SELECT nextval('journal_seq') AS seq, h.chain_seq, h.hash FROM generate_series(1, ?) g LEFT JOIN (SELECT chain_seq, hash FROM journal WHERE chain = ? ORDER BY chain_seq DESC LIMIT 1) h ON TRUE",
+    [count, chain],
+  )
+}
+
 export async function insertJournalRow(tx: Sql, row: JournalRow): Promise<void> {
-  await tx.run('INSERT INTO journal (seq, at, type, scope, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-    row.seq,
-    row.at,
-    row.type,
-    row.scope,
-    row.payload,
-    row.prev_hash,
-    row.hash,
-  ])
+  await tx.run(
+    'INSERT INTO journal (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [row.seq, row.chain, row.chain_seq, row.at, row.type, row.scope, row.payload, row.prev_hash, row.hash],
+  )
 }
 
 /** Up to `limit` records after `after`, in order; with `scopePrefix`, only that scope and the scopes under it. */
@@ -46,9 +92,14 @@ export function journalRowsAfter(db: Sql, after: number, limit: number, scopePre
     : db.all<JournalRow>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [after, limit])
 }
 
-/** Appends ready-made records (seq, at, type, scope, payload, prev_hash, hash values) with multi-row INSERTs. */
+/** Appends ready-made records (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash values). */
 export function insertJournalRows(tx: Sql, rows: readonly unknown[][]): Promise<void> {
-  return insertRows(tx, 'journal', ['seq', 'at', 'type', 'scope', 'payload', 'prev_hash', 'hash'], rows)
+  return insertRows(
+    tx,
+    'journal',
+    ['seq', 'chain', 'chain_seq', 'at', 'type', 'scope', 'payload', 'prev_hash', 'hash'],
+    rows,
+  )
 }
 
 /** Rows per INSERT statement: a few fixed sizes keep the prepared-statement cache small. */
@@ -122,20 +173,18 @@ export interface CheckpointRow {
   key_id: string
   signature: string
   reason: string
+  /** JSON of every chain's head ([{chain, seq, hash}]); null on a checkpoint signed before chains. */
+  chains: string | null
 }
 
 /** Stores a checkpoint; a second one of the same head is not stored again. */
 export async function insertCheckpoint(tx: Sql, c: CheckpointRow): Promise<boolean> {
   const seen = await tx.get('SELECT seq FROM journal_checkpoints WHERE seq = ?', [c.seq])
   if (seen) return false
-  await tx.run('INSERT INTO journal_checkpoints (seq, hash, at, key_id, signature, reason) VALUES (?, ?, ?, ?, ?, ?)', [
-    c.seq,
-    c.hash,
-    c.at,
-    c.key_id,
-    c.signature,
-    c.reason,
-  ])
+  await tx.run(
+    'INSERT INTO journal_checkpoints (seq, hash, at, key_id, signature, reason, chains) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    [c.seq, c.hash, c.at, c.key_id, c.signature, c.reason, c.chains],
+  )
   return true
 }
 

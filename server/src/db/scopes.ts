@@ -1,0 +1,80 @@
+/**
+ * The scopes a transaction writes (DESIGN.md "Journal": on PostgreSQL one journal chain per scope, so writers of
+ * different halls never wait on one lock). A scoped transaction holds the global lock shared and one exclusive lock
+ * per scope; an unscoped one holds the global lock exclusively, and so every scope. The engines record here what the
+ * running transaction holds, so that the journal refuses a record for a chain the transaction did not lock.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { chainOfScope } from '../shared/journal-chain.ts'
+
+/** The global advisory lock every PostgreSQL transaction takes (exclusive when unscoped, shared when scoped). */
+export const GLOBAL_LOCK = 4242
+/** First key of the two-key advisory locks of scopes (the second is the scope's hash). */
+export const SCOPE_LOCK_CLASS = 4243
+
+interface Held {
+  engine: 'sqlite' | 'postgres'
+  /** Null: unscoped (every scope). */
+  scopes: readonly string[] | null
+}
+// Found from the async context, not from the `tx` object (use cases re-wrap it; SQLite passes one object to all).
+const held = new AsyncLocalStorage<Held>()
+
+/**
+ * Distinct and sorted. Each scope is a journal chain's name (`hall:<id>`, `lotto`, ...; chainOfScope), never
+ * `operator`: what the operator chain holds is written by unscoped transactions.
+ */
+export function normaliseScopes(scopes: readonly string[] | undefined): readonly string[] | null {
+  if (!scopes || scopes.length === 0) return null
+  for (const s of scopes)
+    if (typeof s !== 'string' || chainOfScope(s) !== s || s === 'operator')
+      throw new TypeError(`${JSON.stringify(s)} is not a transaction scope (a hall:<id> or an operator product)`)
+  return [...new Set(scopes)].sort()
+}
+
+/** Throws when the running transaction is scoped and did not lock `chain`: a programming error, not bad input. */
+export function assertChainHeld(chain: string): void {
+  const scopes = heldScopes()
+  if (scopes && !scopes.includes(chain))
+    throw new Error(`journal chain ${chain} is not locked by this transaction (it holds ${scopes.join(', ')})`)
+}
+
+/**
+ * The advisory lock key of a scope: a 32-bit FNV-1a hash of its text. Two scopes that collide only share a lock
+ * (they serialise; nothing goes wrong).
+ */
+export function scopeLockKey(scope: string): number {
+  let h = 0x811c9dc5
+  for (const byte of Buffer.from(scope, 'utf8')) {
+    h ^= byte
+    h = Math.imul(h, 0x01000193)
+  }
+  return h | 0
+}
+
+/** The first statement of a transaction on PostgreSQL: BEGIN and its locks, in one round trip. */
+export function beginStatement(scopes: readonly string[] | null): string {
+  if (!scopes) return `BEGIN; SELECT pg_advisory_xact_lock(${GLOBAL_LOCK})`
+  // Sorted by key (not by text) so that two transactions take colliding keys in the same order.
+  const keys = [...new Set(scopes.map(scopeLockKey))].sort((a, b) => a - b)
+  return `BEGIN; SELECT pg_advisory_xact_lock_shared(${GLOBAL_LOCK}), ${keys.map((k) => `pg_advisory_xact_lock(${SCOPE_LOCK_CLASS}, ${k})`).join(', ')}`
+}
+
+/** Runs a transaction's body (called by an engine once its locks are taken) with what it holds. */
+export function runHolding<T>(
+  engine: Held['engine'],
+  scopes: readonly string[] | null,
+  fn: () => Promise<T>,
+): Promise<T> {
+  return held.run({ engine, scopes }, fn)
+}
+
+/** The scopes the running transaction locked, or null when it is unscoped (it excludes every writer) or outside one. */
+export function heldScopes(): readonly string[] | null {
+  return held.getStore()?.scopes ?? null
+}
+
+/** The engine of the running transaction (SQLite outside one: the lotto writer thread runs its own). */
+export function transactionEngine(): Held['engine'] {
+  return held.getStore()?.engine ?? 'sqlite'
+}

@@ -1,0 +1,61 @@
+/**
+ * Where the next records of a chain go (journal-chain.ts): their `seq` in the whole journal and the head of their
+ * chain. Under the transaction's lock on the chain (db/scopes.ts) no one else appends to it, so its head is read
+ * once per transaction and then carried in memory (row-seals.ts knownJournalHead). `seq`: on PostgreSQL a database
+ * sequence, shared by transactions of other chains running beside this one (a rolled-back transaction leaves a
+ * gap); on SQLite, with one writer, the last seq plus one.
+ */
+import type { Sql } from '../db/database.ts'
+import { assertChainHeld, transactionEngine } from '../db/scopes.ts'
+import { chainOfScope } from './journal-chain.ts'
+import { knownJournalHead, rememberJournalHead, type JournalTip } from './row-seals.ts'
+import { chainHead, lastJournalSeq, nextJournalSeqs } from './store.ts'
+
+export interface JournalLink {
+  chain: string
+  /** The `seq` of each record to append, in order. */
+  seqs: number[]
+  /** The chain's head before them (null: the chain's first record). */
+  prev: { chainSeq: number; hash: string } | null
+}
+
+/**
+ * Reserves `count` records of the chain of `scope`; throws when a scoped transaction did not lock that chain.
+ * `after`: a seq this transaction already reserved and not yet remembered (a batch over several chains).
+ */
+export async function linkFor(tx: Sql, scope: string, count: number, after = 0): Promise<JournalLink> {
+  const chain = chainOfScope(scope)
+  assertChainHeld(chain)
+  const tip = knownJournalHead(tx)
+  const known = tip?.chains.get(chain)
+  let seqs: number[]
+  let prev: { chainSeq: number; hash: string } | null
+  if (transactionEngine() === 'postgres') {
+    const rows = await nextJournalSeqs(tx, count, known ? null : chain)
+    seqs = rows.map((r) => Number(r.seq)).sort((a, b) => a - b)
+    const head = known ?? (rows[0].hash ? { seq: Number(rows[0].chain_seq), hash: rows[0].hash } : undefined)
+    prev = head ? { chainSeq: head.seq, hash: head.hash } : await legacyHead(tx, chain)
+  } else {
+    const last = Math.max(after, tip?.seq ?? Number((await lastJournalSeq(tx)) ?? 0))
+    seqs = Array.from({ length: count }, (_, i) => last + i + 1)
+    const head = known ?? (await chainHead(tx, chain))
+    prev = head ? { chainSeq: Number(head.seq), hash: head.hash } : await legacyHead(tx, chain)
+  }
+  return { chain, seqs, prev }
+}
+
+/** The operator chain's first new record continues from the last record written before chains (if any). */
+async function legacyHead(tx: Sql, chain: string): Promise<{ chainSeq: number; hash: string } | null> {
+  if (chain !== 'operator') return null
+  const head = await chainHead(tx, null)
+  return head ? { chainSeq: Number(head.seq), hash: head.hash } : null
+}
+
+/** After the INSERT: the chain's new head and the journal's last seq, for the transaction's next records. */
+export function rememberLink(tx: Sql, chain: string, seq: number, head: { chainSeq: number; hash: string }): void {
+  const tip = knownJournalHead(tx)
+  const chains = new Map(tip?.chains)
+  chains.set(chain, { seq: head.chainSeq, hash: head.hash })
+  const next: JournalTip = { seq: Math.max(seq, tip?.seq ?? 0), chains }
+  rememberJournalHead(tx, next)
+}

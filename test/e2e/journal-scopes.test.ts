@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestServer } from '../helpers/server.ts'
+import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
+import { openTill, type Till } from '../helpers/till.ts'
+import { countOf } from '../helpers/cash.ts'
+import { testPostgresUrl } from '../helpers/database.ts'
+import { appendJournal, readJournal } from '../../server/src/shared/journal.ts'
+import { verifyCheckpoints } from '../../server/src/shared/checkpoints.ts'
+import type { JournalRecord } from '../../server/src/shared/journal-chain.ts'
+import { GLOBAL_LOCK, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
+
+/**
+ * Issue 23 point 5, DESIGN.md "Journal": on PostgreSQL the journal is one chain per scope (hall, operator product),
+ * so writers of different halls never wait on one lock; signed checkpoints join the chains and `verify-journal`
+ * checks every chain. Over real HTTP with authentication on: counter card sales of two halls.
+ */
+const PASSWORD = 'correct horse battery'
+
+describe('one journal chain per hall (issue 23 point 5)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let north: HallSetup
+  let south: HallSetup
+  let tillNorth: Till
+  let tillSouth: Till
+
+  /** One card at the hall's counter (Bs 5), paid in cash into the till's drawer. */
+  const sell = (till: Till, hall: HallSetup) =>
+    api(
+      server.url,
+      'POST',
+      `/api/games/${hall.gameId}/sales`,
+      { count: 1, cash: countOf(500), ageConfirmed: true },
+      till.headers,
+    )
+  const records = async () => {
+    const out: JournalRecord[] = []
+    for await (const r of readJournal(server.services.db)) out.push(r)
+    return out
+  }
+  /** Settles within `ms`, or 'pending'. */
+  const within = <T>(p: Promise<T>, ms: number) =>
+    Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))])
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on', checkpointIntervalMs: 0 })
+    const { auth } = server.services
+    north = await hallWithGameOnSale(server.services, { name: 'Sala Norte', cards: 300 })
+    south = await hallWithGameOnSale(server.services, { name: 'Sala Sur', cards: 300 })
+    await auth.createUser({
+      username: 'cajera-norte',
+      displayName: 'Rosa Vargas',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [north.hallId],
+    })
+    await auth.createUser({
+      username: 'cajera-sur',
+      displayName: 'Ana Choque',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [south.hallId],
+    })
+    const till = (hallId: string, username: string, stationName: string) =>
+      openTill(server.url, server.services, { hallId, username, password: PASSWORD, stationName, floatCents: 100_000 })
+    tillNorth = await till(north.hallId, 'cajera-norte', 'Caja Norte')
+    tillSouth = await till(south.hallId, 'cajera-sur', 'Caja Sur')
+    // A first sale in each hall, so that no test measures a first sale's warm-up.
+    for (const [t, h] of [
+      [tillNorth, north],
+      [tillSouth, south],
+    ] as const)
+      expect((await sell(t, h)).status).toBe(201)
+  }, 120_000)
+  afterAll(async () => {
+    await server?.cleanup()
+  })
+
+  it('a transaction scoped to one hall may append only to that hall chain (a programming error otherwise)', async () => {
+    const { db } = server.services
+    const at = new Date().toISOString()
+    await expect(
+      db.transaction(
+        (tx) => appendJournal(tx, { at, type: 'test.wrong', scope: `hall:${south.hallId}`, payload: {} }),
+        {
+          scopes: [`hall:${north.hallId}`],
+        },
+      ),
+    ).rejects.toThrow(`journal chain hall:${south.hallId} is not locked`)
+    await expect(
+      db.transaction((tx) => appendJournal(tx, { at, type: 'test.wrong', scope: '', payload: {} }), {
+        scopes: [`hall:${north.hallId}`],
+      }),
+    ).rejects.toThrow('journal chain operator is not locked')
+    expect((await records()).some((r) => r.type === 'test.wrong')).toBe(false)
+  })
+
+  it.skipIf(!testPostgresUrl)(
+    'PostgreSQL: a transaction of hall A held open lets a sale of hall B commit, and holds a sale of hall A and a global writer',
+    async () => {
+      const { db } = server.services
+      let release!: () => void
+      const gate = new Promise<void>((r) => (release = r))
+      let entered!: () => void
+      const inside = new Promise<void>((r) => (entered = r))
+      // Holds hall A's lock and writes nothing: what waits behind it waits for the lock, not for a row.
+      const held = db.transaction(
+        async (tx) => {
+          await tx.get('SELECT 1 AS one')
+          entered()
+          await gate
+        },
+        { scopes: [`hall:${north.hallId}`] },
+      )
+      await inside
+      try {
+        // Hall B: its own lock and the global one shared; it commits while A's transaction is open.
+        const southSale = await within(sell(tillSouth, south), 10_000)
+        expect(southSale === 'pending' ? 'pending' : southSale.status).toBe(201)
+        // A second writer of hall A waits on its hall's advisory lock (pg_locks); an unscoped (global) writer waits on
+        // the global lock, which hall A's transaction holds shared.
+        // Requests waiting (not granted) on hall A's lock, or on the global lock exclusively.
+        const waiting = async (lock: 'hall' | 'global') =>
+          Number(
+            (
+              await db.get<{ n: number }>(
+                lock === 'hall'
+                  ? "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2"
+                  : "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = 0 AND objid = ? AND objsubid = 1 AND mode = 'ExclusiveLock'",
+                lock === 'hall' ? [SCOPE_LOCK_CLASS, scopeLockKey(`hall:${north.hallId}`) >>> 0] : [GLOBAL_LOCK],
+              )
+            )?.n ?? 0,
+          )
+        const waitFor = async (lock: 'hall' | 'global') => {
+          const until = Date.now() + 15_000
+          while ((await waiting(lock)) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+          return waiting(lock)
+        }
+        const northSale = sell(tillNorth, north)
+        expect(await waitFor('hall')).toBe(1)
+        const global = db.transaction((tx) =>
+          appendJournal(tx, { at: new Date().toISOString(), type: 'test.global', scope: '', payload: {} }),
+        )
+        expect(await waitFor('global')).toBeGreaterThanOrEqual(1)
+        expect(await within(northSale, 10)).toBe('pending')
+        expect(await within(global, 10)).toBe('pending')
+        release()
+        await held
+        expect((await northSale).status).toBe(201)
+        await global
+      } finally {
+        release()
+        await held.catch(() => undefined)
+      }
+    },
+    60_000,
+  )
+
+  it('two halls selling at once leave two valid chains joined by a checkpoint; an edited record is named in its chain', async () => {
+    const { db, checkpoints } = server.services
+    const sales = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? sell(tillSouth, south) : sell(tillNorth, north))),
+    )
+    expect(sales.map((s) => s.status)).toEqual([201, 201, 201, 201, 201, 201])
+    const cp = await checkpoints.checkpoint('timer')
+    expect(cp).not.toBeNull()
+    const chainsSigned = cp!.chains!.map((c) => c.chain)
+    expect(chainsSigned).toEqual(expect.arrayContaining([`hall:${north.hallId}`, `hall:${south.hallId}`, 'operator']))
+
+    const verified = await server.services.verifyJournal()
+    expect(verified.ok, JSON.stringify(verified)).toBe(true)
+    const all = await records()
+    const sold = (hallId: string) => all.filter((r) => r.type === 'cards.sold' && r.chain === `hall:${hallId}`)
+    expect(sold(north.hallId).length).toBeGreaterThanOrEqual(3)
+    expect(sold(south.hallId).length).toBeGreaterThanOrEqual(3)
+    const report = verifyCheckpoints(all, await checkpoints.list(), server.services.keys.publicKey)
+    expect(report.ok, JSON.stringify(report.problems)).toBe(true)
+
+    // Someone with database access edits one sale's record in each chain in turn (append-only trigger dropped).
+    await db.run(
+      testPostgresUrl ? 'ALTER TABLE journal DISABLE TRIGGER journal_no_update' : 'DROP TRIGGER journal_no_update',
+    )
+    for (const hallId of [north.hallId, south.hallId]) {
+      const target = sold(hallId)[1]
+      const original = JSON.stringify(target.payload)
+      await db.run('UPDATE journal SET payload = ? WHERE seq = ?', [
+        JSON.stringify({ ...(target.payload as object), edited: true }),
+        target.seq,
+      ])
+      const broken = await server.services.verifyJournal()
+      expect(broken.ok).toBe(false)
+      if (!broken.ok) {
+        expect(broken.badSeq).toBe(target.seq)
+        expect(broken.reason).toContain(`record ${target.seq} (chain hall:${hallId} #${target.chainSeq})`)
+      }
+      await db.run('UPDATE journal SET payload = ? WHERE seq = ?', [original, target.seq])
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+    }
+  }, 120_000)
+})
