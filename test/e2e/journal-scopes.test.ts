@@ -5,6 +5,7 @@ import { openTill, type Till } from '../helpers/till.ts'
 import { countOf } from '../helpers/cash.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
 import { appendJournal, readJournal } from '../../server/src/shared/journal.ts'
+import { committedJournalHorizon } from '../../server/src/shared/store.ts'
 import { verifyCheckpoints } from '../../server/src/shared/checkpoints.ts'
 import type { JournalRecord } from '../../server/src/shared/journal-chain.ts'
 import { GLOBAL_LOCK, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
@@ -147,6 +148,49 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         await held
         expect((await northSale).status).toBe(201)
         await global
+      } finally {
+        release()
+        await held.catch(() => undefined)
+      }
+    },
+    60_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: a follower of the journal (the regulator's feed) reads no further than every record has committed, so a lower seq committing late is not passed over",
+    async () => {
+      const { db } = server.services
+      let release!: () => void
+      const gate = new Promise<void>((r) => (release = r))
+      let entered!: () => void
+      const inside = new Promise<void>((r) => (entered = r))
+      let late = 0
+      // Hall A draws its seq first and commits last.
+      const held = db.transaction(
+        async (tx) => {
+          const at = new Date().toISOString()
+          late = (await appendJournal(tx, { at, type: 'test.late', scope: `hall:${north.hallId}`, payload: {} })).seq
+          entered()
+          await gate
+        },
+        { scopes: [`hall:${north.hallId}`] },
+      )
+      await inside
+      try {
+        expect((await sell(tillSouth, south)).status).toBe(201)
+        const newest = Math.max(...(await records()).map((r) => r.seq))
+        expect(newest).toBeGreaterThan(late)
+        expect((await records()).some((r) => r.seq === late)).toBe(false)
+        // Neither the horizon nor the feed's round answers while a seq below the newest may still commit.
+        const horizon = committedJournalHorizon(db)
+        const tick = server.services.regulator.tick()
+        expect(await within(horizon, 300)).toBe('pending')
+        expect(await within(tick, 10)).toBe('pending')
+        release()
+        await held
+        expect(await horizon).toBeGreaterThanOrEqual(newest)
+        await tick
+        expect((await records()).some((r) => r.seq === late)).toBe(true)
       } finally {
         release()
         await held.catch(() => undefined)

@@ -1501,6 +1501,18 @@ export async function claimTicketReprint(
 }
 
 /** The printed sales, marked so and their sealed jobs dropped (a first print only). */
+/** The hall of each of these sale print rows (a row's hall never changes). */
+export async function hallsOfTicketPrints(
+  db: Sql,
+  ids: readonly string[],
+): Promise<Array<{ id: string; hall_id: string }>> {
+  if (ids.length === 0) return []
+  return db.all<{ id: string; hall_id: string }>(
+    `SELECT id, hall_id FROM ticket_prints WHERE id IN (${ids.map(() => '?').join(', ')})`,
+    [...ids],
+  )
+}
+
 export async function markTicketsPrinted(tx: Sql, ids: readonly string[], at: string): Promise<void> {
   if (ids.length === 0) return
   await tx.run(

@@ -31,6 +31,7 @@ import {
   claimTicketReprint,
   hallOfStation,
   insertTicketPrint,
+  hallsOfTicketPrints,
   markTicketsPrinted,
   setTicketPrintStatus,
   ticketPrintById,
@@ -222,16 +223,28 @@ export function createTicketPrints(deps: TicketPrintDeps) {
       .then(async () => {
         if (ids.length === 0) return
         const at = now()
-        const mark = async (tx: Sql) => {
-          for (let i = 0; i < ids.length; i += PRINTED_BATCH)
-            await markTicketsPrinted(tx, ids.slice(i, i + PRINTED_BATCH), at)
-        }
-        // In the sales' next batch: no transaction of its own; resolved once that batch is on disk.
-        if (deps.marksWriter) return void (await deps.marksWriter.run(mark))
-        // Housekeeping nobody is answered after: its commit does not sleep in fsync on the event loop (SQLite FULL,
-        // up to 20 times a second under load); the WAL is synced off the event loop before the next flush. A mark
-        // lost to a power cut leaves the row `printing`, which after STALE_MS is reprintable as a marked reprint.
-        await db.transaction(mark, { deferSync: true })
+        // Issue 23 point 5: each hall's marks lock that hall only (a sale's print row never changes hall): a flush of
+        // marks never queues, as a global writer, behind one hall's open transaction and so before every other hall.
+        const byHall = new Map<string, string[]>()
+        for (let i = 0; i < ids.length; i += PRINTED_BATCH)
+          for (const r of await hallsOfTicketPrints(db, ids.slice(i, i + PRINTED_BATCH)))
+            byHall.set(r.hall_id, [...(byHall.get(r.hall_id) ?? []), r.id])
+        await Promise.all(
+          [...byHall].map(async ([hallId, hallIds]) => {
+            const scopes = [`hall:${hallId}`]
+            const mark = async (tx: Sql) => {
+              for (let i = 0; i < hallIds.length; i += PRINTED_BATCH)
+                await markTicketsPrinted(tx, hallIds.slice(i, i + PRINTED_BATCH), at)
+            }
+            // In the sales' next batch of that hall: no transaction of its own; resolved once that batch is on disk.
+            if (deps.marksWriter) return void (await deps.marksWriter.run(mark, { scopes }))
+            // Housekeeping nobody is answered after: its commit does not sleep in fsync on the event loop (SQLite
+            // FULL, up to 20 times a second under load); the WAL is synced off the event loop before the next flush.
+            // A mark lost to a power cut leaves the row `printing`, which after STALE_MS is reprintable as a marked
+            // reprint.
+            await db.transaction(mark, { deferSync: true, scopes })
+          }),
+        )
         await db.durable?.()
       })
       .catch((e) => deps.onError?.(e))

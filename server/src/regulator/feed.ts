@@ -14,7 +14,7 @@ import type { Database, Sql } from '../db/database.ts'
 import type { Logger } from '../log.ts'
 import { canonicalJson, GENESIS_HASH, type JournalRecord } from '../shared/journal-chain.ts'
 import { toRecord } from '../shared/journal.ts'
-import { journalRowsAfter } from '../shared/store.ts'
+import { committedJournalHorizon, journalRowsAfter } from '../shared/store.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import { getProfile } from '../shared/profile.ts'
 import { DOCUMENT_TAG_PURPOSE, normaliseDocumentText } from '../shared/journal-privacy.ts'
@@ -249,8 +249,11 @@ export function createRegulatorFeed(deps: {
   /** Reads the journal past the deriver's cursor and stores the control records it completes. */
   async function derive(now: string): Promise<number> {
     let added = 0
+    // Issue 23 point 5: on PostgreSQL the halls' chains commit side by side; the feed reads no further than the seq
+    // below which every record has committed, so it never passes over one that commits late.
+    const horizon = await committedJournalHorizon(db)
     for (;;) {
-      const rows = await journalRowsAfter(db, deriver.lastSeq(), 1000)
+      const rows = (await journalRowsAfter(db, deriver.lastSeq(), 1000)).filter((r) => Number(r.seq) <= horizon)
       if (rows.length === 0) break
       const derived: DerivedRecord[] = []
       for (const row of rows) derived.push(...deriver.feed(toRecord(row) as JournalRecord))

@@ -2,7 +2,7 @@
  * SQL of the shared kernel: the hash-chained journal, the multi-row INSERT the sale paths share, and the demo's
  * hall lookup. Every function takes the transaction (or connection) to run in as its first argument.
  */
-import type { Sql } from '../db/database.ts'
+import type { Database, Sql } from '../db/database.ts'
 
 // Journal append and read (journal.ts, journal-batch.ts)
 
@@ -90,6 +90,19 @@ export function journalRowsAfter(db: Sql, after: number, limit: number, scopePre
         limit,
       ])
     : db.all<JournalRow>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [after, limit])
+}
+
+/**
+ * The highest seq below which no record can still appear. On PostgreSQL scoped transactions draw seqs from a sequence
+ * side by side, so a lower seq may commit after a higher one has been read: a follower that pages by seq (the
+ * regulator's feed) would pass over it for good. An unscoped transaction takes the global lock exclusive, which waits
+ * for every scoped writer to end; every seq at or below the maximum it then reads is committed or rolled back, and
+ * every later record draws a higher one. On SQLite (one writer, seq = max + 1) the newest record is already that.
+ */
+export async function committedJournalHorizon(db: Database): Promise<number> {
+  const newest = (tx: Sql) => tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal')
+  const row = db.engine === 'postgres' ? await db.transaction(newest) : await newest(db)
+  return Number(row?.seq ?? 0)
 }
 
 /** Appends ready-made records (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash values). */
