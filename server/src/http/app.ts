@@ -30,7 +30,7 @@ import { registerBingoRoutes } from '../bingo/routes.ts'
 // Issue 17: the back office's reports and the instant generation's live progress.
 import { registerReportsRoutes } from '../reports/routes.ts'
 import { registerInstantGenerationRoutes } from '../instant/generation-routes.ts'
-import { journalPage } from '../shared/store.ts'
+import { committedJournalHorizon, journalPage } from '../shared/store.ts'
 import { revealDocuments } from '../shared/journal-privacy.ts'
 import { ping } from '../db/health.ts'
 import { registerRegulatorRoutes } from '../regulator/routes.ts'
@@ -379,8 +379,10 @@ export function createHttpApp(services: Services) {
     // identity (aml.identity: the officer, the director, the inspector), as in the AML records and the registers,
     // masked for every other reader.
     const opener = readsIdentity(c) ? services.sealer : null
+    // A reader paging by `from` never passes over a record that commits late (halls' chains commit side by side).
+    const upTo = await committedJournalHorizon(services.db)
     return c.json({
-      records: (await journalPage(services.db, from, limit)).map((r) => ({
+      records: (await journalPage(services.db, from, limit, upTo)).map((r) => ({
         ...r,
         payload: revealDocuments(r.payload, opener),
       })),

@@ -169,11 +169,12 @@ export async function journalPage(
   sql: Sql,
   from: number,
   limit: number,
+  upTo = Number.MAX_SAFE_INTEGER,
 ): Promise<Array<Record<string, unknown> & { payload: unknown }>> {
-  const rows = await sql.all<Record<string, unknown>>('SELECT * FROM journal WHERE seq > ? ORDER BY seq LIMIT ?', [
-    from,
-    limit,
-  ])
+  const rows = await sql.all<Record<string, unknown>>(
+    'SELECT * FROM journal WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+    [from, upTo, limit],
+  )
   return rows.map((r) => ({ ...r, payload: JSON.parse(String(r.payload)) }))
 }
 
