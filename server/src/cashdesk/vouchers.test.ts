@@ -106,3 +106,21 @@ describe('credit vouchers at the cashier', () => {
     expect((await vouchers.check(voucher.code)).status).toBe('expired')
   })
 })
+
+describe("a station's day is its hall's", () => {
+  it("lists a movement of 21:30 in La Paz (01:30 UTC the next day) under the hall's day, not the server's", async () => {
+    const d = await deskOverDatabase('2026-11-22T01:30:00Z')
+    open.push(d)
+    const { shifts, vouchers } = d.services.cashdesk
+    await shifts.open(d.rosa, { floatCents: 100_000 })
+    const till = await shifts.till(d.rosa)
+    await vouchers.sell({ hallId: d.hallId, amountCents: 2_500, cash: countOf(2_500), ...till })
+    const today = await vouchers.stationDay(d.rosa.station.id)
+    expect(today.day).toBe('2026-11-21')
+    expect(today.movements.map((m) => [m.kind, m.amountCents])).toEqual([['voucher_sale', 2_500]])
+    // The day runs from local midnight to local midnight (La Paz is UTC-4 all year).
+    expect([today.from, today.to]).toEqual(['2026-11-21T04:00:00.000Z', '2026-11-22T04:00:00.000Z'])
+    expect((await vouchers.stationDay(d.rosa.station.id, '2026-11-21')).movements).toHaveLength(1)
+    expect((await vouchers.stationDay(d.rosa.station.id, '2026-11-22')).movements).toHaveLength(0)
+  })
+})

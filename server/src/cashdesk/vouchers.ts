@@ -24,7 +24,7 @@ import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { getProfile } from '../shared/profile.ts'
-import { hallZoneOf } from '../shared/time-zone.ts'
+import { hallZoneOf, wallClock, zoneOffsetMinutes } from '../shared/time-zone.ts'
 import {
   encodeTicketCode,
   TicketKind,
@@ -61,6 +61,7 @@ import {
   stationNameOf,
   personNameOf,
   movementRefLabel,
+  hallOfStation,
 } from './store.ts'
 import { marksPolicy } from '../access/device-marks.ts'
 import { assertShiftOpen } from './shift-guard.ts'
@@ -733,11 +734,22 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     balanceCents: number
     currency: string | null
   }> {
-    const ref = day ? new Date(`${day}T12:00:00`) : clock.now()
-    if (Number.isNaN(ref.getTime()))
+    // The day is the station's hall's, on its clock (a La Paz evening is still that day on a UTC server).
+    const hallId = await hallOfStation(db, stationId)
+    const zone = hallId ? (await hallFor(db, hallId)).timeZone : 'UTC'
+    const today = wallClock(clock.now().getTime(), zone)
+    const [y, m, d] = day ? day.split('-').map(Number) : [today.year, today.month, today.day]
+    if (![y, m, d].every(Number.isInteger) || Number.isNaN(Date.UTC(y, m - 1, d)))
       throw new DomainError('VALIDATION_FAILED', 'day must be YYYY-MM-DD', { field: 'day' })
-    const start = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate())
-    const end = new Date(ref.getFullYear(), ref.getMonth(), ref.getDate() + 1)
+    // Local midnight as an instant: the zone's offset at that wall time, read twice across a change of offset.
+    const midnight = (dd: number) => {
+      const wall = Date.UTC(y, m - 1, dd)
+      const guess = wall - zoneOffsetMinutes(wall, zone) * 60_000
+      return new Date(wall - zoneOffsetMinutes(guess, zone) * 60_000)
+    }
+    const start = midnight(d)
+    const end = midnight(d + 1)
+    const dayText = new Date(Date.UTC(y, m - 1, d)).toISOString().slice(0, 10)
     const rows = await cashMovementsOfStation(db, stationId, start.toISOString(), end.toISOString())
     // Issue 29 point 6: the screen shows who moved the cash by name and what it was by serial or receipt number.
     const names = new Map<string, string>()
@@ -759,10 +771,9 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     }
     const inCents = movements.filter((m) => m.amountCents > 0).reduce((s, m) => s + m.amountCents, 0)
     const outCents = -movements.filter((m) => m.amountCents < 0).reduce((s, m) => s + m.amountCents, 0)
-    const pad = (n: number) => String(n).padStart(2, '0')
     return {
       stationId,
-      day: `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}`,
+      day: dayText,
       from: start.toISOString(),
       to: end.toISOString(),
       movements,
