@@ -65,21 +65,24 @@ describe('statements per paid kiosk sale (issue 23 point 5)', () => {
   // of its own; under load the mark joins the sales' batch and saves a transaction, a journal lock and a commit.
   // 45 with the game's own bet limits (CFG-7), read where the admission decides (`game_sale_limits`). 40 since the
   // rows the sale writes (voucher, payment, card, purchase) are sealed from the values written instead of read back,
-  // and the game's limits are read with its row.
-  it('a card: at most 40 statements, authentication and its print mark included', async () => {
+  // and the game's limits are read with its row. 42 since the journal is one chain per scope (issue 23 point 5): the
+  // voucher's hall is read before the transaction, which locks that hall only, and the chain's head is read apart
+  // from the journal's newest seq (two statements more; one fewer would need the head and the seq in one read).
+  it('a card: at most 42 statements, authentication and its print mark included', async () => {
     const counts = await statementsOf({ cards: { gameId: hall.gameId, count: 1 } })
-    expect(Math.min(...counts)).toBeLessThanOrEqual(40)
+    expect(Math.min(...counts)).toBeLessThanOrEqual(42)
   })
 
   // 28 before (the kiosk's hall read twice, its marks and its name once each); 25 before its print mark's savepoint
-  // (above); 27 before its voucher, payment and slip were sealed from the values written (no read back).
-  it('a lotto slip: at most 24 statements', async () => {
+  // (above); 27 before its voucher, payment and slip were sealed from the values written (no read back); 24 until the
+  // journal's chains: 27 with the voucher's hall read to lock it, and the heads of two chains (the hall's and lotto's).
+  it('a lotto slip: at most 27 statements', async () => {
     const counts = await statementsOf({
       slips: [
         { drawId: hall.drawId, quickPicks: 1, player: { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' } },
       ],
     })
-    expect(Math.min(...counts)).toBeLessThanOrEqual(24)
+    expect(Math.min(...counts)).toBeLessThanOrEqual(27)
   })
 
   // Fewer reads of the kiosk's row must not mean an older answer: a revoked kiosk's very next purchase is refused.

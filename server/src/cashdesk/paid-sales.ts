@@ -464,9 +464,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
     await prints.ensurePrinter(input.kioskId)
     const scopes = await kioskScopes(input, signed, slips.length, instantCount)
     const publish: Array<() => void> = []
-    const { docs, ...result } = await admittedSale(
+    const { docs, printHall, ...result } = await admittedSale(
       players,
-      async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[] }> => {
+      async (tx): Promise<Omit<KioskPurchase, 'print'> & { docs: PrintDoc[]; printHall: string }> => {
         const at = now()
         if (signed?.error) throw signed.error
         const voucherId = signed?.id ?? (await vouchers.resolveVoucherId(tx, input.voucherCode))
@@ -703,13 +703,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
           voucherId: v.id,
           change: change ? vouchers.view(change, at) : null,
           docs,
+          printHall: v.hallId,
         }
       },
       { scopes },
     )
     for (const p of publish) p()
     const print = await prints.printSale(
-      { ref: result.purchaseId, stationId: input.kioskId },
+      { ref: result.purchaseId, stationId: input.kioskId, hallId: printHall },
       docs,
       `kiosk-${result.purchaseId}`,
     )
@@ -882,7 +883,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     // game's sale in another hall (BNG-100) touches two halls' rows and stays unscoped.
     const gameHall = input.hallId ? undefined : (await gameById(db, input.gameId))?.hall_id
     let publish = () => {}
-    const { docs, ...result } = await admittedSale(
+    const { docs, printHall, ...result } = await admittedSale(
       named,
       async (tx) => {
         const at = now()
@@ -954,13 +955,14 @@ export function createPaidSales(deps: PaidSalesDeps) {
           stationId: input.stationId,
           aml,
           docs: printed.docs,
+          printHall: hallId,
         }
       },
       gameHall ? { scopes: [`hall:${gameHall}`] } : undefined,
     )
     publish()
     const print = await prints.printSale(
-      { ref: result.saleId, stationId: input.stationId },
+      { ref: result.saleId, stationId: input.stationId, hallId: printHall },
       docs,
       `counter-${result.saleId}`,
     )

@@ -83,7 +83,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
   const context = (ref: string) => `ticket-print|${ref}`
   /** Printer targets whose last job failed: their status is asked before the next sale. */
   const suspect = new Set<string>()
-  let printedQueue: string[] = []
+  let printedQueue: Array<{ ref: string; hallId?: string }> = []
   let timer: ReturnType<typeof setTimeout> | null = null
   let flushing: Promise<void> = Promise.resolve()
 
@@ -121,7 +121,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
 
   /** After the sale's commit: prints its paper. Never throws for a printer failure: the sale stands either way. */
   async function printSale(
-    sale: { ref: string; stationId: string },
+    sale: { ref: string; stationId: string; hallId?: string },
     docs: readonly PrintDoc[],
     jobName: string,
   ): Promise<SalePrint> {
@@ -129,7 +129,7 @@ export function createTicketPrints(deps: TicketPrintDeps) {
     try {
       const r = await printer.print(docs, jobName)
       suspect.delete(printer.target)
-      queuePrinted(sale.ref)
+      queuePrinted(sale.ref, sale.hallId)
       return { printed: true, ...r }
     } catch (err) {
       suspect.add(printer.target)
@@ -199,8 +199,8 @@ export function createTicketPrints(deps: TicketPrintDeps) {
     await db.durable?.()
   }
 
-  function queuePrinted(ref: string): void {
-    printedQueue.push(ref)
+  function queuePrinted(ref: string, hallId?: string): void {
+    printedQueue.push({ ref, hallId })
     if (printedQueue.length >= PRINTED_BATCH) void flushPrinted()
     else if (!timer) {
       timer = setTimeout(() => void flushPrinted(), 50)
@@ -226,9 +226,14 @@ export function createTicketPrints(deps: TicketPrintDeps) {
         // Issue 23 point 5: each hall's marks lock that hall only (a sale's print row never changes hall): a flush of
         // marks never queues, as a global writer, behind one hall's open transaction and so before every other hall.
         const byHall = new Map<string, string[]>()
-        for (let i = 0; i < ids.length; i += PRINTED_BATCH)
-          for (const r of await hallsOfTicketPrints(db, ids.slice(i, i + PRINTED_BATCH)))
-            byHall.set(r.hall_id, [...(byHall.get(r.hall_id) ?? []), r.id])
+        const add = (hallId: string, ref: string) => byHall.set(hallId, [...(byHall.get(hallId) ?? []), ref])
+        // The paid sales name their hall; the others' are read, many at a time.
+        const unknown: string[] = []
+        for (const q of ids)
+          if (q.hallId) add(q.hallId, q.ref)
+          else unknown.push(q.ref)
+        for (let i = 0; i < unknown.length; i += PRINTED_BATCH)
+          for (const r of await hallsOfTicketPrints(db, unknown.slice(i, i + PRINTED_BATCH))) add(r.hall_id, r.id)
         await Promise.all(
           [...byHall].map(async ([hallId, hallIds]) => {
             const scopes = [`hall:${hallId}`]
