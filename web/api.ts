@@ -144,11 +144,14 @@ export function createApi(
       buyerDocument?: string,
       /** GEN-23: the seller's tick that the player is of age (the server refuses the sale without it). */
       ageConfirmed = false,
+      /** BNG-98: in a chosen-number game, the buyer's numbers, one list per card. */
+      picks?: number[][],
     ) =>
       request<{ cards: Array<{ serial: string }> }>('POST', `/api/games/${enc(gameId)}/sales`, {
         count,
         channel,
         ageConfirmed,
+        ...(picks ? { picks } : {}),
         ...(cash ? { cash } : {}),
         ...(buyerDocument ? { buyerDocument } : {}),
       }),

@@ -170,6 +170,12 @@ describe('fast bingo with numbers the player chooses (BNG-98, CFG-32, BNG-13)', 
     const offer = await api(s.server.url, 'GET', `/api/kiosk/halls/${h.hallId}/offer`, undefined, asKiosk)
     expect(offer.status, JSON.stringify(offer.body)).toBe(200)
     expect(offer.body.game.chosenNumbers).toEqual({ universe: 30, picks: 5, timesRequired: 3 })
+    // The game's state tells the counter's screen the same, to ask the seller for the buyer's numbers.
+    expect((await s.call('cajera', 'GET', `/api/games/${gameId}`)).body.chosenNumbers).toEqual({
+      universe: 30,
+      picks: 5,
+      timesRequired: 3,
+    })
 
     // The counter: the cashier types the buyer's numbers (in any order); the card holds them, sorted.
     const sold = await atCounter({ picks: [[22, 3, 30, 17, 9]] })
@@ -310,6 +316,8 @@ describe('fast bingo with numbers the player chooses (BNG-98, CFG-32, BNG-13)', 
     expect(g.status, JSON.stringify(g.body)).toBe(201)
     const gameId = g.body.gameId as string
     expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+    // Printed cards: the counter's screen asks for a count, not for numbers.
+    expect((await s.call('cajera', 'GET', `/api/games/${gameId}`)).body.chosenNumbers).toBeNull()
     const counter = await openTill(s.server.url, s.server.services, {
       hallId: h.hallId,
       username: 'cajera',

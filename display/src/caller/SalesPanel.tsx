@@ -7,6 +7,94 @@ import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
 import { parseAmount, tillState } from './till.ts'
 import { JefeMark } from './JefeMark.tsx'
+import { quickPick, tapNumber, type ChosenDraft, type ChosenTerms } from '../../../web/chosen-picks.ts'
+
+const two = (n: number) => String(n).padStart(2, '0')
+
+/**
+ * BNG-98 / CFG-32 (002 §6.1.9, bingo rápido: the players "deben elegir y adquirir uno o más números ... entre un
+ * universo"): at the counter the seller taps the buyer's numbers on a grid of the universe, card by card, as the
+ * kiosk's player does; the sale then sends one list per card.
+ */
+function ChosenNumbersEntry(props: {
+  lang: Lang
+  terms: ChosenTerms & { timesRequired: number }
+  maxCards: number
+  draft: ChosenDraft
+  busy: boolean
+  onDraft: (d: ChosenDraft) => void
+}) {
+  const { lang, terms, maxCards, draft, busy } = props
+  const fill = (key: Parameters<typeof t>[1], v: Record<string, number>) =>
+    Object.entries(v).reduce((s, [k, x]) => s.replace(`{${k}}`, String(x)), t(lang, key))
+  const full = draft.cards.length >= maxCards
+  const cols = terms.universe <= 40 ? 10 : 15
+  return (
+    <section class="cc-chosen" data-testid="sell-chosen">
+      <h3 data-testid="sell-chosen-title">{fill('chooseNumbers', { n: terms.picks })}</h3>
+      <p class="cc-muted">{fill('chosenHint', { n: terms.picks, u: terms.universe, k: terms.timesRequired })}</p>
+      <div class="cc-chosen__grid" style={{ gridTemplateColumns: `repeat(${cols}, 1fr)` }}>
+        {Array.from({ length: terms.universe }, (_, i) => i + 1).map((n) => (
+          <button
+            type="button"
+            key={n}
+            class={draft.pending.includes(n) ? 'cc-pick cc-pick--on' : 'cc-pick'}
+            data-testid={`sell-pick-${n}`}
+            aria-pressed={draft.pending.includes(n)}
+            disabled={busy || full}
+            onClick={() => props.onDraft(tapNumber(draft, n, terms, maxCards))}
+          >
+            {two(n)}
+          </button>
+        ))}
+      </div>
+      <div class="cc-chosen__bar">
+        <strong data-testid="sell-chosen-count">
+          {fill('chosenCount', { k: draft.pending.length, n: terms.picks })}
+        </strong>
+        <button
+          type="button"
+          class="cc-btn"
+          data-testid="sell-chosen-random"
+          disabled={busy || full}
+          onClick={() => props.onDraft(quickPick(draft, terms, maxCards))}
+        >
+          {t(lang, 'randomPick')}
+        </button>
+        <button
+          type="button"
+          class="cc-btn"
+          data-testid="sell-chosen-clear"
+          disabled={busy || draft.pending.length === 0}
+          onClick={() => props.onDraft({ ...draft, pending: [] })}
+        >
+          {t(lang, 'clearPicks')}
+        </button>
+      </div>
+      <h4>
+        {t(lang, 'chosenCards')} ({draft.cards.length}/{maxCards})
+      </h4>
+      <ol class="cc-chosen__cards" data-testid="sell-chosen-cards">
+        {draft.cards.map((card, i) => (
+          <li key={card.join('-')}>
+            <span class="cc-mono">
+              {fill('cardLabel', { i: i + 1 })}: {card.map(two).join(' ')}
+            </span>{' '}
+            <button
+              type="button"
+              class="cc-link"
+              data-testid={`sell-chosen-remove-${i}`}
+              disabled={busy}
+              onClick={() => props.onDraft({ ...draft, cards: draft.cards.filter((_, j) => j !== i) })}
+            >
+              {t(lang, 'removeCard')}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}
 
 /**
  * GEN-17 (issue 24 point 6): the cash a table sale takes is counted note by note, large buttons for a touch screen;
@@ -131,6 +219,8 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
   const [buyer, setBuyer] = useState('')
   // GEN-23: the person at the table ticks, for each sale, that the player is of age (document seen).
   const [adult, setAdult] = useState(false)
+  const [draft, setDraft] = useState<ChosenDraft>({ cards: [], pending: [] })
+  const chosen = game.chosenNumbers ?? null
   const busy = Boolean(store.busy.value)
   // Issue 14 point 7: opening and closing sales (game.sales) and selling (game.sell) each show only to a role holding them.
   const sales = store.can('game.sales')
@@ -161,7 +251,8 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
       </div>
     )
   }
-  const n = Number(count)
+  // BNG-98: in a chosen-number game the cards are those the buyer's numbers fill, not a count typed.
+  const n = chosen ? draft.cards.length : Number(count)
   const dueCents = Number.isInteger(n) && n > 0 ? n * game.faceValueCents : 0
   const coinsCents = coins.trim() === '' ? 0 : parseAmount(coins)
   const counted = cashBreakdown({ notes, coinsCents: Number.isNaN(coinsCents) ? 0 : coinsCents }, game.currency)
@@ -177,9 +268,11 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
         cashPieces({ notes, coinsCents: Number.isNaN(coinsCents) ? 0 : coinsCents }, game.currency),
         buyer.trim() || undefined,
         adult,
+        chosen ? draft.cards : undefined,
       )
       .then((ok) => {
         if (ok) {
+          setDraft({ cards: [], pending: [] })
           setNotes({})
           setCoins('')
           setBuyer('')
@@ -208,18 +301,29 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
       {selling && <TillGate store={store} lang={lang} />}
       {selling && mayTake && (
         <form class="cc-sale" onSubmit={sell}>
-          <label class="cc-field">
-            <span>{t(lang, 'cards')}</span>
-            <input
-              type="number"
-              min={1}
-              max={1000}
-              inputMode="numeric"
-              value={count}
-              data-testid="sell-count"
-              onInput={(e) => setCount((e.target as HTMLInputElement).value)}
+          {chosen ? (
+            <ChosenNumbersEntry
+              lang={lang}
+              terms={chosen}
+              maxCards={game.bets?.maxCardsPerPurchase ?? 50}
+              draft={draft}
+              busy={busy}
+              onDraft={setDraft}
             />
-          </label>
+          ) : (
+            <label class="cc-field">
+              <span>{t(lang, 'cards')}</span>
+              <input
+                type="number"
+                min={1}
+                max={1000}
+                inputMode="numeric"
+                value={count}
+                data-testid="sell-count"
+                onInput={(e) => setCount((e.target as HTMLInputElement).value)}
+              />
+            </label>
+          )}
           <div class="cc-bigstat">
             <span>{t(lang, 'cardsSold')}</span>
             <strong>{game.cardsSold}</strong>

@@ -425,9 +425,9 @@ export function createCallerStore(feed: GameFeed, hallId: string, lang: Lang, ba
       act('openSales', async () => {
         await api.openSales(gameId())
       }),
-    sell: (count: number, cash?: CashSent, buyerDocument?: string, ageConfirmed = false) =>
+    sell: (count: number, cash?: CashSent, buyerDocument?: string, ageConfirmed = false, picks?: number[][]) =>
       act('sell', async () => {
-        await api.sell(gameId(), count, 'caller', cash, buyerDocument, ageConfirmed)
+        await api.sell(gameId(), count, 'caller', cash, buyerDocument, ageConfirmed, picks)
       }).then(async (ok) => {
         await refreshTill()
         return ok

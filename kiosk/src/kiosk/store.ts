@@ -16,6 +16,7 @@ import {
   type VoucherView,
 } from '../../../web/cashdesk-api.ts'
 import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared/lotto-slip.ts'
+import { quickPick as quickPickChosen, tapNumber, type ChosenDraft } from '../../../web/chosen-picks.ts'
 import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
 import type { Problem, RefundRefusal } from './texts.ts'
 import { invalidView, type ScanView } from '../../../server/src/cashdesk/ticket-answer.ts'
@@ -252,47 +253,22 @@ export function createKioskStore(
       cardCount.value = cards.length
     })
   }
+  /** The basket's chosen cards and the card being chosen, as the shared rule of a tap (web/chosen-picks.ts) gives them. */
+  function setDraft(d: ChosenDraft) {
+    batch(() => {
+      if (d.cards !== chosenCards.value) setChosenCards(d.cards)
+      cardPicks.value = d.pending
+    })
+  }
   /** A number tapped on the card being chosen; the card joins the basket once it holds its picks (not twice). */
   function toggleCardNumber(n: number) {
     const c = game.value?.chosenNumbers
-    if (!c) return
-    const now = cardPicks.value
-    if (now.includes(n)) {
-      cardPicks.value = now.filter((x) => x !== n)
-      return
-    }
-    if (now.length >= c.picks || chosenCards.value.length >= maxCards.value) return
-    const next = [...now, n].sort((a, b) => a - b)
-    if (next.length < c.picks) {
-      cardPicks.value = next
-      return
-    }
-    const key = next.join('-')
-    if (chosenCards.value.some((card) => card.join('-') === key)) return
-    batch(() => {
-      setChosenCards([...chosenCards.value, next])
-      cardPicks.value = []
-    })
+    if (c) setDraft(tapNumber({ cards: chosenCards.value, pending: cardPicks.value }, n, c, maxCards.value))
   }
   /** "Al azar": the rest of the card being chosen, at random among the numbers not yet tapped. */
   function quickPickCard() {
     const c = game.value?.chosenNumbers
-    if (!c || chosenCards.value.length >= maxCards.value) return
-    for (let attempt = 0; attempt < 20; attempt++) {
-      const picked = new Set(cardPicks.value)
-      const random = new Uint32Array(1)
-      while (picked.size < c.picks) {
-        crypto.getRandomValues(random)
-        picked.add((random[0] % c.universe) + 1)
-      }
-      const next = [...picked].sort((a, b) => a - b)
-      if (chosenCards.value.some((card) => card.join('-') === next.join('-'))) continue
-      batch(() => {
-        setChosenCards([...chosenCards.value, next])
-        cardPicks.value = []
-      })
-      return
-    }
+    if (c) setDraft(quickPickChosen({ cards: chosenCards.value, pending: cardPicks.value }, c, maxCards.value))
   }
   function removeChosenCard(i: number) {
     setChosenCards(chosenCards.value.filter((_, j) => j !== i))

@@ -8,7 +8,9 @@ import type { DrawProof } from '../shared/draw-proof.ts'
 import { buildDrawProofV2, isoOfUnixSeconds, type DrawProofV2 } from '../shared/draw-proof-v2.ts'
 import { beaconKeyOf, beaconStateOf, ensureBeacon, isV2, seedOf } from './draw-beacon.ts'
 import { DomainError } from '../shared/errors.ts'
-import { GameStatus, compareBytes, type ClaimKind } from './game.ts'
+import { GameStatus, compareBytes, timesRequiredOf, type ClaimKind } from './game.ts'
+import { chosenLayoutOf } from './modalities.ts'
+import type { CardLayout } from './card.ts'
 import { NO_EXTRAS, type GameExtras } from './game-extras.ts'
 import { findCard, gameScope, loadGame, type BingoContext } from './context.ts'
 import { calledBalls, calledBallsWithSource, silentWinsOfGame } from './store/balls.ts'
@@ -91,6 +93,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
       cardCount: s.cardCount,
     })),
     soldRanges,
+    chosenNumbers: chosenNumbersOfGame(game.layout),
     bets: postedBets(getProfile(hall.profileId)!, JSON.parse(hall.settings || '{}') as HallRuleSettings),
     gameBets: await gameSaleLimits(db, gameId),
     winners,
@@ -129,6 +132,15 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
       finishedAt: game.finishedAt,
     },
   }
+}
+
+/**
+ * BNG-98 / CFG-32: the universe, the count of numbers the buyer chooses and how many of them drawn make the bingo,
+ * for the counter's screen to ask for them; null for a game of printed cards.
+ */
+function chosenNumbersOfGame(layoutJson: string): GameState['chosenNumbers'] {
+  const terms = chosenLayoutOf(JSON.parse(layoutJson) as CardLayout)
+  return terms ? { ...terms, timesRequired: timesRequiredOf(layoutJson) ?? terms.picks } : null
 }
 
 type ProofExtras = { status: string; drawSources: string[]; entropySource: string }

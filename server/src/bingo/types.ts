@@ -203,6 +203,11 @@ export interface GameState extends Partial<GameExtras> {
   /** BNG-17 / BNG-18: from the close of sales, the card numbers sold as runs per series (null while on sale). */
   soldRanges: SoldRange[] | null
   /**
+   * BNG-98 / CFG-32: in a fast bingo whose buyer chooses his numbers, how many of what universe (and how many drawn
+   * make the bingo); null for printed cards. The counter's screen asks for them from this.
+   */
+  chosenNumbers?: { universe: number; picks: number; timesRequired: number } | null
+  /**
    * BNG-40 / GEN-18: the bets the hall posts (cards per purchase and per player, face values) with the authority's
    * reference of its sale rules (null: the profile's defaults, no authorisation on record), for the hall's panels.
    */
