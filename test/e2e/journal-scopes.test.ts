@@ -160,6 +160,17 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     "PostgreSQL: a follower of the journal (the regulator's feed) reads no further than every record has committed, so a lower seq committing late is not passed over",
     async () => {
       const { db } = server.services
+      // The operator's auditor reads the journal (journal.read); a cashier does not.
+      await server.services.auth.createUser({
+        username: 'auditora',
+        displayName: 'Elena Quispe',
+        role: 'auditor',
+        password: PASSWORD,
+        halls: [north.hallId, south.hallId],
+      })
+      const token = (await api(server.url, 'POST', '/api/auth/login', { username: 'auditora', password: PASSWORD }))
+        .body.token
+      const auditor = { authorization: `Bearer ${token}` }
       let release!: () => void
       const gate = new Promise<void>((r) => (release = r))
       let entered!: () => void
@@ -184,12 +195,18 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         // Neither the horizon nor the feed's round answers while a seq below the newest may still commit.
         const horizon = committedJournalHorizon(db)
         const tick = server.services.regulator.tick()
+        // A reader of GET /api/journal paging by `from` waits too, then reads the late record with the rest.
+        const page = api(server.url, 'GET', `/api/journal?from=${late - 1}&limit=1000`, undefined, auditor)
         expect(await within(horizon, 300)).toBe('pending')
         expect(await within(tick, 10)).toBe('pending')
+        expect(await within(page, 10)).toBe('pending')
         release()
         await held
         expect(await horizon).toBeGreaterThanOrEqual(newest)
         await tick
+        const read = await page
+        expect(read.status).toBe(200)
+        expect(read.body.records.map((r: { seq: number }) => Number(r.seq))).toContain(late)
         expect((await records()).some((r) => r.seq === late)).toBe(true)
       } finally {
         release()
