@@ -138,7 +138,7 @@ export async function getGameState(ctx: BingoContext, gameId: string): Promise<G
  * BNG-98 / CFG-32: the universe, the count of numbers the buyer chooses and how many of them drawn make the bingo,
  * for the counter's screen to ask for them; null for a game of printed cards.
  */
-function chosenNumbersOfGame(layoutJson: string): GameState['chosenNumbers'] {
+export function chosenNumbersOfGame(layoutJson: string): NonNullable<GameState['chosenNumbers']> | null {
   const terms = chosenLayoutOf(JSON.parse(layoutJson) as CardLayout)
   return terms ? { ...terms, timesRequired: timesRequiredOf(layoutJson) ?? terms.picks } : null
 }

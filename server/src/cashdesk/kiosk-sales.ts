@@ -15,8 +15,7 @@
  * game's cards handed back first) is a hall procedure a kiosk cannot check: each card states the one game it is
  * valid for, so a card kept from an earlier game can neither play nor win.
  */
-import { chosenLayoutOf } from '../bingo/modalities.ts'
-import type { GameLayout } from '../bingo/game.ts'
+import { chosenNumbersOfGame } from '../bingo/game-state.ts'
 import type { CashdeskDeps, VoucherService } from './vouchers.ts'
 import type { Sql } from '../db/database.ts'
 import { GameStatus } from '../bingo/game.ts'
@@ -114,7 +113,7 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
           final,
         },
         isLastGame: Boolean(Number(game.is_last_game)),
-        chosenNumbers: chosenNumbersOf(game.layout),
+        chosenNumbers: chosenNumbersOfGame(game.layout),
       },
     }
   }
@@ -123,10 +122,3 @@ export function createKioskService(deps: CashdeskDeps, vouchers: VoucherService)
 }
 
 export type KioskService = ReturnType<typeof createKioskService>
-
-/** BNG-98: the chosen-number terms of a game's layout (games.layout), or null for a game of printed cards. */
-export function chosenNumbersOf(layoutJson: string): { universe: number; picks: number; timesRequired: number } | null {
-  const layout = JSON.parse(layoutJson) as GameLayout
-  const terms = chosenLayoutOf(layout)
-  return terms ? { ...terms, timesRequired: layout.timesRequired ?? terms.picks } : null
-}
