@@ -11,13 +11,21 @@ const port = Number(portText)
 const concurrency = Number(concurrencyText)
 const warmupMs = Number(warmupText)
 const durationMs = Number(durationText)
-// `@file`: the bodies read from a JSON file (a paid-sales run sends one voucher per request, too many for argv).
+// `@file`: the bodies read from a JSON file (a paid-sales run sends one voucher per request, too many for argv). An
+// element `{ "headers": {...}, "body": ... }` sends its own headers with its body (an enrolled device's credential);
+// any other element is the body itself.
 const bodies = JSON.parse(bodiesJson.startsWith('@') ? readFileSync(bodiesJson.slice(1), 'utf8') : bodiesJson).map(
   (b) => {
-    const json = Buffer.from(JSON.stringify(b))
+    const own = b && typeof b === 'object' && 'headers' in b && 'body' in b
+    const json = Buffer.from(JSON.stringify(own ? b.body : b))
+    const extra = own
+      ? Object.entries(b.headers)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')
+      : ''
     return Buffer.concat([
       Buffer.from(
-        `POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\nConnection: keep-alive\r\n\r\n`,
+        `POST ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${json.length}\r\nConnection: keep-alive\r\n\r\n`,
       ),
       json,
     ])

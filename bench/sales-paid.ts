@@ -1,6 +1,12 @@
 /**
  * Paid kiosk sales (issue 23 point 5), through HTTP against the real server (createServer) on SQLite with
- * synchronous = FULL, authentication off (as lotto.sell), printers `discard` (each ticket laid out, then dropped).
+ * synchronous = FULL, printers `discard` (each ticket laid out, then dropped), and authentication on, as the product
+ * ships: the 99 kiosks (and the stalled one) are enrolled in the hall with their seal marks, as test/helpers enrol
+ * kiosks, and each purchase carries its kiosk's device credential (`Authorization: Device <id>.<secret>`), which the
+ * server checks on every request and from which it takes the kiosk (the body names none); the balls are drawn by a
+ * floor manager logged in with a password (`Authorization: Bearer <token>`). BENCH_PAID_AUTH=off runs the server
+ * with authentication off and the kiosks named in the body instead (the bench before, to measure what the
+ * credentials cost).
  *
  * - sales.paid / sales.paid.p99: paid kiosk purchases per second and the 99th percentile latency (ms) of single
  *   purchases, 100 concurrent keep-alive clients (bench/lotto-load.mjs in a child process), each request spending
@@ -20,7 +26,7 @@
  * BENCH_PAID_VOUCHERS (40,000) vouchers are sold before the runs; a run that outpaces them reuses spent vouchers,
  * which are refused (counted as errors, never as sales). `npx tsx bench/run.ts sales-paid` runs only these.
  */
-import { registerTestPrinterAndSoftware, registerTestRng } from '../test/helpers/device-marks.ts'
+import { registerTestPrinterAndSoftware, registerTestRng, sealed } from '../test/helpers/device-marks.ts'
 import { spawn } from 'node:child_process'
 import { withBenchDatabase } from './postgres.ts'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -173,6 +179,8 @@ async function run(
   const dataDir = mkdtempSync(join(tmpdir(), 'bolillo-bench-paid-'))
   const stalled = await stalledPrinter()
   const printerTimeoutMs = 2000
+  const authOn = process.env.BENCH_PAID_AUTH !== 'off'
+  const printers: Record<string, string> = {}
   const config: Config = {
     ...TICKET_DEFAULTS,
     port: 0,
@@ -186,12 +194,13 @@ async function run(
     logLevel: 'error',
     seedDemo: false,
     sqliteSynchronous: 'FULL',
-    auth: 'off',
+    auth: authOn ? 'on' : 'off',
     rateLimitPerMinute: 100_000_000,
     lotteryRngAuthorisation: 'BENCH (sin autorización real)',
     lottoLicence: { ref: 'BENCH (sin licencia real)', rangeMin: 2, rangeMax: 128 },
     printer: 'discard',
-    printers: { 'kiosk-stalled': stalled.url },
+    // The stalled kiosk's printer, by its device id once enrolled (read per print, not at start).
+    printers,
     printerTimeoutMs,
   } as Config
   // A clock inside the lotto plan's sales window that moves with real time (the beacon round of a close comes due).
@@ -215,13 +224,7 @@ async function run(
   // GEN-4, RNG-32: the kiosks print on a recorded printer, and the running draw engine is certified, as in a real hall.
   await registerTestPrinterAndSoftware(services)
   try {
-    const created = await fetch(`${server.url}/api/lotto/draws`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(plan649()),
-    })
-    const draw = (await created.json()) as { drawId?: string }
-    if (!draw.drawId) throw new Error(`the bench's lotto plan was refused: ${created.status} ${JSON.stringify(draw)}`)
+    const draw = await services.lotto.createDraw(plan649())
     const cardsOnSale = Math.ceil(voucherCount / 2) + 1000
     // BNG-93: every voucher is a player of its own, seated: the hall has the most playing positions a licence allows.
     const hall = await hallWithGameOnSale(services, {
@@ -243,6 +246,31 @@ async function run(
     // this the bench waits for a public beacon round it cannot fetch and draws no ball at all.
     await markDemo(services, [{ hallId: other.hallId }])
     await services.bingo.closeSales({ gameId: other.gameId })
+
+    // The kiosks, enrolled in the bench's hall with the seal marks its profile requires (as test/helpers do), and the
+    // floor manager who draws the other hall's balls; with authentication off, kiosks named in the body as before.
+    const kiosks: Array<{ id: string; headers: Record<string, string> }> = []
+    let stalledKiosk: { id: string; headers: Record<string, string> } = {
+      id: 'kiosk-stalled',
+      headers: {} as Record<string, string>,
+    }
+    let drawer: Record<string, string> = {}
+    if (authOn) {
+      for (let i = 1; i <= 100; i++) {
+        const d = await services.auth.enrolDevice({
+          ...sealed(),
+          kind: 'kiosk',
+          name: `Kiosco ${i}`,
+          hallId: hall.hallId,
+        })
+        kiosks.push({ id: d.id, headers: { authorization: `Device ${d.credential}` } })
+      }
+      stalledKiosk = kiosks.pop()!
+      const password = 'bench-mesa-contraseña'
+      await services.auth.createUser({ username: 'mesa', displayName: 'Jefe de mesa', role: 'floor_manager', password })
+      drawer = { authorization: `Bearer ${(await services.auth.login('mesa', password)).token}` }
+    } else for (let i = 1; i <= 99; i++) kiosks.push({ id: `kiosk-${i}`, headers: {} })
+    printers[stalledKiosk.id] = stalled.url
 
     log(`selling ${voucherCount.toLocaleString('en')} vouchers (not timed)`)
     const at = clock.now().toISOString()
@@ -271,25 +299,28 @@ async function run(
     const stalledCodes = codes.splice(codes.length - 200)
     let nextVoucher = 0
     const bodiesFile = join(dataDir, 'bodies.json')
-    /** `count` purchases, one voucher each, alternately a card and a slip, at kiosks 1..99. */
+    /** `count` purchases, one voucher each, alternately a card and a slip, at kiosks 1..99 (with their credentials). */
     const writeBodies = (count: number) => {
       const bodies = Array.from({ length: count }, (_, i) => {
         const voucherCode = codes[nextVoucher++ % codes.length]
-        const kioskId = `kiosk-${1 + (i % 99)}`
-        return i % 2 === 0
-          ? { voucherCode, kioskId, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }
-          : {
-              voucherCode,
-              kioskId,
-              ageConfirmed: true,
-              slips: [
-                {
-                  drawId: draw.drawId,
-                  quickPicks: 1,
-                  player: { name: `Jugador ${nextVoucher}`, document: `${5_000_000 + nextVoucher} LP` },
-                },
-              ],
-            }
+        const kiosk = kiosks[i % kiosks.length]
+        const at = authOn ? {} : { kioskId: kiosk.id }
+        const body =
+          i % 2 === 0
+            ? { voucherCode, ...at, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } }
+            : {
+                voucherCode,
+                ...at,
+                ageConfirmed: true,
+                slips: [
+                  {
+                    drawId: draw.drawId,
+                    quickPicks: 1,
+                    player: { name: `Jugador ${nextVoucher}`, document: `${5_000_000 + nextVoucher} LP` },
+                  },
+                ],
+              }
+        return { headers: kiosk.headers, body }
       })
       writeFileSync(bodiesFile, JSON.stringify(bodies))
     }
@@ -381,7 +412,7 @@ async function run(
 
     // The other hall's first ball, untimed: it waits for the beacon round fixed at its close (DESIGN.md v2 step 3).
     for (let i = 0; i < 100; i++) {
-      const r = await fetch(`${server.url}/api/games/${other.gameId}/draw`, { method: 'POST' })
+      const r = await fetch(`${server.url}/api/games/${other.gameId}/draw`, { method: 'POST', headers: drawer })
       await r.text()
       if (r.status === 200) break
       await new Promise((res) => setTimeout(res, 500))
@@ -397,10 +428,10 @@ async function run(
         if (!voucherCode) break
         const r = await fetch(`${server.url}/api/kiosk/purchases`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', ...stalledKiosk.headers },
           body: JSON.stringify({
             voucherCode,
-            kioskId: 'kiosk-stalled',
+            ...(authOn ? {} : { kioskId: stalledKiosk.id }),
             ageConfirmed: true,
             cards: { gameId: hall.gameId, count: 1 },
           }),
@@ -419,7 +450,7 @@ async function run(
           await services.bingo.closeWindow(other.gameId)
         else {
           const t0 = performance.now()
-          const r = await fetch(`${server.url}/api/games/${other.gameId}/draw`, { method: 'POST' })
+          const r = await fetch(`${server.url}/api/games/${other.gameId}/draw`, { method: 'POST', headers: drawer })
           await r.text()
           if (r.status === 200) ballTimes.push(performance.now() - t0)
         }
