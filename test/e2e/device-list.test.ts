@@ -30,7 +30,9 @@ const disconnected = (socket: Socket, timeoutMs = 3000) =>
 
 const PASSWORD = 'correct horse battery'
 const started = Date.now()
-const clock = { now: () => new Date(Date.parse('2026-03-14T22:10:00Z') + (Date.now() - started)) }
+/** Moved ahead by a test that waits out the minute between two writes of a device's "last seen". */
+let ahead = 0
+const clock = { now: () => new Date(Date.parse('2026-03-14T22:10:00Z') + (Date.now() - started) + ahead) }
 
 describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -110,6 +112,18 @@ describe('the enrolled devices: list, revoke, enrol again (issue 29 point 7)', (
     const after = await api(server.url, 'GET', '/api/auth/devices', undefined, as(marta))
     const seen = after.body.devices.find((d: { name: string }) => d.name === 'Kiosco 1').lastSeenAt
     expect(seen).toMatch(/^2026-03-14T22:1/)
+    // Issue 23 point 5: seen again within the minute, its time is not written again (no statement on those requests);
+    // seen a minute later, it is.
+    const lastSeen = async () =>
+      (await api(server.url, 'GET', '/api/auth/devices', undefined, as(marta))).body.devices.find(
+        (d: { name: string }) => d.name === 'Kiosco 1',
+      ).lastSeenAt
+    expect((await api(server.url, 'GET', '/api/auth/me', undefined, asDevice(kiosk.credential))).status).toBe(200)
+    expect(await lastSeen()).toBe(seen)
+    ahead += 61_000
+    expect((await api(server.url, 'GET', '/api/auth/me', undefined, asDevice(kiosk.credential))).status).toBe(200)
+    const later = await lastSeen()
+    expect(Date.parse(later) - Date.parse(seen)).toBeGreaterThanOrEqual(61_000)
     // Insiders: a cashier sees no list; the other hall's director sees only hers.
     expect((await api(server.url, 'GET', '/api/auth/devices', undefined, as(rosa))).status).toBe(403)
     const theirs = await api(server.url, 'GET', '/api/auth/devices', undefined, as(pedro))

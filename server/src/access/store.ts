@@ -378,16 +378,27 @@ export async function replaceDeviceSecret(tx: Sql, deviceId: string, secretHash:
   await tx.run('UPDATE device_credentials SET secret_hash = ?, revoked_at = NULL WHERE id = ?', [secretHash, deviceId])
 }
 
-export function deviceSecretHash(db: Sql, deviceId: string): Promise<{ secret_hash: string } | undefined> {
-  return db.get<{ secret_hash: string }>('SELECT secret_hash FROM device_credentials WHERE id = ?', [deviceId])
+/** A device's credential row and its secret's hash, read once per request that presents the credential. */
+export function deviceWithSecretById(
+  db: Sql,
+  deviceId: string,
+): Promise<(DeviceCredentialRow & { secret_hash: string }) | undefined> {
+  return db.get<DeviceCredentialRow & { secret_hash: string }>(
+    'SELECT id, kind, name, hall_id, revoked_at, seal_code, type_approval_no, secret_hash FROM device_credentials WHERE id = ?',
+    [deviceId],
+  )
 }
 
-/** Issue 29 point 7: records that a device presented its credential, at most once a minute (a write per request would be too many). */
-export async function touchDevice(db: Sql, deviceId: string, at: string, notBefore: string): Promise<void> {
-  await db.run(
+/**
+ * Issue 29 point 7: records that a device presented its credential, at most once a minute (a write per request would
+ * be too many). Answers whether it wrote.
+ */
+export async function touchDevice(db: Sql, deviceId: string, at: string, notBefore: string): Promise<boolean> {
+  const r = await db.run(
     'UPDATE device_credentials SET last_seen_at = ? WHERE id = ? AND (last_seen_at IS NULL OR last_seen_at < ?)',
     [at, deviceId, notBefore],
   )
+  return r.changes > 0
 }
 
 export interface EnrolledDeviceRow {
