@@ -1,4 +1,7 @@
+import { join } from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
@@ -159,6 +162,57 @@ describe('no card, slip or instant ticket without a recorded payment (issue 13)'
     expect((await api(server.url, 'POST', '/api/vouchers/check', { code: small.code }, asKiosk())).body.status).toBe(
       'active',
     )
+  })
+
+  // Issue 24 point 1 / issue 23 point 5: the kiosk reads its game once, with its seal, and the sale checks the price it
+  // sells at against that seal: a face value edited behind the journal sells nothing (BNG-10).
+  it("refuses a kiosk card whose game's face value was edited in the database (ROW_TAMPERED); the voucher keeps its credit; put back, it sells", async () => {
+    const tamper = async (cents: number) => {
+      const sql = 'UPDATE games SET face_value_cents = ? WHERE id = ?'
+      const url = server.services.config.databaseUrl
+      if (url) {
+        const client = new pg.Client({ connectionString: url })
+        await client.connect()
+        try {
+          await client.query(sql.replace('?', '$1').replace('?', '$2'), [cents, hall.gameId])
+        } finally {
+          await client.end()
+        }
+        return
+      }
+      const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
+      try {
+        conn.prepare(sql).run(cents, hall.gameId)
+      } finally {
+        conn.close()
+      }
+    }
+    const buy = (code: string) =>
+      api(
+        server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: code, ageConfirmed: true, cards: { gameId: hall.gameId, count: 1 } },
+        asKiosk(),
+      )
+    // A sale at the true price first: the game's row has matched its seal once (the check's memo).
+    expect((await buy((await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())).code)).status).toBe(201)
+    const before = await cardsSold()
+    const voucher = await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())
+    await tamper(50)
+    try {
+      const r = await buy(voucher.code)
+      expect(r.status, JSON.stringify(r.body)).toBe(409)
+      expect(r.body.error.code).toBe('ROW_TAMPERED')
+      expect(await cardsSold()).toBe(before)
+      expect(
+        (await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, asKiosk())).body.status,
+      ).toBe('active')
+    } finally {
+      await tamper(500)
+    }
+    expect((await buy(voucher.code)).status).toBe(201)
+    expect(await cardsSold()).toBe(before + 1)
   })
 
   // ---- the paid paths

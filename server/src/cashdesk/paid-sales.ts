@@ -44,6 +44,7 @@ import { assertShiftOpen } from './shift-guard.ts'
 import type { KioskOffer, KioskService } from './kiosk-sales.ts'
 import {
   gameById,
+  gameWithSealsById,
   hallOfStation,
   sessionNoOf,
   stationNameOf,
@@ -505,7 +506,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         let cards: PrintedCard[] = []
         let gameNo: number | null = null
         if (input.cards) {
-          const game = await gameById(tx, input.cards.gameId)
+          // Read once, with its seal: the sale's checks, its admission and the price check of the sale itself.
+          const game = await gameWithSealsById(tx, input.cards.gameId)
           if (!game)
             throw new DomainError('GAME_NOT_FOUND', `game ${input.cards.gameId} not found`, {
               gameId: input.cards.gameId,
@@ -541,6 +543,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
             channel: `kiosk:${input.kioskId}`,
             cardIds: [...cardsAhead.keys()],
             picks: input.cards.picks,
+            gameRow: game,
           })
           await bingo.recordPurchaseWithin(tx, {
             gameId: game.id,

@@ -366,6 +366,24 @@ export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undef
   )
 }
 
+/**
+ * {@link gameById} with the game row's own seal beside it (`seal_seq`, `seal_mac`): a kiosk card sale reads its game
+ * once for its checks, its admission and the price check of the sale itself (bingo gameForSale).
+ */
+export async function gameWithSealsById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
+  return tx.get<GameRow>(
+    `SELECT g.*, l.game_id AS sl_game_id, l.limits AS sl_limits, l.authorisation_ref AS sl_authorisation_ref,
+            l.set_at AS sl_set_at, l.set_by AS sl_set_by, s.journal_seq AS sl_seal_seq, s.mac AS sl_seal_mac,
+            rg.journal_seq AS seal_seq, rg.mac AS seal_mac
+       FROM games g
+       LEFT JOIN game_sale_limits l ON l.game_id = g.id
+       LEFT JOIN row_seals s ON s.tbl = 'game_sale_limits' AND s.row_id = g.id
+       LEFT JOIN row_seals rg ON rg.tbl = 'games' AND rg.row_id = g.id
+      WHERE g.id = ?`,
+    [gameId],
+  )
+}
+
 export async function seriesOfGame(tx: Sql, gameId: string): Promise<SeriesOfGameRow[]> {
   return tx.all<SeriesOfGameRow>(
     'SELECT s.code, gs.position, s.card_count, s.next_card_no, gs.max_card_no FROM game_series gs JOIN series s ON s.id = gs.series_id WHERE gs.game_id = ? ORDER BY gs.position',

@@ -73,6 +73,9 @@ export interface GameRow {
   sl_set_by?: string | null
   sl_seal_seq?: number | string | null
   sl_seal_mac?: string | null
+  /** The game row's own seal where the read joined it in (cashdesk `gameWithSealsById`; gameForSale's read). */
+  seal_seq?: unknown
+  seal_mac?: unknown
   id: string
   session_id: string
   hall_id: string
@@ -416,11 +419,13 @@ export async function gameSeries(tx: Sql, gameId: string): Promise<GameSeries[]>
 /**
  * Issue 24 point 1: the game a sale prices from and the series it sells, each read once with its seal
  * (`seal_seq`, `seal_mac`) for the sale's price check (assertReadRowsSealed): `sealed` holds the sealed columns
- * under their own names. undefined: no such game.
+ * under their own names. undefined: no such game. `read`: the game's row as the caller read it in this transaction,
+ * with its seal beside it (a kiosk sale reads it once for its checks and its price), instead of reading it again.
  */
 export async function gameForSale(
   tx: Sql,
   gameId: string,
+  read?: GameRow,
 ): Promise<
   | {
       game: Game
@@ -429,10 +434,13 @@ export async function gameForSale(
     }
   | undefined
 > {
-  const row = await tx.get<GameRow & { seal_seq: unknown; seal_mac: unknown }>(
-    `SELECT g.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM games g LEFT JOIN row_seals rs ON rs.tbl = 'games' AND rs.row_id = g.id WHERE g.id = ?`,
-    [gameId],
-  )
+  const row =
+    read && read.id === gameId && 'seal_mac' in read
+      ? read
+      : await tx.get<GameRow & { seal_seq: unknown; seal_mac: unknown }>(
+          `SELECT g.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM games g LEFT JOIN row_seals rs ON rs.tbl = 'games' AND rs.row_id = g.id WHERE g.id = ?`,
+          [gameId],
+        )
   if (!row) return undefined
   const rows = await tx.all<
     GameSeriesRow & { series_hall_id: string; series_created_at: string; seal_seq: unknown; seal_mac: unknown }
