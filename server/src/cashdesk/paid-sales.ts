@@ -53,6 +53,7 @@ import {
   seriesOfGame,
   voucherById,
   voucherParent,
+  type Voucher,
 } from './store.ts'
 import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen } from './cash-intake.ts'
@@ -363,19 +364,22 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return new Map(ids.map((id, i) => [id, codes[i]]))
   }
 
+  /** The voucher a kiosk purchase spends, read before its transaction; undefined when its code is bad or unknown. */
+  async function voucherBeforeSale(code: string, signed: SignedVoucher): Promise<Voucher | undefined> {
+    if (signed?.error) return undefined
+    const id = signed?.id ?? (await vouchers.resolveVoucherId(db, code).catch(() => null))
+    return id ? voucherById(db, id) : undefined
+  }
+
   /**
    * GEN-23 / GEN-27 (issue 23 point 3): the identities a kiosk purchase reads are asked about by the purchase itself,
    * in the kiosk's hall: the player named on each lotto slip and the buyer recorded on the voucher (a change voucher
    * carries the document of the voucher it is the change of). Gathered here (a voucher's buyer never changes), asked
    * about inside the sale's transaction (admittedSale); an unknown or bad voucher code is the purchase's to refuse.
    */
-  async function playersOf(input: KioskBasket, signed: SignedVoucher): Promise<Admitted | null> {
+  async function playersOf(input: KioskBasket, voucher: Voucher | undefined): Promise<Admitted | null> {
     if (!deps.admission) return null
     const documents = (input.slips ?? []).map((s) => s.player?.document ?? '').filter((d) => d.trim())
-    const voucherId = signed
-      ? (signed.id ?? null)
-      : await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null)
-    const voucher = voucherId ? await voucherById(db, voucherId) : undefined
     const buyer = vouchers.openDocument(voucher?.buyerDocument)
     if (buyer?.trim()) documents.push(buyer)
     if (!documents.length) return null
@@ -422,15 +426,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * halls, profiles), which exclude every scoped one. Unscoped when the voucher is not found: the sale's own
    * transaction refuses it as before.
    */
-  async function kioskScopes(
-    input: KioskBasket,
-    signed: SignedVoucher,
-    slips: number,
-    instantCount: number,
-  ): Promise<string[] | undefined> {
-    if (signed?.error) return undefined
-    const id = signed?.id ?? (await vouchers.resolveVoucherId(db, input.voucherCode).catch(() => null))
-    const hallId = id ? (await voucherById(db, id))?.hallId : undefined
+  function kioskScopes(voucher: Voucher | undefined, slips: number, instantCount: number): string[] | undefined {
+    const hallId = voucher?.hallId
     if (!hallId) return undefined
     return [`hall:${hallId}`, ...(slips > 0 ? ['lotto'] : []), ...(instantCount > 0 ? ['instant'] : [])]
   }
@@ -459,10 +456,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
       throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
     // The voucher's signature checked and the cards' ids drawn and signed ahead, on the thread pool, side by side.
     const [signed, cardsAhead] = await Promise.all([verifySignedVoucher(input.voucherCode), signCardsAhead(cardCount)])
-    const players = await playersOf(input, signed)
+    // The voucher as it stands before the sale, read once for what the sale locks and whom it names (its hall and
+    // buyer never change); the transaction reads it again, sealed, to spend it.
+    const before = await voucherBeforeSale(input.voucherCode, signed)
+    const players = await playersOf(input, before)
     const printer = printers.forStation(input.kioskId)
     await prints.ensurePrinter(input.kioskId)
-    const scopes = await kioskScopes(input, signed, slips.length, instantCount)
+    const scopes = kioskScopes(before, slips.length, instantCount)
     const publish: Array<() => void> = []
     const { docs, printHall, ...result } = await admittedSale(
       players,
