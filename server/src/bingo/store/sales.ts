@@ -222,16 +222,11 @@ export async function insertPlayerCards(
     const key = JSON.stringify([r.gameId, r.hallId, r.playerKey])
     if (!seen.has(key)) {
       seen.add(key)
-      const held = await tx.get(
-        'SELECT 1 AS held FROM player_cards WHERE game_id = ? AND player_key = ? AND hall_id = ? LIMIT 1',
-        [r.gameId, r.playerKey, r.hallId],
+      // A player who holds no card of the game in the hall yet takes a seat: checked and counted in one statement.
+      await tx.run(
+        'INSERT INTO game_hall_players (game_id, hall_id, players) SELECT ?, ?, 1 WHERE NOT EXISTS (SELECT 1 FROM player_cards WHERE game_id = ? AND player_key = ? AND hall_id = ?) ON CONFLICT (game_id, hall_id) DO UPDATE SET players = game_hall_players.players + 1',
+        [r.gameId, r.hallId, r.gameId, r.playerKey, r.hallId],
       )
-      if (!held) {
-        await tx.run(
-          'INSERT INTO game_hall_players (game_id, hall_id, players) VALUES (?, ?, 1) ON CONFLICT (game_id, hall_id) DO UPDATE SET players = game_hall_players.players + 1',
-          [r.gameId, r.hallId],
-        )
-      }
     }
     await tx.run(
       'INSERT INTO player_cards (card_id, game_id, hall_id, player_key, created_at) VALUES (?, ?, ?, ?, ?)',
