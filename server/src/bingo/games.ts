@@ -36,7 +36,7 @@ import {
   markSalesClosed,
 } from './store/games.ts'
 import { unpaidPrizesOfHall } from './store/halls.ts'
-import { gameForSale, markGameClosingSigned } from './store/games.ts'
+import { gameForSale, markGameClosingSigned, type GameRow } from './store/games.ts'
 import { insertCards, soldRuns, soldSerials, takenCardKeys } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
 import type { GameState, SoldCard } from './types.ts'
@@ -544,14 +544,25 @@ export async function sell(
 export async function sellWithin(
   ctx: BingoContext,
   sql: Sql,
-  input: { gameId: string; count: number; channel: string; cardIds?: readonly string[]; picks?: unknown },
+  input: {
+    gameId: string
+    count: number
+    channel: string
+    cardIds?: readonly string[]
+    picks?: unknown
+    /**
+     * The game's row with its seal (`seal_seq`, `seal_mac`), as the caller read it earlier in this same transaction
+     * (a kiosk sale: cashdesk/store.ts gameById): the sale prices from it instead of reading it again.
+     */
+    gameRow?: GameRow & { seal_seq?: unknown; seal_mac?: unknown }
+  },
 ): Promise<{ cards: SoldCard[]; cardsInSeries: ReadonlyMap<string, number>; publish(): void }> {
   const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
   // Ids drawn ahead by the caller (their codes signed before the transaction), in order; then new ones.
   const ahead = [...(input.cardIds ?? [])]
   const newId = ahead.length ? (prefix: string) => ahead.shift() ?? ctx.newId(prefix) : ctx.newId
   const cardsInSeries = new Map<string, number>()
-  const cards = await sellTx(ctx, inner, input, newId, cardsInSeries)
+  const cards = await sellTx(ctx, inner, input, newId, cardsInSeries, input.gameRow)
   return {
     cards,
     cardsInSeries,
@@ -568,10 +579,11 @@ async function sellTx(
   newId: (prefix: string) => string = ctx.newId,
   /** Filled with each series' number of cards (BNG-6: printed on the card), as this sale read them. */
   cardsInSeries?: Map<string, number>,
+  gameRow?: GameRow & { seal_seq?: unknown; seal_mac?: unknown },
 ): Promise<SoldCard[]> {
   if (!Number.isInteger(input.count) || input.count < 1 || input.count > 100_000)
     throw new DomainError('VALIDATION_FAILED', 'count must be 1..100000', { field: 'count' })
-  const forSale = await gameForSale(tx, input.gameId)
+  const forSale = await gameForSale(tx, input.gameId, gameRow)
   if (!forSale) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} not found`, { gameId: input.gameId })
   const { game } = forSale
   assertLegal(GameAction.Sell, game.status, game.id)

@@ -44,10 +44,7 @@ export function createBingoService(deps: BingoDeps) {
     openSales: (gameId: string) => games.openSales(ctx, gameId),
     signGameClosing: (input: Parameters<typeof games.signGameClosing>[1]) => games.signGameClosing(ctx, input),
     sell: (input: { gameId: string; count: number; channel: string }) => games.sell(ctx, input),
-    sellWithin: (
-      sql: Sql,
-      input: { gameId: string; count: number; channel: string; cardIds?: readonly string[]; picks?: unknown },
-    ) => games.sellWithin(ctx, sql, input),
+    sellWithin: (sql: Sql, input: Parameters<typeof games.sellWithin>[2]) => games.sellWithin(ctx, sql, input),
     closeSales: (input: { gameId: string }) => games.closeSales(ctx, input),
     /** Obtains and verifies the game's beacon round now (relays or demo beacon). @throws BEACON_PENDING before it is published. */
     obtainBeacon: (gameId: string) => beacon.ensureBeacon(ctx, gameId).then(() => reads.getGameState(ctx, gameId)),

@@ -538,6 +538,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
             channel: `kiosk:${input.kioskId}`,
             cardIds: [...cardsAhead.keys()],
             picks: input.cards.picks,
+            // Read above in this transaction with its seal: the sale prices from it (one read of the game, not two).
+            gameRow: game,
           })
           await bingo.recordPurchaseWithin(tx, {
             gameId: game.id,

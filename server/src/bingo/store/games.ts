@@ -421,6 +421,8 @@ export async function gameSeries(tx: Sql, gameId: string): Promise<GameSeries[]>
 export async function gameForSale(
   tx: Sql,
   gameId: string,
+  /** The game's row with its seal, read by the caller in this transaction; read here when absent or without its seal. */
+  read?: GameRow & { seal_seq?: unknown; seal_mac?: unknown },
 ): Promise<
   | {
       game: Game
@@ -429,10 +431,13 @@ export async function gameForSale(
     }
   | undefined
 > {
-  const row = await tx.get<GameRow & { seal_seq: unknown; seal_mac: unknown }>(
-    `SELECT g.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM games g LEFT JOIN row_seals rs ON rs.tbl = 'games' AND rs.row_id = g.id WHERE g.id = ?`,
-    [gameId],
-  )
+  const row =
+    read?.id === gameId && 'seal_seq' in read && 'seal_mac' in read
+      ? read
+      : await tx.get<GameRow & { seal_seq: unknown; seal_mac: unknown }>(
+          `SELECT g.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM games g LEFT JOIN row_seals rs ON rs.tbl = 'games' AND rs.row_id = g.id WHERE g.id = ?`,
+          [gameId],
+        )
   if (!row) return undefined
   const rows = await tx.all<
     GameSeriesRow & { series_hall_id: string; series_created_at: string; seal_seq: unknown; seal_mac: unknown }
