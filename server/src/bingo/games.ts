@@ -550,8 +550,11 @@ export async function sellWithin(
     channel: string
     cardIds?: readonly string[]
     picks?: unknown
-    /** The game's row with its seal, as the caller read it in this transaction (see gameForSale). */
-    gameRow?: GameRow
+    /**
+     * The game's row with its seal (`seal_seq`, `seal_mac`), as the caller read it earlier in this same transaction
+     * (a kiosk sale: cashdesk/store.ts gameById): the sale prices from it instead of reading it again.
+     */
+    gameRow?: GameRow & { seal_seq?: unknown; seal_mac?: unknown }
   },
 ): Promise<{ cards: SoldCard[]; cardsInSeries: ReadonlyMap<string, number>; publish(): void }> {
   const inner: Tx = { all: sql.all.bind(sql), get: sql.get.bind(sql), run: sql.run.bind(sql), events: [] }
@@ -572,7 +575,13 @@ export async function sellWithin(
 async function sellTx(
   ctx: BingoContext,
   tx: Tx,
-  input: { gameId: string; count: number; channel: string; picks?: unknown; gameRow?: GameRow },
+  input: {
+    gameId: string
+    count: number
+    channel: string
+    picks?: unknown
+    gameRow?: GameRow & { seal_seq?: unknown; seal_mac?: unknown }
+  },
   newId: (prefix: string) => string = ctx.newId,
   /** Filled with each series' number of cards (BNG-6: printed on the card), as this sale read them. */
   cardsInSeries?: Map<string, number>,

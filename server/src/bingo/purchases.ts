@@ -48,9 +48,7 @@ import type { Hall } from './store/halls.ts'
 import { toGame, type GameRow } from './store/games.ts'
 import type { Sql } from '../db/database.ts'
 import {
-  playerCardCount,
-  playersOfGame,
-  previousGameOfSession,
+  purchaseStanding,
   unreturnedCardsOfPlayer,
   insertPlayerCards,
   markEntryClosed,
@@ -127,7 +125,10 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   // BNG-10 / CFG-15: the game's face value among the hall's authorised values as they stand now, not as they stood
   // when its series was created.
   assertFaceValueAuthorised(profile, game.faceValueCents)
-  const heldBefore = input.playerKey ? await playerCardCount(sql, game.id, input.playerKey) : null
+  // The player's cards, the hall's seated players and the previous game, read together (one round trip).
+  const standing = await purchaseStanding(sql, game.id, hall.id, input.playerKey)
+  if (!standing) throw new DomainError('GAME_NOT_FOUND', `game ${game.id} not found`, { gameId: game.id })
+  const heldBefore = input.playerKey ? standing.held : null
   assertWithinBetLimits(profile, { count: input.count, heldBefore, faceValueCents: game.faceValueCents })
   // CFG-7 (002 §1.2.1.1 "respecto de cada juego"): the game's own limits, or its channel's, within the hall's.
   // Issue 24 point 1: the game's limits as the server recorded them (raised, or the row deleted, behind the journal:
@@ -159,7 +160,7 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   // this game takes a seat; there are no more players than seats (no standing play). A buyer nobody names cannot be
   // told from another, so each unnamed purchase takes a seat of its own (recordPurchase).
   if (!input.playerKey || heldBefore === 0) {
-    const players = await playersOfGame(sql, game.id, hall.id)
+    const players = standing.players
     if (players >= hall.playingPositions) {
       throw new DomainError(
         'HALL_FULL',
@@ -172,7 +173,7 @@ export async function admitPurchase(_ctx: BingoContext, sql: Sql, input: Purchas
   // partida, el retiro de los cartones jugados en la partida anterior"). The system knows them for a recognised
   // player; a card counts as handed back once staff scanned it in (POST /api/cards/returns).
   if (input.playerKey && profile.previousCardsReturnedToBuy) {
-    const previous = await previousGameOfSession(sql, game.id)
+    const previous = standing.previous
     if (previous) {
       const kept = await unreturnedCardsOfPlayer(sql, previous.id, input.playerKey)
       if (kept.length > 0) {

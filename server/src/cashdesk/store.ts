@@ -353,12 +353,17 @@ export async function currentGameOfHall(tx: Sql, hallId: string): Promise<GameRo
   )
 }
 
-/** A game's row with its own bet limits (CFG-7) and their seal beside it: a card sale's admission reads all from one statement. */
+/**
+ * A game's row with its own seal (`seal_seq`, `seal_mac`) and its own bet limits (CFG-7) with theirs: a card sale's
+ * admission and its price check (bingo sellWithin `gameRow`) read all from one statement.
+ */
 export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
   return tx.get<GameRow>(
-    `SELECT g.*, l.game_id AS sl_game_id, l.limits AS sl_limits, l.authorisation_ref AS sl_authorisation_ref,
+    `SELECT g.*, gs.journal_seq AS seal_seq, gs.mac AS seal_mac,
+            l.game_id AS sl_game_id, l.limits AS sl_limits, l.authorisation_ref AS sl_authorisation_ref,
             l.set_at AS sl_set_at, l.set_by AS sl_set_by, s.journal_seq AS sl_seal_seq, s.mac AS sl_seal_mac
        FROM games g
+       LEFT JOIN row_seals gs ON gs.tbl = 'games' AND gs.row_id = g.id
        LEFT JOIN game_sale_limits l ON l.game_id = g.id
        LEFT JOIN row_seals s ON s.tbl = 'game_sale_limits' AND s.row_id = g.id
       WHERE g.id = ?`,

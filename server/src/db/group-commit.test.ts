@@ -175,6 +175,43 @@ describe(`group commit with a constraint violation in one unit (${testPostgresUr
     expect(group.stats().batches).toBe(1)
   })
 
+  // On PostgreSQL the first unit's savepoint is opened in BEGIN's round trip (TransactionOptions.savepoint): a failed
+  // first statement must still roll back that unit alone, not abort the batch's transaction.
+  it('rolls back only the first unit of a batch when its first statement fails; the others commit', async () => {
+    await db.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [50, 'sold before'])
+    const group = createGroupCommit(db, NO_TIME_BOUND)
+    const settled = await Promise.allSettled(
+      [5, 6, 7].map((id, i) =>
+        group.run(async (tx) => {
+          await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [id * 10, `unit ${i}`])
+        }),
+      ),
+    )
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'fulfilled', 'fulfilled'])
+    expect((settled[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' })
+    const rows = await db.all<{ id: number; note: string }>('SELECT id, note FROM group_sold ORDER BY id')
+    expect(rows.map((r) => [Number(r.id), r.note])).toEqual([
+      [50, 'sold before'],
+      [60, 'unit 1'],
+      [70, 'unit 2'],
+    ])
+    expect(group.stats()).toEqual({ batches: 1, units: 3 })
+  })
+
+  it('opens the savepoint a transaction names before its body runs, and refuses a name that is not an identifier', async () => {
+    await db.transaction(
+      async (tx) => {
+        await tx.run('INSERT INTO group_sold (id, note) VALUES (?, ?)', [80, 'kept'])
+        await tx.run('RELEASE SAVEPOINT first_unit')
+      },
+      { savepoint: 'first_unit' },
+    )
+    await expect(db.transaction(async () => undefined, { savepoint: 'x; DROP TABLE group_sold' })).rejects.toThrow(
+      TypeError,
+    )
+    expect((await db.all<{ id: number }>('SELECT id FROM group_sold')).map((r) => Number(r.id))).toEqual([80])
+  })
+
   it("carries the journal's head from unit to unit of a batch, reading it back only after a unit was rolled back: the chain verifies", async () => {
     const heads: string[] = []
     // The chain's head is read back with this statement (store.ts chainHead); counted on the batch's connection.

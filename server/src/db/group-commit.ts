@@ -71,6 +71,7 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
       const taken = queue
       queue = []
       const done: Array<{ unit: Unit; ok: boolean; value: unknown }> = []
+      const joined = db.engine === 'postgres'
       try {
         // deferSync: the commit does not wait for the disk (SQLite FULL: no fsync on the event loop); every caller is
         // answered only after durable() below, so nothing is told of a sale before it is on disk.
@@ -80,10 +81,11 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
             // The journal's head as the last unit that stood left it: under the batch's lock nobody else appends, so
             // the next unit continues the chain from it without reading it back. Forgotten when a unit is rolled back.
             const link: { head?: JournalTip } = {}
-            // PostgreSQL: a statement is a round trip under the journal's lock. A unit's savepoint is released in the
-            // same simple query as the next unit's SAVEPOINT, and the last one by the COMMIT (which releases them all).
-            const joined = db.engine === 'postgres'
+            // PostgreSQL: a statement is a round trip under the journal's lock. The first unit's savepoint is opened
+            // with BEGIN (in its round trip), a unit's savepoint is released in the same simple query as the next
+            // unit's SAVEPOINT, and the last one by the COMMIT (which releases them all).
             let unreleased = false
+            let opened = joined
             for (let i = 0; i < taken.length; i++) {
               // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
               if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
@@ -91,7 +93,9 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
                 break
               }
               const unit = taken[i]
-              await tx.run(unreleased ? 'RELEASE SAVEPOINT group_unit; SAVEPOINT group_unit' : 'SAVEPOINT group_unit')
+              if (!opened)
+                await tx.run(unreleased ? 'RELEASE SAVEPOINT group_unit; SAVEPOINT group_unit' : 'SAVEPOINT group_unit')
+              opened = false
               unreleased = false
               try {
                 // Issue 24 point 1: the rows a unit writes are sealed by its own records.
@@ -112,7 +116,7 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
               }
             }
           },
-          { deferSync: true, ...(scopes ? { scopes } : {}) },
+          { deferSync: true, ...(scopes ? { scopes } : {}), ...(joined ? { savepoint: 'group_unit' } : {}) },
         )
       } catch (err) {
         // The commit (or a savepoint) failed: nothing of this batch was written.

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql, TransactionOptions } from './database.ts'
-import { beginStatement, normaliseScopes, runHolding } from './scopes.ts'
+import { beginStatement, normaliseScopes, runHolding, savepointName } from './scopes.ts'
 
 /**
  * PostgreSQL behind the same storage port as SQLite. `?` placeholders become `$n`. Every transaction takes
@@ -45,11 +45,13 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     ...on(pool),
     async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const scopes = normaliseScopes(options?.scopes)
+      const savepoint = savepointName(options?.savepoint)
       const client = await pool.connect()
       const tx = on(client)
       try {
-        // One round trip (a simple query of two statements): the locks are taken first thing in the transaction.
-        await client.query(beginStatement(scopes))
+        // One round trip (a simple query of two statements, three with a savepoint): the locks are taken first thing
+        // in the transaction; the savepoint (the group commit's first unit) only after them.
+        await client.query(savepoint ? `${beginStatement(scopes)}; SAVEPOINT ${savepoint}` : beginStatement(scopes))
         const result = await runHolding('postgres', scopes, () => fn(tx))
         await client.query('COMMIT')
         return result

@@ -60,6 +60,13 @@ export function beginStatement(scopes: readonly string[] | null): string {
   return `BEGIN; SELECT pg_advisory_xact_lock_shared(${GLOBAL_LOCK}), ${keys.map((k) => `pg_advisory_xact_lock(${SCOPE_LOCK_CLASS}, ${k})`).join(', ')}`
 }
 
+/** A transaction's first savepoint (TransactionOptions.savepoint): a plain identifier, since it is sent as text. */
+export function savepointName(name: string | undefined): string | null {
+  if (name === undefined) return null
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new TypeError(`${JSON.stringify(name)} is not a savepoint name`)
+  return name
+}
+
 /** Runs a transaction's body (called by an engine once its locks are taken) with what it holds. */
 export function runHolding<T>(
   engine: Held['engine'],

@@ -9,7 +9,7 @@ import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql, TransactionOptions } from './database.ts'
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './checkpointer.ts'
 import { startWalSync, type WalSync } from './wal-sync.ts'
-import { normaliseScopes, runHolding } from './scopes.ts'
+import { normaliseScopes, runHolding, savepointName } from './scopes.ts'
 
 export type Synchronous = 'FULL' | 'NORMAL'
 
@@ -155,9 +155,10 @@ export function sqliteDatabase(
     ...direct,
     writerGate,
     run: (sql, params) => gated(() => direct.run(sql, params)),
-    transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
+    async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const scopes = normaliseScopes(options?.scopes)
-      return gated(() => transaction(fn, wal !== null && options?.deferSync === true, scopes))
+      const savepoint = savepointName(options?.savepoint)
+      return gated(() => transaction(fn, wal !== null && options?.deferSync === true, scopes, savepoint))
     },
     durable,
     ...(checkpointer ? { checkpoints: () => checkpointer.count() } : {}),
@@ -174,6 +175,7 @@ export function sqliteDatabase(
     fn: (tx: Sql) => Promise<T>,
     deferSync: boolean,
     scopes: readonly string[] | null,
+    savepoint: string | null,
   ): Promise<T> {
     const run = async () => {
       // The level applies to the commits that follow it; it is set back before any other transaction begins.
@@ -181,6 +183,7 @@ export function sqliteDatabase(
       try {
         db.exec('BEGIN IMMEDIATE')
         try {
+          if (savepoint) db.exec(`SAVEPOINT ${savepoint}`)
           // One writer holds every lock; the scopes only tell the journal which chains this transaction may append to.
           const result = await runHolding('sqlite', scopes, () => fn(direct))
           db.exec('COMMIT')

@@ -425,7 +425,8 @@ export async function gameSeries(tx: Sql, gameId: string): Promise<GameSeries[]>
 export async function gameForSale(
   tx: Sql,
   gameId: string,
-  read?: GameRow,
+  /** The game's row with its seal, read by the caller in this transaction; read here when absent or without its seal. */
+  read?: GameRow & { seal_seq?: unknown; seal_mac?: unknown },
 ): Promise<
   | {
       game: Game
@@ -435,7 +436,7 @@ export async function gameForSale(
   | undefined
 > {
   const row =
-    read && read.id === gameId && 'seal_mac' in read
+    read?.id === gameId && 'seal_seq' in read && 'seal_mac' in read
       ? read
       : await tx.get<GameRow & { seal_seq: unknown; seal_mac: unknown }>(
           `SELECT g.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM games g LEFT JOIN row_seals rs ON rs.tbl = 'games' AND rs.row_id = g.id WHERE g.id = ?`,

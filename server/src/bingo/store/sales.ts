@@ -179,25 +179,37 @@ export async function cardSerial(tx: Sql, cardId: string): Promise<string | unde
   return (await tx.get<{ serial: string }>('SELECT serial FROM cards WHERE id = ?', [cardId]))?.serial
 }
 
-/** Cards an identified player holds in a game (CFG-16). */
-export async function playerCardCount(sql: Sql, gameId: string, playerKey: string): Promise<number> {
-  const r = await sql.get<{ n: number | string }>(
-    'SELECT COUNT(*) AS n FROM player_cards WHERE game_id = ? AND player_key = ?',
-    [gameId, playerKey],
-  )
-  return Number(r?.n ?? 0)
-}
-
 /**
- * Distinct identified players holding cards of a game in a hall (BNG-93): the count kept by insertPlayerCards
- * (migration 0073), one row read, however many cards the game has sold.
+ * What the admission of a card purchase reads of its game, in one statement (issue 23 point 5: one round trip, three
+ * before): the cards the player already holds (CFG-16 / BNG-40; 0 with no player), the identified players holding
+ * cards of it in the hall (BNG-93: the count kept by insertPlayerCards, migration 0073, one row however many cards
+ * were sold) and the session's previous game (BNG-15). undefined: no such game.
  */
-export async function playersOfGame(sql: Sql, gameId: string, hallId: string): Promise<number> {
-  const r = await sql.get<{ n: number | string }>(
-    'SELECT players AS n FROM game_hall_players WHERE game_id = ? AND hall_id = ?',
-    [gameId, hallId],
+export async function purchaseStanding(
+  sql: Sql,
+  gameId: string,
+  hallId: string,
+  playerKey: string | null,
+): Promise<{ held: number; players: number; previous: { id: string; order_no: number } | undefined } | undefined> {
+  const r = await sql.get<{
+    held: number | string | null
+    players: number | string | null
+    previous_id: string | null
+    previous_order_no: number | string | null
+  }>(
+    `SELECT (SELECT COUNT(*) FROM player_cards WHERE game_id = g.id AND player_key = ?) AS held,
+            (SELECT players FROM game_hall_players WHERE game_id = g.id AND hall_id = ?) AS players,
+            p.id AS previous_id, p.order_no AS previous_order_no
+       FROM games g LEFT JOIN games p ON p.session_id = g.session_id AND p.order_no = g.order_no - 1
+      WHERE g.id = ?`,
+    [playerKey, hallId, gameId],
   )
-  return Number(r?.n ?? 0)
+  if (!r) return undefined
+  return {
+    held: Number(r.held ?? 0),
+    players: Number(r.players ?? 0),
+    previous: r.previous_id === null ? undefined : { id: r.previous_id, order_no: Number(r.previous_order_no) },
+  }
 }
 
 /** Records the cards of identified players; a player new to the game in that hall is counted in its seats (BNG-93). */
@@ -210,16 +222,11 @@ export async function insertPlayerCards(
     const key = JSON.stringify([r.gameId, r.hallId, r.playerKey])
     if (!seen.has(key)) {
       seen.add(key)
-      const held = await tx.get(
-        'SELECT 1 AS held FROM player_cards WHERE game_id = ? AND player_key = ? AND hall_id = ? LIMIT 1',
-        [r.gameId, r.playerKey, r.hallId],
+      // A player who holds no card of the game in the hall yet takes a seat: checked and counted in one statement.
+      await tx.run(
+        'INSERT INTO game_hall_players (game_id, hall_id, players) SELECT ?, ?, 1 WHERE NOT EXISTS (SELECT 1 FROM player_cards WHERE game_id = ? AND player_key = ? AND hall_id = ?) ON CONFLICT (game_id, hall_id) DO UPDATE SET players = game_hall_players.players + 1',
+        [r.gameId, r.hallId, r.gameId, r.playerKey, r.hallId],
       )
-      if (!held) {
-        await tx.run(
-          'INSERT INTO game_hall_players (game_id, hall_id, players) VALUES (?, ?, 1) ON CONFLICT (game_id, hall_id) DO UPDATE SET players = game_hall_players.players + 1',
-          [r.gameId, r.hallId],
-        )
-      }
     }
     await tx.run(
       'INSERT INTO player_cards (card_id, game_id, hall_id, player_key, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -232,17 +239,6 @@ export async function insertPlayerCards(
 export async function playerOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
   return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))
     ?.player_key
-}
-
-/** The game played just before `gameId` in its session (BNG-15), or undefined for the first. */
-export async function previousGameOfSession(
-  sql: Sql,
-  gameId: string,
-): Promise<{ id: string; order_no: number } | undefined> {
-  return sql.get<{ id: string; order_no: number }>(
-    'SELECT p.id, p.order_no FROM games g JOIN games p ON p.session_id = g.session_id AND p.order_no = g.order_no - 1 WHERE g.id = ?',
-    [gameId],
-  )
 }
 
 /** Serials of a player's cards of a game not handed back (BNG-15). */
