@@ -157,7 +157,7 @@ export async function claim(
   input: { gameId: string; serial?: string; cardId?: string; kind: ClaimKind },
 ): Promise<{ ok: boolean; reason?: string; state: GameState }> {
   let result: { ok: boolean; reason?: string } = { ok: false }
-  await ctx.gameTx(input.gameId, async (tx) => {
+  await ctx.inPlayTx(input.gameId, async (tx) => {
     const game = await loadGame(tx, input.gameId)
     if (game.status === GameStatus.Finished)
       throw new DomainError('CLAIM_CLOSED', 'prizes have been assigned: no more claims on this game (BNG-45, BNG-50)', {
@@ -183,7 +183,7 @@ export async function claim(
  */
 export async function closeWindow(ctx: BingoContext, gameId: string): Promise<GameState> {
   const { deps, caches } = ctx
-  await ctx.gameTx(gameId, async (tx) => {
+  await ctx.inPlayTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.CloseWindow, game.status, gameId)
     const kind = game.windowKind!

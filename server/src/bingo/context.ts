@@ -12,7 +12,7 @@ import { createDemoBeacon, demoSecretKeyFrom } from '../shared/beacon.ts'
 import { DomainError } from '../shared/errors.ts'
 import { compareBytes, timesRequiredOf } from './game.ts'
 import { getProfile, type Profile } from '../shared/profile.ts'
-import type { Database, Sql } from '../db/database.ts'
+import type { Database, Sql, TransactionOptions } from '../db/database.ts'
 import type { BingoDeps, BingoEvent } from './types.ts'
 import { calledBalls } from './store/balls.ts'
 import { type Game, type Session, gameById, sessionById, endedGameIds } from './store/games.ts'
@@ -53,6 +53,12 @@ export interface BingoContext {
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
   /** Like `tx`, and drops the game's detector if the transaction fails. */
   gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * Like `gameTx`, for a step of the game in play that its caller waits on with the hall watching (a ball, a claim's
+   * judgement, a window's close): started ahead of queued sales (TransactionOptions.priority), so that a busy sales
+   * floor, here or in another hall, does not hold up the draw (issue 23, `draw.ball.stalled_printer.p99`).
+   */
+  inPlayTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T>
 }
 
 export function createBingoContext(deps: BingoDeps): BingoContext {
@@ -70,29 +76,43 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
     return recordId(prefix, (deps.idEntropy ?? deps.entropy).randomBytes(RECORD_ID_BYTES))
   }
 
-  async function tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async function tx<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const events: BingoEvent[] = []
-    const result = await db.transaction((inner) =>
-      fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
+    const result = await db.transaction(
+      (inner) => fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
+      options,
     )
     for (const e of events) publish(e)
     return result
   }
 
-  async function gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async function gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
     try {
-      return await tx(fn)
+      return await tx(fn, options)
     } catch (err) {
       caches.delete(gameId)
       throw err
     }
   }
+  const inPlayTx = <T>(gameId: string, fn: (tx: Tx) => Promise<T>) => gameTx(gameId, fn, { priority: true })
 
   // Composed without them (unit tests, tools): a key that lives as long as this service, and the labelled demo beacon.
   const sealer = deps.sealer ?? createSealer(sealingKeyFromBytes(randomBytes(32)))
   const beacon =
     deps.beacon ?? createBeaconSource({ relays: [], demo: createDemoBeacon(demoSecretKeyFrom(randomBytes(48))) })
-  return { deps, db, sealer, beacon, caches, now: () => clock.now().toISOString(), newId, publish, tx, gameTx }
+  return {
+    deps,
+    db,
+    sealer,
+    beacon,
+    caches,
+    now: () => clock.now().toISOString(),
+    newId,
+    publish,
+    tx,
+    gameTx,
+    inPlayTx,
+  }
 }
 
 export const gameScope = (g: { hallId: string; sessionId: string; id: string }) =>

@@ -33,7 +33,7 @@ export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ bal
       `game ${gameId} is drawn by hand (${before.drawSource}): enter the ball read from the blower`,
     )
   if (isV2(before) && !before.beaconRandomness) await ensureBeacon(ctx, gameId)
-  await ctx.gameTx(gameId, async (tx) => {
+  await ctx.inPlayTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
     if (game.drawSource !== 'rng')
@@ -59,7 +59,7 @@ export async function enterBall(
   ball: number,
   deviceId: string | null = null,
 ): Promise<GameState> {
-  await ctx.gameTx(gameId, async (tx) => {
+  await ctx.inPlayTx(gameId, async (tx) => {
     const game = await loadGame(tx, gameId)
     assertLegal(GameAction.Draw, game.status, gameId)
     // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.

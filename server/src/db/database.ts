@@ -30,6 +30,14 @@ export interface TransactionOptions {
    * opens it as its first statement.
    */
   savepoint?: string
+  /**
+   * A transaction someone is waiting on in real time (a ball, a claim's judgement, a window's close: the caller of a
+   * hall in play waits on it). It starts next after the transaction in progress, ahead of every transaction queued
+   * before it on this node (sales batches among them), and a group-commit batch in progress takes no further unit
+   * while one waits (db/group-commit.ts). Only the order in which queued work is started changes: it never runs
+   * inside another transaction, takes the same locks as without it, and is all-or-nothing as every transaction.
+   */
+  priority?: boolean
 }
 
 export interface Database extends Sql {
@@ -47,5 +55,11 @@ export interface Database extends Sql {
    * with its own connection to the same file waits while it is above zero, so the server's writes go first.
    */
   readonly writerGate?: Int32Array
+  /**
+   * Null when no priority transaction (TransactionOptions.priority) of this node waits to start; otherwise a promise
+   * that resolves once none does (db/priority.ts). The group commit starts no batch meanwhile, and a batch in
+   * progress ends after the unit it is writing, so that a draw waits for one unit at most.
+   */
+  priorityPending?(): Promise<void> | null
   close(): Promise<void>
 }

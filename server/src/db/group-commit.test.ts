@@ -149,6 +149,127 @@ describe('group commit on the storage port', () => {
   })
 })
 
+/**
+ * Issue 23 (`draw.ball.stalled_printer.p99`), CFG-20 (002 §6.1.5: the balls are called "con el ritmo adecuado"): a
+ * transaction of the game in play (a ball, a claim's judgement, a window's close: TransactionOptions.priority) is
+ * started next after the one in progress, ahead of sales queued before it, and a group-commit batch in progress ends
+ * after its current unit for it. On either engine (BOLILLO_TEST_DATABASE_URL for PostgreSQL). The order is what is
+ * asserted, never a time.
+ */
+describe(`priority transactions (${testPostgresUrl ? 'postgres' : 'sqlite'})`, () => {
+  let db: Database
+  beforeEach(async () => {
+    db = await openTestDatabase()
+    await db.run('CREATE TABLE IF NOT EXISTS priority_written (what TEXT PRIMARY KEY)')
+  })
+  afterEach(async () => db.close())
+
+  const rows = async () =>
+    (await db.all<{ what: string }>('SELECT what FROM priority_written')).map((r) => r.what).sort()
+
+  it('starts a ball queued after three transactions right after the one in progress; a failed one leaves nothing written', async () => {
+    const order: string[] = []
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    let begun = () => {}
+    const inProgress = new Promise<void>((r) => (begun = r))
+    const write = (what: string, options?: TransactionOptions, fail = false) =>
+      db.transaction(async (tx) => {
+        order.push(what)
+        await tx.run('INSERT INTO priority_written (what) VALUES (?)', [what])
+        if (what === 'held') {
+          begun()
+          await held
+        }
+        // A ball refused after its first write (BALL_ALREADY_DRAWN, a hook's refusal): all-or-nothing.
+        if (fail) throw new DomainError('BALL_ALREADY_DRAWN', 'refused after its first write')
+      }, options)
+    const first = write('held')
+    await inProgress
+    const sales = [0, 1, 2].map((i) => write(`sale ${i}`))
+    // PostgreSQL: each waits for the held transaction's lock before the ball asks for its own (issued in order).
+    if (db.engine === 'postgres') await waitForLockWaiters(db, 3)
+    const failed = write('failed ball', { priority: true }, true)
+    const ball = write('ball', { priority: true })
+    expect(db.priorityPending?.()).not.toBeNull()
+    release()
+    const settled = await Promise.allSettled([first, ...sales, failed, ball])
+    expect(settled.map((s) => s.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ])
+    expect(db.priorityPending?.()).toBeNull()
+    if (db.engine === 'sqlite') expect(order).toEqual(['held', 'failed ball', 'ball', 'sale 0', 'sale 1', 'sale 2'])
+    // PostgreSQL grants its locks in the order asked: the sales asked first (the priority changes only what this
+    // node starts; the group commit below is where it counts there).
+    else expect(order.slice(0, 1)).toEqual(['held'])
+    expect(await rows()).toEqual(['ball', 'held', 'sale 0', 'sale 1', 'sale 2'])
+  })
+
+  it('ends a group-commit batch after the unit in progress when a ball waits: the ball is written next, the queued sales after it', async () => {
+    const order: string[] = []
+    const group = createGroupCommit(db, NO_TIME_BOUND)
+    let ball: Promise<unknown> | null = null
+    let failed: Promise<unknown> | null = null
+    const sales = Array.from({ length: 8 }, (_, i) =>
+      group.run(async (tx) => {
+        order.push(`sale ${i}`)
+        await tx.run('INSERT INTO priority_written (what) VALUES (?)', [`sale ${i}`])
+        // A ball is drawn (and another refused) while the first unit of a batch of eight is being written.
+        if (i === 0) {
+          failed = db
+            .transaction(
+              async (t) => {
+                order.push('failed ball')
+                await t.run('INSERT INTO priority_written (what) VALUES (?)', ['failed ball'])
+                throw new DomainError('BALL_ALREADY_DRAWN', 'refused after its first write')
+              },
+              { priority: true },
+            )
+            .then(
+              () => 'written',
+              (err: unknown) => err,
+            )
+          ball = db.transaction(
+            async (t) => {
+              order.push('ball')
+              await t.run('INSERT INTO priority_written (what) VALUES (?)', ['ball'])
+            },
+            { priority: true },
+          )
+        }
+      }),
+    )
+    await Promise.all(sales)
+    expect(await failed).toMatchObject({ code: 'BALL_ALREADY_DRAWN' })
+    await ball
+    // The two balls between the first unit and the rest (PostgreSQL: in the order their connections opened).
+    expect([order[0], ...order.slice(1, 3).sort(), ...order.slice(3)]).toEqual([
+      'sale 0',
+      'ball',
+      'failed ball',
+      ...[1, 2, 3, 4, 5, 6, 7].map((i) => `sale ${i}`),
+    ])
+    expect(group.stats()).toEqual({ batches: 2, units: 8 })
+    expect(await rows()).toEqual(['ball', ...Array.from({ length: 8 }, (_, i) => `sale ${i}`)])
+  })
+})
+
+/** PostgreSQL: waits until `n` sessions wait for an advisory lock (the transactions queued behind a held one). */
+async function waitForLockWaiters(db: Database, n: number): Promise<void> {
+  for (;;) {
+    const row = await db.get<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    )
+    if ((row?.n ?? 0) >= n) return
+    await new Promise((r) => setTimeout(r, 5))
+  }
+}
+
 /** On either engine (BOLILLO_TEST_DATABASE_URL for PostgreSQL, where a failed statement aborts the transaction). */
 describe(`group commit with a constraint violation in one unit (${testPostgresUrl ? 'postgres' : 'sqlite'})`, () => {
   let db: Database

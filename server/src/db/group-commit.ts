@@ -8,7 +8,8 @@
  *
  * A batch is bounded by count and by time (`budgetMs` of work, checked between units): the write lock is never held
  * much longer than that, so a ball draw or another writer waiting behind a batch waits at most about one budget plus
- * a commit. What did not fit goes into the next batch, at once. When idle, a unit is written alone immediately (no
+ * a commit; a priority transaction (Database.priorityPending) waits for the unit being written only. What did not fit
+ * goes into the next batch, at once. When idle, a unit is written alone immediately (no
  * timer delays it). A unit must do no device or network I/O: it runs under the write lock.
  *
  * Issue 23 point 5: units that name the scopes they write (`run(fn, { scopes })`: a hall, an operator product) are
@@ -68,6 +69,9 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
       scheduled = false
       if (running || queue.length === 0) return
       running = true
+      // A draw's transaction waiting to start goes first (on PostgreSQL it may still be opening its connection).
+      const first = db.priorityPending?.()
+      if (first) await first
       const taken = queue
       queue = []
       const done: Array<{ unit: Unit; ok: boolean; value: unknown }> = []
@@ -87,8 +91,12 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
             let unreleased = false
             let opened = joined
             for (let i = 0; i < taken.length; i++) {
-              // Over the budget or the count: the rest waits for the next batch (it keeps its place at the front).
-              if (i > 0 && (i >= maxBatch || performance.now() - started > budgetMs)) {
+              // Over the budget or the count, or a priority transaction (a ball, a claim's judgement) waits for this
+              // one to end: the rest waits for the next batch (it keeps its place at the front).
+              if (
+                i > 0 &&
+                (i >= maxBatch || performance.now() - started > budgetMs || (db.priorityPending?.() ?? null) !== null)
+              ) {
                 queue = taken.slice(i).concat(queue)
                 break
               }

@@ -2,6 +2,7 @@ import pg from 'pg'
 import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql, TransactionOptions } from './database.ts'
 import { beginStatement, normaliseScopes, runHolding, savepointName } from './scopes.ts'
+import { priorityWaiters } from './priority.ts'
 
 /**
  * PostgreSQL behind the same storage port as SQLite. `?` placeholders become `$n`. Every transaction takes
@@ -40,28 +41,44 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       return { changes: (await send(client, sql, params)).rowCount ?? 0 }
     },
   })
+  // Priority transactions (TransactionOptions.priority) of this node still waiting for a connection or their locks:
+  // meanwhile the group commit starts no batch and ends the one in progress after its current unit, so that the draw
+  // asks PostgreSQL for its locks before the sales queued behind it. The locks themselves are as without it.
+  const priority = priorityWaiters()
   return {
     engine: 'postgres',
     ...on(pool),
     async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const scopes = normaliseScopes(options?.scopes)
       const savepoint = savepointName(options?.savepoint)
-      const client = await pool.connect()
-      const tx = on(client)
+      let waiting = options?.priority === true
+      if (waiting) priority.enter()
+      const locked = () => {
+        if (waiting) priority.leave()
+        waiting = false
+      }
       try {
-        // One round trip (a simple query of two statements, three with a savepoint): the locks are taken first thing
-        // in the transaction; the savepoint (the group commit's first unit) only after them.
-        await client.query(savepoint ? `${beginStatement(scopes)}; SAVEPOINT ${savepoint}` : beginStatement(scopes))
-        const result = await runHolding('postgres', scopes, () => fn(tx))
-        await client.query('COMMIT')
-        return result
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined)
-        throw err
+        const client = await pool.connect()
+        const tx = on(client)
+        try {
+          // One round trip (a simple query of two statements, three with a savepoint): the locks are taken first
+          // thing in the transaction; the savepoint (the group commit's first unit) only after them.
+          await client.query(savepoint ? `${beginStatement(scopes)}; SAVEPOINT ${savepoint}` : beginStatement(scopes))
+          locked()
+          const result = await runHolding('postgres', scopes, () => fn(tx))
+          await client.query('COMMIT')
+          return result
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined)
+          throw err
+        } finally {
+          client.release()
+        }
       } finally {
-        client.release()
+        locked()
       }
     },
+    priorityPending: priority.pending,
     async close() {
       await pool.end()
     },

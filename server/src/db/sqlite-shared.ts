@@ -10,6 +10,7 @@ import type { Database, Sql, TransactionOptions } from './database.ts'
 import { startCheckpointer, type Checkpointer, type CheckpointerOptions } from './checkpointer.ts'
 import { startWalSync, type WalSync } from './wal-sync.ts'
 import { normaliseScopes, runHolding, savepointName } from './scopes.ts'
+import { priorityWaiters } from './priority.ts'
 
 export type Synchronous = 'FULL' | 'NORMAL'
 
@@ -147,9 +148,40 @@ export function sqliteDatabase(
       if (Atomics.sub(writerGate, 0, 1) === 1) Atomics.notify(writerGate, 0)
     })
   }
-  // Both drivers are synchronous but our port is async: transactions are queued so that two of them
-  // never interleave on the one connection.
-  let queue: Promise<unknown> = Promise.resolve()
+  // Both drivers are synchronous but our port is async: transactions are queued so that two of them never interleave
+  // on the one connection. A priority transaction (a ball, a claim's judgement) is started next after the one in
+  // progress, ahead of those queued before it (sales batches); among themselves each kind keeps its order.
+  const urgent: Array<() => void> = []
+  const queued: Array<() => void> = []
+  let busy = false
+  const drained: Array<() => void> = []
+  const priority = priorityWaiters()
+  const pump = () => {
+    if (busy) return
+    const next = urgent.shift()
+    if (next) priority.leave()
+    const start = next ?? queued.shift()
+    if (!start) {
+      for (const d of drained.splice(0)) d()
+      return
+    }
+    busy = true
+    start()
+  }
+  // The turn is awaited in the caller's own async context, so the transaction's body runs in it (its actor, its seals).
+  const enqueue = async <T>(run: () => Promise<T>, first: boolean): Promise<T> => {
+    await new Promise<void>((turn) => {
+      if (first) priority.enter()
+      ;(first ? urgent : queued).push(turn)
+      pump()
+    })
+    try {
+      return await run()
+    } finally {
+      busy = false
+      pump()
+    }
+  }
   return {
     engine: 'sqlite',
     ...direct,
@@ -158,12 +190,14 @@ export function sqliteDatabase(
     async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const scopes = normaliseScopes(options?.scopes)
       const savepoint = savepointName(options?.savepoint)
-      return gated(() => transaction(fn, wal !== null && options?.deferSync === true, scopes, savepoint))
+      const deferSync = wal !== null && options?.deferSync === true
+      return gated(() => enqueue(() => transaction(fn, deferSync, scopes, savepoint), options?.priority === true))
     },
+    priorityPending: priority.pending,
     durable,
     ...(checkpointer ? { checkpoints: () => checkpointer.count() } : {}),
     async close() {
-      await queue
+      if (busy || urgent.length > 0 || queued.length > 0) await new Promise<void>((resolve) => drained.push(resolve))
       // The thread's last checkpoint (TRUNCATE) runs while this connection is idle, then it closes its own.
       await checkpointer?.stop()
       await walSync?.close()
@@ -171,34 +205,30 @@ export function sqliteDatabase(
       db.close()
     },
   }
-  function transaction<T>(
+  /** One transaction on the connection, run by the queue when its turn comes. */
+  async function transaction<T>(
     fn: (tx: Sql) => Promise<T>,
     deferSync: boolean,
     scopes: readonly string[] | null,
     savepoint: string | null,
   ): Promise<T> {
-    const run = async () => {
-      // The level applies to the commits that follow it; it is set back before any other transaction begins.
-      if (deferSync) db.exec('PRAGMA synchronous = NORMAL')
+    // The level applies to the commits that follow it; it is set back before any other transaction begins.
+    if (deferSync) db.exec('PRAGMA synchronous = NORMAL')
+    try {
+      db.exec('BEGIN IMMEDIATE')
       try {
-        db.exec('BEGIN IMMEDIATE')
-        try {
-          if (savepoint) db.exec(`SAVEPOINT ${savepoint}`)
-          // One writer holds every lock; the scopes only tell the journal which chains this transaction may append to.
-          const result = await runHolding('sqlite', scopes, () => fn(direct))
-          db.exec('COMMIT')
-          return result
-        } catch (err) {
-          if (db.inTransaction) db.exec('ROLLBACK')
-          throw err
-        }
-      } finally {
-        if (deferSync) db.exec('PRAGMA synchronous = FULL')
+        if (savepoint) db.exec(`SAVEPOINT ${savepoint}`)
+        // One writer holds every lock; the scopes only tell the journal which chains this transaction may append to.
+        const result = await runHolding('sqlite', scopes, () => fn(direct))
+        db.exec('COMMIT')
+        return result
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK')
+        throw err
       }
+    } finally {
+      if (deferSync) db.exec('PRAGMA synchronous = FULL')
     }
-    const next = queue.then(run, run)
-    queue = next.catch(() => undefined)
-    return next
   }
 }
 
