@@ -5,7 +5,7 @@ import { cashBreakdown, cashPieces, NOTES } from '../../../web/cash-count.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
-import { parseAmount, tillState } from './till.ts'
+import { parseAmount, sellsAtDesk, tillState } from './till.ts'
 import { JefeMark } from './JefeMark.tsx'
 import { quickPick, tapNumber, type ChosenDraft, type ChosenTerms } from '../../../web/chosen-picks.ts'
 
@@ -297,7 +297,7 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
     )
   return (
     <div class="cc-panel cc-flow">
-      <h2>{t(lang, 'counterSale')}</h2>
+      <h2 data-testid="sale-heading">{t(lang, sellsAtDesk(store.me.value) ? 'deskSale' : 'counterSale')}</h2>
       {selling && <TillGate store={store} lang={lang} />}
       {selling && mayTake && (
         <form class="cc-sale" onSubmit={sell}>

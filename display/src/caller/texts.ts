@@ -54,6 +54,13 @@ const es = {
   // sales
   openSales: 'Abrir venta',
   counterSale: 'Venta en mesa',
+  // CFG-7: a cashier at an enrolled cash desk sells on the counter channel: the panels name the cash desk.
+  deskSale: 'Venta en caja',
+  tillDesk: 'Caja',
+  tillClosedDesk: 'La caja está cerrada: cuente el fondo del cajón y ábrala para cobrar las ventas.',
+  tillOpenDesk: 'Abrir caja',
+  tillOtherDesk:
+    'La caja está abierta en el turno de {name}: quien la abrió la cierra con su arqueo antes de que otra persona venda aquí.',
   sell: 'Vender',
   cards: 'cartones',
   // GEN-17: the cash received for a table sale, counted note by note
@@ -316,6 +323,12 @@ const en: Record<CallerKey, string> = {
   manual: 'Manual blower',
   openSales: 'Open sales',
   counterSale: 'Table sale',
+  deskSale: 'Cash desk sale',
+  tillDesk: 'Till',
+  tillClosedDesk: 'The till is closed: count the float in the drawer and open it to take sales.',
+  tillOpenDesk: 'Open the till',
+  tillOtherDesk:
+    "The till is open in {name}'s shift: whoever opened it closes it with its count before anyone else sells here.",
   sell: 'Sell',
   cards: 'cards',
   cashTitle: 'Cash received',
