@@ -34,7 +34,7 @@ function excludedWhenTheSaleBegins(server: Server, document: string) {
  * sale's transaction began, and before that transaction) is refused: nothing sold, no cash in the drawer, and the
  * refusal journaled on its own after the sale rolled back. Driven through every sale route that checks a buyer: the
  * voucher sale at the cash desk, the counter sale (a pre-printed instant ticket) and the kiosk purchase with a voucher
- * whose buyer is named, and the terminal session opened with such a voucher. Over real HTTP, authentication on, enrolled stations; on SQLite and PostgreSQL.
+ * whose buyer is named, and the terminal session opened with such a voucher and the cards it buys. Over real HTTP, authentication on, enrolled stations; on SQLite and PostgreSQL.
  */
 describe('GEN-25: an exclusion recorded while a sale is under way stops it (auth on)', () => {
   let server: Server
@@ -163,5 +163,37 @@ describe('GEN-25: a terminal session opened with a voucher whose buyer is exclud
     }).toEqual({ ...before, refusals: before.refusals + 1 })
     const check = await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, cashier)
     expect(check.body.status ?? check.body.voucher?.status).toBe('active')
+  })
+
+  it('GEN-25 / GEN-27: cards bought at the terminal by a session whose voucher names a buyer excluded while the purchase is under way are refused; the balance stays', async () => {
+    const cashier = { authorization: `Bearer ${hall.cashierToken}`, 'accept-language': 'es' }
+    const voucher = await sellVoucher(server.url, hall.hallId, 2000, { buyerDocument: 'CI 3100005 LP' }, cashier)
+    const as = { ...asTerminal(terminal), 'accept-language': 'es' }
+    const opened = await api(
+      server.url,
+      'POST',
+      '/api/terminal/session',
+      { ageConfirmed: true, voucherCode: voucher.code },
+      as,
+    )
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201)
+    const state = async () => ({
+      balance: (await api(server.url, 'GET', '/api/terminal/state', undefined, as)).body.session?.balanceCents,
+      held: await n('SELECT COUNT(*) AS n FROM terminal_cards'),
+      sold: await n("SELECT COUNT(*) AS n FROM cards WHERE status <> 'available'"),
+      refusals: await n("SELECT COUNT(*) AS n FROM journal WHERE type = 'player.refused'"),
+    })
+    const before = await state()
+    expect(before.balance).toBe(2000)
+    const restore = excludedWhenTheSaleBegins(server, 'CI 3100005 LP')
+    try {
+      const r = await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as)
+      expect([r.status, r.body.error?.code], JSON.stringify(r.body.error ?? r.status)).toEqual([403, 'PLAYER_EXCLUDED'])
+      expect(r.body.error.message).not.toMatch(/PLAYER_EXCLUDED|px_/)
+    } finally {
+      restore()
+    }
+    // No card held or sold, the balance as it was, the refusal journaled once after the rollback.
+    expect(await state()).toEqual({ ...before, refusals: before.refusals + 1 })
   })
 })
