@@ -123,7 +123,70 @@ describe('GEN-25: an exclusion recorded while a sale is under way stops it (auth
     const check = await h.call('cajero@caja2', 'POST', '/api/vouchers/check', { code: sold.body.voucher.code })
     expect(check.body.status ?? check.body.voucher?.status).toBe('active')
   })
+
+  it("CFG-5: a payee's document is judged by the profile the paying station's hall has when the payout is made: a change racing the payout is not slipped past; nothing paid", async () => {
+    const winner = tickets.find((t) => t.tier > 0)!
+    const sold = await h.call('cajero@caja2', 'POST', '/api/instant/sales', {
+      ageConfirmed: true,
+      code: winner.serial,
+      hallId: h.setup.hallId,
+    })
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    const paid = async () => ({
+      payouts: await n('SELECT COUNT(*) AS n FROM instant_payouts'),
+      drawer: (await h.call('cajero@caja2', 'GET', '/api/shifts/current')).body.shift.expectedCents as number,
+    })
+    const before = await paid()
+    const profile = (await server.services.db.get<{ profile_id: string }>('SELECT profile_id FROM halls WHERE id = ?', [
+      h.setup.hallId,
+    ]))!.profile_id
+    // A Bolivian cédula, accepted by BO-2025 when the request is read; the Cantabrian profile takes no cédula.
+    const restore = profileChangedWhenThePayoutBegins(server, h.setup.hallId, 'ES-CB-2010')
+    try {
+      const r = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
+        code: winner.code,
+        inventoryCode: winner.serial,
+        payeeName: 'Ana Quispe',
+        payeeDocument: 'CI 3100006 LP',
+      })
+      expect([r.status, r.body.error?.code], JSON.stringify(r.body.error ?? r.status)).toEqual([
+        422,
+        'IDENTITY_DOCUMENT_NOT_ACCEPTED',
+      ])
+      expect(r.body.error.details).toMatchObject({ field: 'payeeDocument', rule: 'CFG-5' })
+    } finally {
+      restore()
+      await server.services.db.run('UPDATE halls SET profile_id = ? WHERE id = ?', [profile, h.setup.hallId])
+    }
+    // Nothing paid, nothing out of the drawer; the same payee is paid once the hall is back under its profile.
+    expect(await paid()).toEqual(before)
+    const again = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
+      code: winner.code,
+      inventoryCode: winner.serial,
+      payeeName: 'Ana Quispe',
+      payeeDocument: 'CI 3100006 LP',
+    })
+    expect(again.status, JSON.stringify(again.body)).toBe(200)
+  })
 })
+
+/**
+ * The hall of the paying station is moved to another profile the moment the next transaction begins (the payout's):
+ * what the request read before it saw the first profile.
+ */
+function profileChangedWhenThePayoutBegins(server: Server, hallId: string, profileId: string) {
+  const db = server.services.db
+  const transaction = db.transaction
+  db.transaction = ((fn, options) => {
+    db.transaction = transaction
+    return db
+      .run('UPDATE halls SET profile_id = ? WHERE id = ?', [profileId, hallId])
+      .then(() => transaction.call(db, fn, options))
+  }) as typeof transaction
+  return () => {
+    db.transaction = transaction
+  }
+}
 
 describe('GEN-25: a terminal session opened with a voucher whose buyer is excluded meanwhile is refused (auth on)', () => {
   let server: Server
