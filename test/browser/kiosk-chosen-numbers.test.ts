@@ -140,6 +140,12 @@ browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (
     expect(bought.cards.map((c: { serial: string }) => c.serial)).toEqual(['K-00001', 'K-00002'])
     expect(await rowsOf('K-00001')).toEqual([1, 2, 3, 4, 5])
     expect(await rowsOf('K-00002')).toEqual(second)
+    // BNG-98: the card drawn on the receipt screen is its five numbers, in order, big: no cell per number of 1..30.
+    const grid = page.locator('[data-testid="kiosk-card"][data-serial="K-00001"] [data-testid="kiosk-card-grid"]')
+    expect((await grid.locator('td').allTextContents()).map((t) => t.trim())).toEqual(['1', '2', '3', '4', '5'])
+    expect(await grid.getAttribute('class')).toContain('card-grid--numbers')
+    const cell = await grid.locator('td').first().boundingBox()
+    expect(cell!.height).toBeGreaterThanOrEqual(40)
     await page.screenshot({ path: join(SCREENSHOTS, 'kiosk-chosen-done.png') })
     await page.close()
   })
