@@ -16,15 +16,8 @@ import { sealed } from '../helpers/device-marks.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import {
-  PASSWORD,
-  hallWithSeries,
-  registerBallSets,
-  registerExtractor,
-  secondPerson,
-  startRulesServer,
-  type RulesServer,
-} from '../helpers/bingo-rules.ts'
+import { PASSWORD, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { chosenNumbersHall } from '../helpers/chosen-hall.ts'
 
 browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (BNG-98)', () => {
   let s: RulesServer
@@ -38,45 +31,13 @@ browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (
     ensureBuilt(['kiosk'], ['kiosk/src/kiosk', 'kiosk/kiosk', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
     s = await startRulesServer('2026-11-27T18:00:00Z')
-    hallId = (
-      await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Rápida', seed: 'kiosk-chosen', noBallSets: true })
-    ).hallId
-    const lic = await s.call('jefa', 'PUT', `/api/halls/${hallId}/licence`, {
-      authorisationRef: 'AJ-LO-ELEGIDOS-K',
-      minimumBasis: 'cards',
-      playingPositions: 200,
-      fastBingo: { universe: 30, picks: 5, timesRequired: 3, playerChooses: true },
-    })
-    expect(lic.status, JSON.stringify(lic.body)).toBe(200)
-    const set = await s.call('jefa', 'POST', '/api/master-sets/modality', {
-      modality: 'fast',
-      count: 100,
-      seed: 'kiosk-chosen-set',
-      params: { ballCount: 30, picks: 5 },
-    })
-    const series = await s.call('jefa', 'POST', `/api/halls/${hallId}/series`, {
+    ;({ hallId, gameId } = await chosenNumbersHall(s, {
       code: 'K',
-      masterSetId: set.body.id,
-      faceValueCents: 500,
-      layoutAuthorisationRef: 'AJ-LO-ELEGIDOS-K',
-    })
-    expect(series.status, JSON.stringify(series.body)).toBe(201)
-    await registerBallSets(s, hallId, { ballCount: 30 })
-    await registerExtractor(s, hallId)
-    const opened = await s.call(
-      'mesa1',
-      'POST',
-      `/api/halls/${hallId}/sessions`,
-      { recount: { ballsCounted: 30 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
-      secondPerson('jefa'),
-    )
-    const g = await s.call('mesa1', 'POST', `/api/sessions/${opened.body.id}/games`, {
-      seriesIds: [series.body.id],
-      drawSource: 'manual',
-    })
-    expect(g.status, JSON.stringify(g.body)).toBe(201)
-    gameId = g.body.gameId
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+      name: 'Sala Rápida',
+      hallSeed: 'kiosk-chosen',
+      setSeed: 'kiosk-chosen-set',
+      onSale: true,
+    }))
     kioskCredential = (
       await s.server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId })
     ).credential
