@@ -137,4 +137,56 @@ browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (
     expect(check.body).toMatchObject({ status: 'active', amountCents: 1_000 })
     await page.close()
   })
+
+  it('90 numbers fit the kiosk at 1366x768 without scrolling; "Al azar" with no card left says so in Spanish', async () => {
+    const wide = await chosenNumbersHall(s, { code: 'N', universe: 90, onSale: true })
+    const narrow = await chosenNumbersHall(s, { code: 'S', universe: 7, count: 4, onSale: true })
+    const at = async (hall: string) => {
+      const kiosk = await s.server.services.auth.enrolDevice({
+        ...sealed(),
+        kind: 'kiosk',
+        name: 'Kiosco 2',
+        hallId: hall,
+      })
+      const page = await pageOnClock(browser, s.server.services.clock, { width: 1366, height: 768 })
+      await page.goto(`${s.server.url}/kiosk/?hall=${hall}&device=${encodeURIComponent(kiosk.credential)}`)
+      await page.getByTestId('kiosk-chosen').waitFor()
+      return page
+    }
+    const page = await at(wide.hallId)
+    expect(await page.locator('[data-testid^="kiosk-pick-"]').count()).toBe(90)
+    // The last number is on screen as the page opens: nothing to scroll to reach it.
+    const last = (await page.getByTestId('kiosk-pick-90').boundingBox())!
+    expect(last.y + last.height).toBeLessThanOrEqual(768)
+    expect(last.height).toBeGreaterThanOrEqual(36)
+    // The grid stays in its column: the row's last number left of the buttons beside it.
+    const rowEnd = (await page.getByTestId('kiosk-pick-18').boundingBox())!
+    expect(rowEnd.x + rowEnd.width).toBeLessThanOrEqual(
+      (await page.getByTestId('kiosk-chosen-random').boundingBox())!.x,
+    )
+    expect(await page.evaluate(() => document.scrollingElement!.scrollHeight)).toBeLessThanOrEqual(768)
+    await page.screenshot({ path: join(SCREENSHOTS, 'kiosk-chosen-90.png') })
+    await page.close()
+
+    // 5 of 1..7 with 1, 2, 3 and 4 tapped: three cards only (…5, …6, …7); the fourth "Al azar" has none left.
+    const small = await at(narrow.hallId)
+    for (let card = 0; card < 3; card++) {
+      for (const n of [1, 2, 3, 4]) await small.getByTestId(`kiosk-pick-${n}`).click()
+      await small.getByTestId('kiosk-chosen-random').click()
+      await expect.poll(() => small.locator('[data-testid="kiosk-chosen-cards"] li').count()).toBe(card + 1)
+    }
+    expect(await small.getByTestId('kiosk-chosen-none').count()).toBe(0)
+    for (const n of [1, 2, 3, 4]) await small.getByTestId(`kiosk-pick-${n}`).click()
+    await small.getByTestId('kiosk-chosen-random').click()
+    await expect
+      .poll(() => small.getByTestId('kiosk-chosen-none').textContent())
+      .toBe(
+        'No quedan combinaciones libres con estos números: todas ya están en sus cartones. Toque otros números o quite un cartón.',
+      )
+    // Three cards in the basket; the fourth, 01 02 03 04, still being chosen.
+    expect(await small.getByTestId('tab-cards-count').textContent()).toBe('3')
+    expect(screenLeaks(await small.evaluate(() => document.body.innerText))).toEqual([])
+    await small.screenshot({ path: join(SCREENSHOTS, 'kiosk-chosen-none-left.png') })
+    await small.close()
+  })
 })
