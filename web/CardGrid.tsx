@@ -1,4 +1,4 @@
-import { cardGrid, completeRows } from './format.ts'
+import { cardGrid, completeRows, isNumbersCard } from './format.ts'
 import './card-grid.css'
 
 /**
@@ -10,7 +10,11 @@ export function CardGrid(props: { rows: number[][]; ballCount: number; called: R
   const grid = cardGrid(props.rows, props.ballCount)
   const complete = new Set(completeRows(props.rows, props.called))
   return (
-    <table class="card-grid" data-testid={props.testId ?? 'card-grid'}>
+    // BNG-98: a one-row card (the player's chosen numbers) is its numbers, larger: there are only a few of them.
+    <table
+      class={isNumbersCard(props.rows) ? 'card-grid card-grid--numbers' : 'card-grid'}
+      data-testid={props.testId ?? 'card-grid'}
+    >
       <tbody>
         {grid.map((row, r) => (
           <tr key={r} class={complete.has(r) ? 'card-grid__row card-grid__row--complete' : 'card-grid__row'}>

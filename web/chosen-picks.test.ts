@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { quickPick, tapNumber, type ChosenDraft } from './chosen-picks.ts'
+import { chosenGridColumns, quickPick, quickPickOrNone, tapNumber, type ChosenDraft } from './chosen-picks.ts'
 
 const terms = { universe: 30, picks: 5 }
 const empty: ChosenDraft = { cards: [], pending: [] }
@@ -28,5 +28,30 @@ describe('the cards a buyer chooses at the counter (BNG-98, BNG-13)', () => {
       ],
       pending: [],
     })
+  })
+  it('"Al azar" finds the one card left when random draws keep repeating, and says when none is left (null)', () => {
+    const six = { universe: 6, picks: 5 }
+    // Five of the six cards of 5 among 1..6 are chosen; the random source always draws the first of them (1..5).
+    const cards = [
+      [1, 2, 3, 4, 5],
+      [1, 2, 3, 4, 6],
+      [1, 2, 3, 5, 6],
+      [1, 2, 4, 5, 6],
+      [1, 3, 4, 5, 6],
+    ]
+    let i = 0
+    const same = () => i++ % 5
+    expect(quickPickOrNone({ cards, pending: [] }, six, 50, same)).toEqual({
+      cards: [...cards, [2, 3, 4, 5, 6]],
+      pending: [],
+    })
+    const all = [...cards, [2, 3, 4, 5, 6]]
+    expect(quickPickOrNone({ cards: all, pending: [] }, six, 50, same)).toBeNull()
+    // With a number tapped, only the cards holding it count.
+    expect(quickPickOrNone({ cards, pending: [1] }, six, 50, same)).toBeNull()
+    expect(quickPick({ cards: all, pending: [] }, six, 50, same)).toEqual({ cards: all, pending: [] })
+  })
+  it('the grid keeps up to 90 numbers to six rows at most', () => {
+    for (const u of [30, 40, 41, 60, 75, 90]) expect(Math.ceil(u / chosenGridColumns(u))).toBeLessThanOrEqual(6)
   })
 })

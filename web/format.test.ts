@@ -5,6 +5,7 @@ import {
   bonusesOf,
   boardRows,
   cardGrid,
+  isNumbersCard,
   claimReason,
   completeRows,
   extraPrizes,
@@ -134,6 +135,15 @@ describe('cardGrid', () => {
     expect(grid[0]).toEqual([3, 15, 0, 0, 42, 0, 61, 0, 80])
     expect(grid[2][8]).toBe(90)
     expect(grid.flat().filter((x) => x > 0)).toHaveLength(15)
+  })
+
+  it('BNG-98: draws a chosen-number card as its numbers only, in their order, even from a universe-wide row', () => {
+    expect(cardGrid([[4, 17, 23, 31, 38]], 40)).toEqual([[4, 17, 23, 31, 38]])
+    // chosenNumbersLayout's grid: one cell per number of the universe, 0 where the card holds none.
+    const wide = Array.from({ length: 90 }, (_, i) => ([7, 33, 61, 88].includes(i + 1) ? i + 1 : 0))
+    expect(cardGrid([wide], 90)).toEqual([[7, 33, 61, 88]])
+    expect(isNumbersCard([wide])).toBe(true)
+    expect(isNumbersCard(rows)).toBe(false)
   })
 
   it('still shows a card that does not fit the layout', () => {

@@ -129,11 +129,21 @@ function layoutFor(ballCount: number): CardLayout {
 }
 
 /**
+ * BNG-98 / CFG-32: a card of one row (bingo rápido, and the numbers a player chose: chosenNumbersLayout, whose one
+ * row is as wide as the universe) is drawn as its numbers only, in their order, never as a row with a cell for each
+ * number of the universe (blank cells for 40 to 90 numbers the card does not hold).
+ */
+export function isNumbersCard(rows: readonly (readonly number[])[]): boolean {
+  return rows.length === 1
+}
+
+/**
  * A card's full grid (rows x columns, 0 for a blank cell) from its rows of numbers as the server sends them
  * (PublicWinner.rows, GET /cards/:serial). Numbers go to their column by the layout's ranges (BNG-5). If the rows
  * do not fit the layout, they are shown left-aligned rather than not at all.
  */
 export function cardGrid(rows: readonly (readonly number[])[], ballCount: number): number[][] {
+  if (isNumbersCard(rows)) return [rows[0].filter((n) => n > 0)]
   try {
     return cardFromRows(rows, layoutFor(ballCount)).grid
   } catch {

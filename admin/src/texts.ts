@@ -460,6 +460,9 @@ const es = {
   what: 'Qué',
   who: 'Quién',
   minutes: 'Actas de sesión',
+  // BNG-17: a game's cards and takings enter the minutes at its close of sales; before it they are not yet known.
+  salesOpen: 'venta sin cerrar: cifras al cierre',
+  salesOpenTotal: 'sin la partida en venta (sus cifras, al cierre)',
   sessionOf: 'Sesión del {date}',
   games: 'Partidas',
   proofs: 'Pruebas de sorteo',
@@ -958,6 +961,8 @@ const en: Record<AdminTextKey, string> = {
   what: 'What',
   who: 'Who',
   minutes: 'Session minutes',
+  salesOpen: 'sales not closed: figures at the close',
+  salesOpenTotal: 'without the game on sale (its figures at the close)',
   sessionOf: 'Session of {date}',
   games: 'Games',
   proofs: 'Draw proofs',

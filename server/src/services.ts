@@ -380,9 +380,9 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     lotto,
     lottery,
     names: { station: (id) => stationNameOf(db, id), person: (id) => personNameOf(db, id) },
-    stationProfile: async (id) => {
-      const hallId = await hallOfStation(db, id)
-      const hall = hallId ? await cashdeskHallById(db, hallId) : undefined
+    stationProfile: async (sql, id) => {
+      const hallId = await hallOfStation(sql, id)
+      const hall = hallId ? await cashdeskHallById(sql, hallId) : undefined
       return hall ? getProfile(hall.profile_id) : undefined
     },
     stationTimeZone: async (id) => {

@@ -14,15 +14,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import {
-  PASSWORD,
-  hallWithSeries,
-  registerBallSets,
-  registerExtractor,
-  secondPerson,
-  startRulesServer,
-  type RulesServer,
-} from '../helpers/bingo-rules.ts'
+import { PASSWORD, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { chosenNumbersHall } from '../helpers/chosen-hall.ts'
 
 browserSuite('the counter sells fast bingo cards of the numbers the buyer says (BNG-98)', () => {
   let s: RulesServer
@@ -36,45 +29,14 @@ browserSuite('the counter sells fast bingo cards of the numbers the buyer says (
     ensureBuilt(['caller'], ['display', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
     s = await startRulesServer('2026-11-27T18:00:00Z')
-    hallId = (
-      await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Rápida', seed: 'counter-chosen', noBallSets: true })
-    ).hallId
-    const lic = await s.call('jefa', 'PUT', `/api/halls/${hallId}/licence`, {
-      authorisationRef: 'AJ-LO-ELEGIDOS-C',
-      minimumBasis: 'cards',
-      playingPositions: 200,
-      fastBingo: { universe: 30, picks: 5, timesRequired: 3, playerChooses: true },
-    })
-    expect(lic.status, JSON.stringify(lic.body)).toBe(200)
-    const set = await s.call('jefa', 'POST', '/api/master-sets/modality', {
-      modality: 'fast',
-      count: 100,
-      seed: 'counter-chosen-set',
-      params: { ballCount: 30, picks: 5 },
-    })
-    const series = await s.call('jefa', 'POST', `/api/halls/${hallId}/series`, {
+    ;({ hallId, gameId } = await chosenNumbersHall(s, {
       code: 'K',
-      masterSetId: set.body.id,
-      faceValueCents: 500,
-      layoutAuthorisationRef: 'AJ-LO-ELEGIDOS-C',
-    })
-    expect(series.status, JSON.stringify(series.body)).toBe(201)
-    await registerBallSets(s, hallId, { ballCount: 30 })
-    await registerExtractor(s, hallId)
-    const opened = await s.call(
-      'mesa1',
-      'POST',
-      `/api/halls/${hallId}/sessions`,
-      { recount: { ballsCounted: 30 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
-      secondPerson('jefa'),
-    )
-    const g = await s.call('mesa1', 'POST', `/api/sessions/${opened.body.id}/games`, {
-      seriesIds: [series.body.id],
-      drawSource: 'manual',
-    })
-    expect(g.status, JSON.stringify(g.body)).toBe(201)
-    gameId = g.body.gameId
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+      name: 'Sala Rápida',
+      hallSeed: 'counter-chosen',
+      setSeed: 'counter-chosen-set',
+      reference: 'AJ-LO-ELEGIDOS-C',
+      onSale: true,
+    }))
     // The cashier's shift at the enrolled cash desk: a sale there is the counter's (CHOSEN_NUMBER_CHANNELS).
     counter = await openTill(s.server.url, s.server.services, {
       hallId,

@@ -16,15 +16,8 @@ import { sealed } from '../helpers/device-marks.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
 import { api } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import {
-  PASSWORD,
-  hallWithSeries,
-  registerBallSets,
-  registerExtractor,
-  secondPerson,
-  startRulesServer,
-  type RulesServer,
-} from '../helpers/bingo-rules.ts'
+import { PASSWORD, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { chosenNumbersHall } from '../helpers/chosen-hall.ts'
 
 browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (BNG-98)', () => {
   let s: RulesServer
@@ -38,45 +31,13 @@ browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (
     ensureBuilt(['kiosk'], ['kiosk/src/kiosk', 'kiosk/kiosk', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
     s = await startRulesServer('2026-11-27T18:00:00Z')
-    hallId = (
-      await hallWithSeries(s, { profileId: 'BO-2025', name: 'Sala Rápida', seed: 'kiosk-chosen', noBallSets: true })
-    ).hallId
-    const lic = await s.call('jefa', 'PUT', `/api/halls/${hallId}/licence`, {
-      authorisationRef: 'AJ-LO-ELEGIDOS-K',
-      minimumBasis: 'cards',
-      playingPositions: 200,
-      fastBingo: { universe: 30, picks: 5, timesRequired: 3, playerChooses: true },
-    })
-    expect(lic.status, JSON.stringify(lic.body)).toBe(200)
-    const set = await s.call('jefa', 'POST', '/api/master-sets/modality', {
-      modality: 'fast',
-      count: 100,
-      seed: 'kiosk-chosen-set',
-      params: { ballCount: 30, picks: 5 },
-    })
-    const series = await s.call('jefa', 'POST', `/api/halls/${hallId}/series`, {
+    ;({ hallId, gameId } = await chosenNumbersHall(s, {
       code: 'K',
-      masterSetId: set.body.id,
-      faceValueCents: 500,
-      layoutAuthorisationRef: 'AJ-LO-ELEGIDOS-K',
-    })
-    expect(series.status, JSON.stringify(series.body)).toBe(201)
-    await registerBallSets(s, hallId, { ballCount: 30 })
-    await registerExtractor(s, hallId)
-    const opened = await s.call(
-      'mesa1',
-      'POST',
-      `/api/halls/${hallId}/sessions`,
-      { recount: { ballsCounted: 30 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
-      secondPerson('jefa'),
-    )
-    const g = await s.call('mesa1', 'POST', `/api/sessions/${opened.body.id}/games`, {
-      seriesIds: [series.body.id],
-      drawSource: 'manual',
-    })
-    expect(g.status, JSON.stringify(g.body)).toBe(201)
-    gameId = g.body.gameId
-    expect((await s.call('mesa1', 'POST', `/api/games/${gameId}/sales/open`)).status).toBe(200)
+      name: 'Sala Rápida',
+      hallSeed: 'kiosk-chosen',
+      setSeed: 'kiosk-chosen-set',
+      onSale: true,
+    }))
     kioskCredential = (
       await s.server.services.auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId })
     ).credential
@@ -140,6 +101,12 @@ browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (
     expect(bought.cards.map((c: { serial: string }) => c.serial)).toEqual(['K-00001', 'K-00002'])
     expect(await rowsOf('K-00001')).toEqual([1, 2, 3, 4, 5])
     expect(await rowsOf('K-00002')).toEqual(second)
+    // BNG-98: the card drawn on the receipt screen is its five numbers, in order, big: no cell per number of 1..30.
+    const grid = page.locator('[data-testid="kiosk-card"][data-serial="K-00001"] [data-testid="kiosk-card-grid"]')
+    expect((await grid.locator('td').allTextContents()).map((t) => t.trim())).toEqual(['1', '2', '3', '4', '5'])
+    expect(await grid.getAttribute('class')).toContain('card-grid--numbers')
+    const cell = await grid.locator('td').first().boundingBox()
+    expect(cell!.height).toBeGreaterThanOrEqual(40)
     await page.screenshot({ path: join(SCREENSHOTS, 'kiosk-chosen-done.png') })
     await page.close()
   })
@@ -169,5 +136,57 @@ browserSuite('the kiosk sells a fast bingo card of the numbers the player taps (
     const check = await api(s.server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, counter.headers)
     expect(check.body).toMatchObject({ status: 'active', amountCents: 1_000 })
     await page.close()
+  })
+
+  it('90 numbers fit the kiosk at 1366x768 without scrolling; "Al azar" with no card left says so in Spanish', async () => {
+    const wide = await chosenNumbersHall(s, { code: 'N', universe: 90, onSale: true })
+    const narrow = await chosenNumbersHall(s, { code: 'S', universe: 7, count: 4, onSale: true })
+    const at = async (hall: string) => {
+      const kiosk = await s.server.services.auth.enrolDevice({
+        ...sealed(),
+        kind: 'kiosk',
+        name: 'Kiosco 2',
+        hallId: hall,
+      })
+      const page = await pageOnClock(browser, s.server.services.clock, { width: 1366, height: 768 })
+      await page.goto(`${s.server.url}/kiosk/?hall=${hall}&device=${encodeURIComponent(kiosk.credential)}`)
+      await page.getByTestId('kiosk-chosen').waitFor()
+      return page
+    }
+    const page = await at(wide.hallId)
+    expect(await page.locator('[data-testid^="kiosk-pick-"]').count()).toBe(90)
+    // The last number is on screen as the page opens: nothing to scroll to reach it.
+    const last = (await page.getByTestId('kiosk-pick-90').boundingBox())!
+    expect(last.y + last.height).toBeLessThanOrEqual(768)
+    expect(last.height).toBeGreaterThanOrEqual(36)
+    // The grid stays in its column: the row's last number left of the buttons beside it.
+    const rowEnd = (await page.getByTestId('kiosk-pick-18').boundingBox())!
+    expect(rowEnd.x + rowEnd.width).toBeLessThanOrEqual(
+      (await page.getByTestId('kiosk-chosen-random').boundingBox())!.x,
+    )
+    expect(await page.evaluate(() => document.scrollingElement!.scrollHeight)).toBeLessThanOrEqual(768)
+    await page.screenshot({ path: join(SCREENSHOTS, 'kiosk-chosen-90.png') })
+    await page.close()
+
+    // 5 of 1..7 with 1, 2, 3 and 4 tapped: three cards only (…5, …6, …7); the fourth "Al azar" has none left.
+    const small = await at(narrow.hallId)
+    for (let card = 0; card < 3; card++) {
+      for (const n of [1, 2, 3, 4]) await small.getByTestId(`kiosk-pick-${n}`).click()
+      await small.getByTestId('kiosk-chosen-random').click()
+      await expect.poll(() => small.locator('[data-testid="kiosk-chosen-cards"] li').count()).toBe(card + 1)
+    }
+    expect(await small.getByTestId('kiosk-chosen-none').count()).toBe(0)
+    for (const n of [1, 2, 3, 4]) await small.getByTestId(`kiosk-pick-${n}`).click()
+    await small.getByTestId('kiosk-chosen-random').click()
+    await expect
+      .poll(() => small.getByTestId('kiosk-chosen-none').textContent())
+      .toBe(
+        'No quedan combinaciones libres con estos números: todas ya están en sus cartones. Toque otros números o quite un cartón.',
+      )
+    // Three cards in the basket; the fourth, 01 02 03 04, still being chosen.
+    expect(await small.getByTestId('tab-cards-count').textContent()).toBe('3')
+    expect(screenLeaks(await small.evaluate(() => document.body.innerText))).toEqual([])
+    await small.screenshot({ path: join(SCREENSHOTS, 'kiosk-chosen-none-left.png') })
+    await small.close()
   })
 })

@@ -108,6 +108,8 @@ browserSuite('a table sale over the GEN-17 limit goes with its note count (issue
       await page.getByTestId('till-open-shift').waitFor()
       const gameId = (await api<{ currentGameId: string }>(server.url, 'GET', `/api/halls/${hallId}`)).body
         .currentGameId
+      // CFG-7: the locutor at the table's station sells on the table channel, and the panel says so.
+      expect(await textOf(page, 'sale-heading')).toBe('Venta en mesa')
 
       await page.getByTestId('sell-count').fill('40')
       await page.getByTestId('cash-count').waitFor()
@@ -160,6 +162,44 @@ browserSuite('a table sale over the GEN-17 limit goes with its note count (issue
       // The tick is per sale: the next player is asked again.
       expect(await page.getByTestId('sell-age').isChecked()).toBe(false)
       await page.screenshot({ path: join(SCREENSHOTS, 'table-sale-cash-sold.png'), animations: 'disabled' })
+    },
+  )
+
+  it(
+    'CFG-7: a cashier logged in at the cash desk "Caja 1" sells on the counter channel: the panel reads "Venta en caja"',
+    { timeout: 120_000 },
+    async () => {
+      await server.services.auth.createUser({
+        username: 'rosa',
+        displayName: 'Rosa Vargas',
+        role: 'cashier',
+        password: PASSWORD,
+      })
+      const desk = await server.services.auth.enrolDevice({
+        ...sealed(),
+        kind: 'cashier_station',
+        name: 'Caja 1',
+        hallId,
+      })
+      for (const lang of ['es', 'en'] as const) {
+        const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage()
+        const q = lang === 'en' ? '&lang=en' : ''
+        await page.goto(`${server.url}/caller/?hall=${hallId}&device=${encodeURIComponent(desk.credential)}${q}`)
+        await page.getByTestId('login').waitFor()
+        await page.getByTestId('login-user').fill('rosa')
+        await page.getByTestId('login-password').fill(PASSWORD)
+        await page.getByTestId('login-submit').click()
+        await page.getByTestId('sale-heading').waitFor()
+        expect(await textOf(page, 'sale-heading')).toBe(lang === 'es' ? 'Venta en caja' : 'Cash desk sale')
+        // Her till is the desk's, not a table's.
+        expect(await textOf(page, 'till-open')).toBe(lang === 'es' ? 'Abrir caja' : 'Open the till')
+        expect(await textOf(page, 'till-closed')).not.toMatch(/mesa|table/i)
+        if (lang === 'es') {
+          await settled(page, { animations: false })
+          await page.screenshot({ path: join(SCREENSHOTS, 'caller-desk-sale-heading.png'), animations: 'disabled' })
+        }
+        await page.close()
+      }
     },
   )
 })

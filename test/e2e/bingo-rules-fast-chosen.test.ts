@@ -7,15 +7,8 @@ import { checkExport } from '../../server/src/regulator-check/check.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import { openTill, type Till } from '../helpers/till.ts'
-import {
-  PASSWORD,
-  hallWithSeries,
-  registerBallSets,
-  registerExtractor,
-  secondPerson,
-  startRulesServer,
-  type RulesServer,
-} from '../helpers/bingo-rules.ts'
+import { PASSWORD, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { chosenNumbersHall } from '../helpers/chosen-hall.ts'
 
 /**
  * BNG-98 / CFG-32 (002 §6.1.9, bingo rápido): "uno o varios jugadores deben elegir y adquirir uno o más números ...
@@ -37,47 +30,8 @@ describe('fast bingo with numbers the player chooses (BNG-98, CFG-32, BNG-13)', 
   afterAll(async () => s?.server.cleanup())
 
   /** A Bolivian hall with 30-ball sets, a fast series of 5 on 1..30, its licence's terms and an open session. */
-  async function fastHall(code: string, fastBingo: typeof chosenThreeOfFive) {
-    const { hallId } = await hallWithSeries(s, {
-      profileId: 'BO-2025',
-      name: `Sala Elegida ${code}`,
-      seed: `chosen-hall-${code}`,
-      noBallSets: true,
-    })
-    const lic = await s.call('jefa', 'PUT', `/api/halls/${hallId}/licence`, {
-      authorisationRef: `AJ-LO-ELEGIDOS-${code}`,
-      minimumBasis: 'cards',
-      playingPositions: 200,
-      autoClaims: true,
-      fastBingo,
-    })
-    expect(lic.status, JSON.stringify(lic.body)).toBe(200)
-    const set = await s.call('jefa', 'POST', '/api/master-sets/modality', {
-      modality: 'fast',
-      count: 200,
-      seed: `chosen-${code}`,
-      params: { ballCount: 30, picks: 5 },
-    })
-    expect(set.status, JSON.stringify(set.body)).toBe(201)
-    const series = await s.call('jefa', 'POST', `/api/halls/${hallId}/series`, {
-      code,
-      masterSetId: set.body.id,
-      faceValueCents: 500,
-      layoutAuthorisationRef: `AJ-LO-ELEGIDOS-${code}`,
-    })
-    expect(series.status, JSON.stringify(series.body)).toBe(201)
-    await registerBallSets(s, hallId, { ballCount: 30 })
-    await registerExtractor(s, hallId)
-    const opened = await s.call(
-      'mesa1',
-      'POST',
-      `/api/halls/${hallId}/sessions`,
-      { recount: { ballsCounted: 30 }, checklist: { extractor: true, cctv: true, displays: true, sound: true } },
-      secondPerson('jefa'),
-    )
-    expect(opened.status, JSON.stringify(opened.body)).toBe(201)
-    return { hallId, sessionId: opened.body.id as string, seriesId: series.body.id as string }
-  }
+  const fastHall = (code: string, fastBingo: typeof chosenThreeOfFive) =>
+    chosenNumbersHall(s, { code, ...fastBingo, autoClaims: true, count: 200 })
 
   const one = async <T>(sql: string, params: unknown[]) => (await s.server.services.db.get<T>(sql, params))!
   const cardsSold = async (gameId: string) =>

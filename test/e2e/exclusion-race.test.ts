@@ -34,7 +34,7 @@ function excludedWhenTheSaleBegins(server: Server, document: string) {
  * sale's transaction began, and before that transaction) is refused: nothing sold, no cash in the drawer, and the
  * refusal journaled on its own after the sale rolled back. Driven through every sale route that checks a buyer: the
  * voucher sale at the cash desk, the counter sale (a pre-printed instant ticket) and the kiosk purchase with a voucher
- * whose buyer is named, and the terminal session opened with such a voucher. Over real HTTP, authentication on, enrolled stations; on SQLite and PostgreSQL.
+ * whose buyer is named, and the terminal session opened with such a voucher and the cards it buys. Over real HTTP, authentication on, enrolled stations; on SQLite and PostgreSQL.
  */
 describe('GEN-25: an exclusion recorded while a sale is under way stops it (auth on)', () => {
   let server: Server
@@ -123,7 +123,70 @@ describe('GEN-25: an exclusion recorded while a sale is under way stops it (auth
     const check = await h.call('cajero@caja2', 'POST', '/api/vouchers/check', { code: sold.body.voucher.code })
     expect(check.body.status ?? check.body.voucher?.status).toBe('active')
   })
+
+  it("CFG-5: a payee's document is judged by the profile the paying station's hall has when the payout is made: a change racing the payout is not slipped past; nothing paid", async () => {
+    const winner = tickets.find((t) => t.tier > 0)!
+    const sold = await h.call('cajero@caja2', 'POST', '/api/instant/sales', {
+      ageConfirmed: true,
+      code: winner.serial,
+      hallId: h.setup.hallId,
+    })
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    const paid = async () => ({
+      payouts: await n('SELECT COUNT(*) AS n FROM instant_payouts'),
+      drawer: (await h.call('cajero@caja2', 'GET', '/api/shifts/current')).body.shift.expectedCents as number,
+    })
+    const before = await paid()
+    const profile = (await server.services.db.get<{ profile_id: string }>('SELECT profile_id FROM halls WHERE id = ?', [
+      h.setup.hallId,
+    ]))!.profile_id
+    // A Bolivian cédula, accepted by BO-2025 when the request is read; the Cantabrian profile takes no cédula.
+    const restore = profileChangedWhenThePayoutBegins(server, h.setup.hallId, 'ES-CB-2010')
+    try {
+      const r = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
+        code: winner.code,
+        inventoryCode: winner.serial,
+        payeeName: 'Ana Quispe',
+        payeeDocument: 'CI 3100006 LP',
+      })
+      expect([r.status, r.body.error?.code], JSON.stringify(r.body.error ?? r.status)).toEqual([
+        422,
+        'IDENTITY_DOCUMENT_NOT_ACCEPTED',
+      ])
+      expect(r.body.error.details).toMatchObject({ field: 'payeeDocument', rule: 'CFG-5' })
+    } finally {
+      restore()
+      await server.services.db.run('UPDATE halls SET profile_id = ? WHERE id = ?', [profile, h.setup.hallId])
+    }
+    // Nothing paid, nothing out of the drawer; the same payee is paid once the hall is back under its profile.
+    expect(await paid()).toEqual(before)
+    const again = await h.call('cajero@caja2', 'POST', '/api/tickets/pay', {
+      code: winner.code,
+      inventoryCode: winner.serial,
+      payeeName: 'Ana Quispe',
+      payeeDocument: 'CI 3100006 LP',
+    })
+    expect(again.status, JSON.stringify(again.body)).toBe(200)
+  })
 })
+
+/**
+ * The hall of the paying station is moved to another profile the moment the next transaction begins (the payout's):
+ * what the request read before it saw the first profile.
+ */
+function profileChangedWhenThePayoutBegins(server: Server, hallId: string, profileId: string) {
+  const db = server.services.db
+  const transaction = db.transaction
+  db.transaction = ((fn, options) => {
+    db.transaction = transaction
+    return db
+      .run('UPDATE halls SET profile_id = ? WHERE id = ?', [profileId, hallId])
+      .then(() => transaction.call(db, fn, options))
+  }) as typeof transaction
+  return () => {
+    db.transaction = transaction
+  }
+}
 
 describe('GEN-25: a terminal session opened with a voucher whose buyer is excluded meanwhile is refused (auth on)', () => {
   let server: Server
@@ -163,5 +226,37 @@ describe('GEN-25: a terminal session opened with a voucher whose buyer is exclud
     }).toEqual({ ...before, refusals: before.refusals + 1 })
     const check = await api(server.url, 'POST', '/api/vouchers/check', { code: voucher.code }, cashier)
     expect(check.body.status ?? check.body.voucher?.status).toBe('active')
+  })
+
+  it('GEN-25 / GEN-27: cards bought at the terminal by a session whose voucher names a buyer excluded while the purchase is under way are refused; the balance stays', async () => {
+    const cashier = { authorization: `Bearer ${hall.cashierToken}`, 'accept-language': 'es' }
+    const voucher = await sellVoucher(server.url, hall.hallId, 2000, { buyerDocument: 'CI 3100005 LP' }, cashier)
+    const as = { ...asTerminal(terminal), 'accept-language': 'es' }
+    const opened = await api(
+      server.url,
+      'POST',
+      '/api/terminal/session',
+      { ageConfirmed: true, voucherCode: voucher.code },
+      as,
+    )
+    expect(opened.status, JSON.stringify(opened.body)).toBe(201)
+    const state = async () => ({
+      balance: (await api(server.url, 'GET', '/api/terminal/state', undefined, as)).body.session?.balanceCents,
+      held: await n('SELECT COUNT(*) AS n FROM terminal_cards'),
+      sold: await n("SELECT COUNT(*) AS n FROM cards WHERE status <> 'available'"),
+      refusals: await n("SELECT COUNT(*) AS n FROM journal WHERE type = 'player.refused'"),
+    })
+    const before = await state()
+    expect(before.balance).toBe(2000)
+    const restore = excludedWhenTheSaleBegins(server, 'CI 3100005 LP')
+    try {
+      const r = await api(server.url, 'POST', '/api/terminal/cards', { count: 1 }, as)
+      expect([r.status, r.body.error?.code], JSON.stringify(r.body.error ?? r.status)).toEqual([403, 'PLAYER_EXCLUDED'])
+      expect(r.body.error.message).not.toMatch(/PLAYER_EXCLUDED|px_/)
+    } finally {
+      restore()
+    }
+    // No card held or sold, the balance as it was, the refusal journaled once after the rollback.
+    expect(await state()).toEqual({ ...before, refusals: before.refusals + 1 })
   })
 })

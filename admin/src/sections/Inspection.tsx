@@ -41,6 +41,7 @@ interface Minutes {
     jackpotsPaidCents: number
     ballsDrawn: number
     status?: string
+    salesDigest?: string | null
   }>
   totals: {
     cardsSold: number
@@ -255,6 +256,10 @@ function SessionMinutes(props: { sessionId: string }) {
   })
   if (!minutes.data) return <Loading error={minutes.error} />
   const m = minutes.data
+  // BNG-17: the minutes take a game's cards and takings from its close of sales: before it they are not zero but not
+  // yet known (as the inspector's minutes say), so a game still on sale reads "—", not "0" and "Bs 0,00".
+  const salesOpen = (g: Minutes['games'][number]) => g.status === 'in_progress' && !g.salesDigest
+  const open = m.games.some(salesOpen)
   return (
     <div data-testid="minutes">
       <div class="inline">
@@ -281,8 +286,12 @@ function SessionMinutes(props: { sessionId: string }) {
         // Every prize of the game (line, bingo, each figure by name, pots and prima), so a row adds up to its total.
         rows={m.games.map((g) => [
           num(g.orderNo),
-          num(g.cardsSold),
-          money(g.totalCents, m.currency),
+          salesOpen(g) ? '—' : num(g.cardsSold),
+          salesOpen(g) ? (
+            <span data-testid="minutes-row-sales-open">— · {tx('salesOpen')}</span>
+          ) : (
+            money(g.totalCents, m.currency)
+          ),
           money(g.linePaidCents, m.currency),
           money(g.bingoPaidCents, m.currency),
           figureList(g.figures, m.currency),
@@ -298,6 +307,7 @@ function SessionMinutes(props: { sessionId: string }) {
       />
       <p>
         {tx('total')}: {num(m.totals.cardsSold)} {tx('cards').toLowerCase()} · {money(m.totals.totalCents, m.currency)}
+        {open && <span data-testid="minutes-total-sales-open"> · {tx('salesOpenTotal')}</span>}
       </p>
       <dl class="minutes-totals" data-testid="minutes-totals">
         <dt>{tx('linePaid')}</dt>

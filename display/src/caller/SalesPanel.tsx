@@ -5,9 +5,15 @@ import { cashBreakdown, cashPieces, NOTES } from '../../../web/cash-count.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
-import { parseAmount, tillState } from './till.ts'
+import { parseAmount, sellsAtDesk, tillState } from './till.ts'
 import { JefeMark } from './JefeMark.tsx'
-import { quickPick, tapNumber, type ChosenDraft, type ChosenTerms } from '../../../web/chosen-picks.ts'
+import {
+  chosenGridColumns,
+  quickPickOrNone,
+  tapNumber,
+  type ChosenDraft,
+  type ChosenTerms,
+} from '../../../web/chosen-picks.ts'
 
 const two = (n: number) => String(n).padStart(2, '0')
 
@@ -28,7 +34,9 @@ function ChosenNumbersEntry(props: {
   const fill = (key: Parameters<typeof t>[1], v: Record<string, number>) =>
     Object.entries(v).reduce((s, [k, x]) => s.replace(`{${k}}`, String(x)), t(lang, key))
   const full = draft.cards.length >= maxCards
-  const cols = terms.universe <= 40 ? 10 : 15
+  const cols = chosenGridColumns(terms.universe)
+  // BNG-13: «Al azar» with no card left to make says so.
+  const [none, setNone] = useState(false)
   return (
     <section class="cc-chosen" data-testid="sell-chosen">
       <h3 data-testid="sell-chosen-title">{fill('chooseNumbers', { n: terms.picks })}</h3>
@@ -57,7 +65,11 @@ function ChosenNumbersEntry(props: {
           class="cc-btn"
           data-testid="sell-chosen-random"
           disabled={busy || full}
-          onClick={() => props.onDraft(quickPick(draft, terms, maxCards))}
+          onClick={() => {
+            const next = quickPickOrNone(draft, terms, maxCards)
+            setNone(!next)
+            if (next) props.onDraft(next)
+          }}
         >
           {t(lang, 'randomPick')}
         </button>
@@ -71,6 +83,11 @@ function ChosenNumbersEntry(props: {
           {t(lang, 'clearPicks')}
         </button>
       </div>
+      {none && (
+        <p class="cc-muted" role="status" data-testid="sell-chosen-none">
+          {t(lang, 'noFreeCard')}
+        </p>
+      )}
       <h4>
         {t(lang, 'chosenCards')} ({draft.cards.length}/{maxCards})
       </h4>
@@ -297,7 +314,7 @@ export function SalesPanel({ store, game, lang }: { store: CallerStore; game: Ga
     )
   return (
     <div class="cc-panel cc-flow">
-      <h2>{t(lang, 'counterSale')}</h2>
+      <h2 data-testid="sale-heading">{t(lang, sellsAtDesk(store.me.value) ? 'deskSale' : 'counterSale')}</h2>
       {selling && <TillGate store={store} lang={lang} />}
       {selling && mayTake && (
         <form class="cc-sale" onSubmit={sell}>

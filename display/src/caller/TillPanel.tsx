@@ -4,7 +4,7 @@ import { money } from '../../../web/format.ts'
 import type { Lang } from '../../../web/i18n.ts'
 import type { CallerStore } from './store.ts'
 import { t } from './texts.ts'
-import { tillState } from './till.ts'
+import { sellsAtDesk, tillState } from './till.ts'
 
 /**
  * Issue 13: the table's drawer. A sale at the table takes cash only in the open shift of the person logged in at
@@ -28,7 +28,10 @@ export function TillGate({ store, lang }: { store: CallerStore; lang: Lang }) {
   if (state === 'other')
     return (
       <p class="cc-till cc-till--warn" data-testid="till-other">
-        {t(lang, 'tillOther').replace('{name}', store.till.value!.shift!.cashier.name)}
+        {t(lang, sellsAtDesk(store.me.value) ? 'tillOtherDesk' : 'tillOther').replace(
+          '{name}',
+          store.till.value!.shift!.cashier.name,
+        )}
       </p>
     )
   const open = (e: Event) => {
@@ -40,7 +43,7 @@ export function TillGate({ store, lang }: { store: CallerStore; lang: Lang }) {
   return (
     <form class="cc-till cc-flow" data-testid="till-closed" onSubmit={open}>
       <ClosedResult store={store} lang={lang} />
-      <p class="cc-till__lead">{t(lang, 'tillClosed')}</p>
+      <p class="cc-till__lead">{t(lang, sellsAtDesk(store.me.value) ? 'tillClosedDesk' : 'tillClosed')}</p>
       <div class="cc-row">
         <label class="cc-field cc-field--grow">
           <span>{t(lang, 'tillFloat')}</span>
@@ -55,7 +58,7 @@ export function TillGate({ store, lang }: { store: CallerStore; lang: Lang }) {
           />
         </label>
         <button type="submit" class="cc-btn cc-btn--primary cc-btn--big" data-testid="till-open" disabled={busy}>
-          {t(lang, 'tillOpen')}
+          {t(lang, sellsAtDesk(store.me.value) ? 'tillOpenDesk' : 'tillOpen')}
         </button>
       </div>
     </form>
@@ -85,7 +88,7 @@ export function TillClose({ store, lang }: { store: CallerStore; lang: Lang }) {
     <form class="cc-till cc-till--open" data-testid="till-open-shift" onSubmit={close}>
       <div class="cc-till__line">
         <strong>
-          {t(lang, 'till')} · {till!.station!.name}
+          {t(lang, sellsAtDesk(store.me.value) ? 'tillDesk' : 'till')} · {till!.station!.name}
         </strong>
         <span class="cc-muted" data-testid="till-since">
           {t(lang, 'tillOpenSince')} {since}
@@ -147,7 +150,7 @@ export function TillPanel({ store, lang }: { store: CallerStore; lang: Lang }) {
   if (state !== 'open' && !store.closedShift.value) return null
   return (
     <div class="cc-panel cc-flow" data-testid="till-panel">
-      <h2>{t(lang, 'till')}</h2>
+      <h2>{t(lang, sellsAtDesk(store.me.value) ? 'tillDesk' : 'till')}</h2>
       {state === 'open' ? <TillClose store={store} lang={lang} /> : <ClosedResult store={store} lang={lang} />}
     </div>
   )

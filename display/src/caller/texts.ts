@@ -54,6 +54,13 @@ const es = {
   // sales
   openSales: 'Abrir venta',
   counterSale: 'Venta en mesa',
+  // CFG-7: a cashier at an enrolled cash desk sells on the counter channel: the panels name the cash desk.
+  deskSale: 'Venta en caja',
+  tillDesk: 'Caja',
+  tillClosedDesk: 'La caja está cerrada: cuente el fondo del cajón y ábrala para cobrar las ventas.',
+  tillOpenDesk: 'Abrir caja',
+  tillOtherDesk:
+    'La caja está abierta en el turno de {name}: quien la abrió la cierra con su arqueo antes de que otra persona venda aquí.',
   sell: 'Vender',
   cards: 'cartones',
   // GEN-17: the cash received for a table sale, counted note by note
@@ -74,6 +81,7 @@ const es = {
     'Toque los números que dice el comprador, {n} por cartón, del 1 al {u}. Gana el bingo con {k} de ellos cantados.',
   chosenCount: '{k} de {n} números',
   randomPick: 'Al azar',
+  noFreeCard: 'No quedan combinaciones libres con estos números: todas ya están en los cartones elegidos.',
   clearPicks: 'Borrar',
   chosenCards: 'Cartones elegidos',
   cardLabel: 'Cartón {i}',
@@ -316,6 +324,12 @@ const en: Record<CallerKey, string> = {
   manual: 'Manual blower',
   openSales: 'Open sales',
   counterSale: 'Table sale',
+  deskSale: 'Cash desk sale',
+  tillDesk: 'Till',
+  tillClosedDesk: 'The till is closed: count the float in the drawer and open it to take sales.',
+  tillOpenDesk: 'Open the till',
+  tillOtherDesk:
+    "The till is open in {name}'s shift: whoever opened it closes it with its count before anyone else sells here.",
   sell: 'Sell',
   cards: 'cards',
   cashTitle: 'Cash received',
@@ -333,6 +347,7 @@ const en: Record<CallerKey, string> = {
   chosenHint: 'Tap the numbers the buyer says, {n} per card, from 1 to {u}. The bingo is won with {k} of them called.',
   chosenCount: '{k} of {n} numbers',
   randomPick: 'Random',
+  noFreeCard: 'No free combination is left with these numbers: they are all on the chosen cards.',
   clearPicks: 'Clear',
   chosenCards: 'Cards chosen',
   cardLabel: 'Card {i}',

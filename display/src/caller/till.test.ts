@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { TableTill } from '../../../web/api.ts'
 import type { Me } from '../../../web/me.ts'
-import { parseAmount, tillState } from './till.ts'
+import { parseAmount, sellsAtDesk, tillState } from './till.ts'
 
 const person: Me = {
   kind: 'person',
@@ -50,5 +50,15 @@ describe('the table till (issue 13)', () => {
     expect(parseAmount('1,234')).toBeNaN()
     expect(parseAmount('')).toBeNaN()
     expect(parseAmount('-5')).toBeNaN()
+  })
+})
+
+describe('CFG-7: the sale panel names the station the server records the sale at', () => {
+  it('a cashier at a cash desk sells at the desk; the table staff at the table; nothing proven, the table', () => {
+    expect(sellsAtDesk({ ...person, role: 'cashier', station: { ...person.station!, name: 'Caja 1' } })).toBe(true)
+    for (const role of ['caller', 'floor_manager', 'table_cashier', 'hall_manager', 'director'])
+      expect(sellsAtDesk({ ...person, role })).toBe(false)
+    expect(sellsAtDesk({ ...person, role: 'cashier', authOn: false })).toBe(false)
+    expect(sellsAtDesk(null)).toBe(false)
   })
 })

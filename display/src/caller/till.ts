@@ -5,6 +5,7 @@
  */
 import type { TableTill } from '../../../web/api.ts'
 import type { Me } from '../../../web/me.ts'
+import { tillChannelOfRole } from '../../../server/src/access/roles.ts'
 
 /**
  * - `free`: authentication off, nothing is proven and the table sells as before;
@@ -29,4 +30,13 @@ export function parseAmount(text: string): number {
   if (!/^\d+([.,]\d{1,2})?$/.test(t)) return Number.NaN
   const [whole, frac = ''] = t.split(/[.,]/)
   return Number(whole) * 100 + Number(frac.padEnd(2, '0'))
+}
+
+/**
+ * CFG-7: whether this console sells at a cash desk: the channel the server records the sale on follows the role of
+ * the person at the till (as http/station.ts decides), so a cashier at "Caja 1" sells on the counter channel and
+ * the panel names the cash desk ("Venta en caja", "Abrir caja"), not a table's.
+ */
+export function sellsAtDesk(me: Me | null): boolean {
+  return Boolean(me?.authOn && me.kind === 'person' && tillChannelOfRole(me.role) === 'counter')
 }

@@ -2,6 +2,7 @@ import { formatMoney } from '../../../server/src/shared/money.ts'
 import { Stepper } from './Stepper.tsx'
 import type { KioskStore } from './store.ts'
 import { TEXTS } from './texts.ts'
+import { chosenGridColumns } from '../../../web/chosen-picks.ts'
 
 /** BNG-11: the game on sale with its series, cards in the series, face value and prizes, and how many cards; or why nothing is on sale. */
 export function CardsPanel(props: { store: KioskStore }) {
@@ -34,7 +35,12 @@ export function CardsPanel(props: { store: KioskStore }) {
   const prize = (cents: number, bp: number) => (byShare ? `${pct(bp)} %` : money(cents))
   const note = (bp: number) => (byShare ? T.ofSalesOnly : `${T.ofSales(pct(bp))}${g.prizes.final ? '' : ` · ${T.now}`}`)
   return (
-    <div class="k-cards-panel" data-testid="kiosk-cards" data-game={g.gameId}>
+    <div
+      // BNG-98: a universe of more than 40 numbers takes the room the game's facts leave it (compact facts).
+      class={(g.chosenNumbers?.universe ?? 0) > 40 ? 'k-cards-panel k-cards-panel--wide' : 'k-cards-panel'}
+      data-testid="kiosk-cards"
+      data-game={g.gameId}
+    >
       <div class="k-facts">
         <div class="k-facts__game">
           <span class="k-badge">{T.onSale}</span>
@@ -115,7 +121,7 @@ function ChosenNumbers(props: { store: KioskStore }) {
   const picks = store.cardPicks.value
   const cards = store.chosenCards.value
   const full = cards.length >= store.maxCards.value
-  const cols = c.universe <= 40 ? 10 : 15
+  const cols = chosenGridColumns(c.universe)
   return (
     <div class="k-choose k-chosen" data-testid="kiosk-chosen">
       <div class="k-chosen__left">
@@ -123,7 +129,10 @@ function ChosenNumbers(props: { store: KioskStore }) {
           {T.chooseNumbers(c.picks)}
         </h3>
         <p class="k-chosen__hint">{T.chosenHint(c.universe, c.picks, c.timesRequired)}</p>
-        <div class="k-grid k-chosen__grid" style={{ gridTemplateColumns: `repeat(${cols}, 1fr)` }}>
+        <div
+          class={c.universe > 40 ? 'k-grid k-chosen__grid k-chosen__grid--wide' : 'k-grid k-chosen__grid'}
+          style={{ gridTemplateColumns: `repeat(${cols}, 1fr)` }}
+        >
           {Array.from({ length: c.universe }, (_, i) => i + 1).map((n) => (
             <button
               type="button"
@@ -143,6 +152,11 @@ function ChosenNumbers(props: { store: KioskStore }) {
         <p class="k-chosen__count" data-testid="kiosk-chosen-count">
           {T.chosenCount(picks.length, c.picks)}
         </p>
+        {store.noFreeCard.value && (
+          <p class="k-chosen__none" role="status" data-testid="kiosk-chosen-none">
+            {T.noFreeCard}
+          </p>
+        )}
         <div class="k-row">
           <button
             type="button"

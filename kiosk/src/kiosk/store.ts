@@ -16,7 +16,7 @@ import {
   type VoucherView,
 } from '../../../web/cashdesk-api.ts'
 import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared/lotto-slip.ts'
-import { quickPick as quickPickChosen, tapNumber, type ChosenDraft } from '../../../web/chosen-picks.ts'
+import { quickPickOrNone, tapNumber, type ChosenDraft } from '../../../web/chosen-picks.ts'
 import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
 import type { Problem, RefundRefusal } from './texts.ts'
 import { invalidView, type ScanView } from '../../../server/src/cashdesk/ticket-answer.ts'
@@ -95,6 +95,8 @@ export function createKioskStore(
   /** BNG-98: in a game whose player chooses his numbers, each card's numbers, and those of the card being chosen. */
   const chosenCards = signal<number[][]>([])
   const cardPicks = signal<number[]>([])
+  /** BNG-13: «Al azar» found no card left to make with the numbers tapped (said on screen, not done silently). */
+  const noFreeCard = signal(false)
   const boards = signal<Board[]>([])
   const pending = signal<number[]>([])
   const draws = signal(1)
@@ -256,6 +258,7 @@ export function createKioskStore(
   /** The basket's chosen cards and the card being chosen, as the shared rule of a tap (web/chosen-picks.ts) gives them. */
   function setDraft(d: ChosenDraft) {
     batch(() => {
+      noFreeCard.value = false
       if (d.cards !== chosenCards.value) setChosenCards(d.cards)
       cardPicks.value = d.pending
     })
@@ -268,12 +271,16 @@ export function createKioskStore(
   /** "Al azar": the rest of the card being chosen, at random among the numbers not yet tapped. */
   function quickPickCard() {
     const c = game.value?.chosenNumbers
-    if (c) setDraft(quickPickChosen({ cards: chosenCards.value, pending: cardPicks.value }, c, maxCards.value))
+    if (!c) return
+    const next = quickPickOrNone({ cards: chosenCards.value, pending: cardPicks.value }, c, maxCards.value)
+    if (next) setDraft(next)
+    else noFreeCard.value = true
   }
   function removeChosenCard(i: number) {
     setChosenCards(chosenCards.value.filter((_, j) => j !== i))
   }
   function clearCardPicks() {
+    noFreeCard.value = false
     cardPicks.value = []
   }
 
@@ -500,6 +507,7 @@ export function createKioskStore(
     maxCards,
     chosenCards,
     cardPicks,
+    noFreeCard,
     toggleCardNumber,
     quickPickCard,
     removeChosenCard,

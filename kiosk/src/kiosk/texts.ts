@@ -25,6 +25,9 @@ const es = {
     `Del 1 al ${universe} · gana el primer cartón con ${times === picks ? 'sus' : times + ' de sus'} ${picks} números sorteados`,
   chosenCount: (n: number, picks: number) => `Elegidos: ${n} de ${picks}`,
   randomPick: 'Al azar',
+  // BNG-13: «Al azar» found no card that is not already in the basket.
+  noFreeCard:
+    'No quedan combinaciones libres con estos números: todas ya están en sus cartones. Toque otros números o quite un cartón.',
   chosenCards: 'Sus cartones',
   cardLabel: (i: number) => `Cartón ${i}`,
   cardsLimits: (min: number, max: number) =>
@@ -208,6 +211,8 @@ const en: Texts = {
     `From 1 to ${universe} · the first card with ${times === picks ? 'all its' : times + ' of its'} ${picks} numbers drawn wins`,
   chosenCount: (n: number, picks: number) => `Chosen: ${n} of ${picks}`,
   randomPick: 'Random',
+  noFreeCard:
+    'No free combination is left with these numbers: they are all on your cards. Tap other numbers or remove a card.',
   chosenCards: 'Your cards',
   cardLabel: (i: number) => `Card ${i}`,
   cardsLimits: (min: number, max: number) =>

@@ -23,3 +23,21 @@ export const DeviceKind = {
   Terminal: 'terminal',
 } as const
 export type DeviceKind = (typeof DeviceKind)[keyof typeof DeviceKind]
+
+const TABLE_ROLES = [
+  PersonRole.Director,
+  PersonRole.HallManager,
+  PersonRole.FloorManager,
+  PersonRole.TableCashier,
+  PersonRole.Caller,
+] as const
+
+/**
+ * CFG-7: the channel a card sale at a till goes through, from the role of the person selling (never the request):
+ * the table's staff (director, jefe de sala, jefe de mesa, jefe de mesa-cajero, locutor) sell at the caller's table,
+ * anyone else (a cashier, a station's own credential) at the counter. The server records it; the caller console
+ * heads its sale panel with it.
+ */
+export function tillChannelOfRole(role: string): 'counter' | 'table' {
+  return (TABLE_ROLES as readonly string[]).includes(role) ? 'table' : 'counter'
+}

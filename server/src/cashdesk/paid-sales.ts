@@ -397,6 +397,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
     }
   }
 
+  /** The buyer a terminal session's opening voucher names, asked about in the session's hall (terminalCards). */
+  async function terminalPlayer(voucherId: string, hallId: string): Promise<Admitted | null> {
+    if (!deps.admission) return null
+    const buyer = vouchers.openDocument((await voucherById(db, voucherId))?.buyerDocument)
+    return buyer?.trim() ? { documents: [buyer], hallOf: async () => hallId } : null
+  }
+
   /**
    * GEN-23 / GEN-25 / GEN-27: a sale whose admission of the people it names is decided inside its own transaction
    * (players.ts assertAdmittedWithin), so that an exclusion recorded while the sale is under way stops it; a refusal
@@ -1001,7 +1008,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
     if (!Number.isInteger(input.count) || input.count < 1 || input.count > 1000)
       throw new DomainError('VALIDATION_FAILED', 'count must be 1..1000', { field: 'count' })
     let publish = () => {}
-    const result = await sales.run(async (tx) => {
+    // GEN-23 / GEN-25 / GEN-27: the player of the session (the buyer its opening voucher records) is asked about
+    // inside the purchase's transaction, as at a kiosk: an exclusion recorded after the session opened, or while the
+    // purchase is under way, stops it. A voucher's buyer never changes, so it is read before.
+    const player = await terminalPlayer(input.voucherId, input.hallId)
+    const result = await admittedSale(player, async (tx) => {
       const at = now()
       // Issue 26 (GEN-7): a terminal is a medio de juego; it sells only sealed where its hall's profile says so.
       await assertDeviceMarked(tx, input.terminalId, marks)

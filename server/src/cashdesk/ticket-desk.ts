@@ -12,7 +12,9 @@
  * Every answer carries one shape for the cashier (`view` for a scan, `paid` for a payout: ticket-answer.ts), next
  * to the line's own words, which the tests and the other screens still read.
  */
+import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import type { OnPaid } from '../shared/settlement.ts'
 import type { InstantService } from '../instant/service.ts'
 import type { LottoService } from '../lotto/service.ts'
 import type { LotteryService } from '../lottery/service.ts'
@@ -27,8 +29,11 @@ export interface TicketDeskDeps {
   lottery: Pick<LotteryService, 'handles' | 'validate' | 'pay'>
   /** Issue 29 point 6: the names a person reads for a station and a person id ("Caja 1", "Rosa Vargas"). */
   names?: { station(id: string): Promise<string>; person(id: string): Promise<string> }
-  /** CFG-5: the profile of the hall of the paying station (undefined: a station of no hall). */
-  stationProfile?: (stationId: string) => Promise<Parameters<typeof assertAcceptedDocument>[0] | undefined>
+  /**
+   * CFG-5: the profile of the hall of the paying station (undefined: a station of no hall), read with `sql`: the
+   * payout's own transaction.
+   */
+  stationProfile?: (sql: Sql, stationId: string) => Promise<Parameters<typeof assertAcceptedDocument>[0] | undefined>
   /** The IANA time zone of the paying station's hall, for the dates a receipt prints (undefined: none known). */
   stationTimeZone?: (stationId: string) => Promise<string | undefined>
 }
@@ -61,8 +66,18 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         : deps.lottery.handles(code)
           ? 'lottery'
           : 'card'
-  const drawer = (till: Till, product: string) =>
-    cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
+  const drawer = (till: Till, product: string, payeeDocument?: string): OnPaid => {
+    const out = cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
+    if (!payeeDocument?.trim() || !deps.stationProfile) return out
+    return async (tx, paid) => {
+      // CFG-5: a lotto, lottery or instant payee's document is one the paying station's hall accepts (a card's payee
+      // is judged by its own hall in payouts.pay), decided in the payout's transaction from the hall it reads there,
+      // so that nothing changed between the request and the payout decides it; a refusal rolls the payout back.
+      const profile = await deps.stationProfile!(tx, till.stationId)
+      if (profile) assertAcceptedDocument(profile, payeeDocument, 'payeeDocument')
+      await out(tx, paid)
+    }
+  }
 
   /**
    * What a code is and what it is worth (§8), in the line's words and in the cashier's one shape (`view`). An instant
@@ -133,12 +148,6 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         rule: 'PRM-2',
       })
     const payee = { name: input.payeeName ?? '', document: input.payeeDocument ?? '' }
-    // CFG-5: a lotto, lottery or instant payee's document is one the paying station's hall accepts (a card's payee is
-    // judged by its own hall in payouts.pay).
-    if (line !== 'card' && input.payeeDocument?.trim()) {
-      const profile = await deps.stationProfile?.(till.stationId)
-      if (profile) assertAcceptedDocument(profile, input.payeeDocument, 'payeeDocument')
-    }
     let answer: PayAnswer
     switch (line) {
       case 'instant':
@@ -152,7 +161,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           timeZone: await deps.stationTimeZone?.(till.stationId),
           payeeName: input.payeeName,
           payeeDocument: input.payeeDocument,
-          onPaid: drawer(till, 'instant'),
+          onPaid: drawer(till, 'instant', input.payeeDocument),
         })
         break
       case 'lotto':
@@ -165,7 +174,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
               cashierId: till.cashierId,
               payee,
               override: await input.override?.(),
-              onPaid: drawer(till, 'lotto'),
+              onPaid: drawer(till, 'lotto', input.payeeDocument),
             })),
           },
         }
@@ -181,7 +190,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
               payee,
               objectCode: input.objectCode,
               moreCodes: input.moreCodes?.map(clean),
-              onPaid: drawer(till, 'lottery'),
+              onPaid: drawer(till, 'lottery', input.payeeDocument),
             })),
           },
         }

@@ -7,6 +7,7 @@ import { DomainError } from '../shared/errors.ts'
 import { principalOf, type AppContext } from './context.ts'
 import type { Services } from '../services.ts'
 import { tillOf } from './till.ts'
+import { tillChannelOfRole } from '../access/roles.ts'
 import { z } from 'zod'
 
 /**
@@ -91,6 +92,5 @@ export function kioskStation(c: AppContext, claimed: string): string {
  * credential) at the counter.
  */
 export function tillChannel(c: AppContext): 'counter' | 'table' {
-  const role = String(principalOf(c).role)
-  return ['director', 'hall_manager', 'floor_manager', 'table_cashier', 'caller'].includes(role) ? 'table' : 'counter'
+  return tillChannelOfRole(String(principalOf(c).role))
 }
