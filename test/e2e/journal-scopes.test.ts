@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
-import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
+import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
+import { plan649 } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { countOf } from '../helpers/cash.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
@@ -257,4 +258,171 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       expect((await server.services.verifyJournal()).ok).toBe(true)
     }
   }, 120_000)
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: with hall A's transaction open, hall B's ball, claim and its judgement, prize payout, lotto counter sale and voucher sale commit; the same five in hall A wait on its lock and commit after",
+    async () => {
+      const { db, bingo, lotto } = server.services
+      const tenCards = (till: Till, gameId: string) =>
+        api(
+          server.url,
+          'POST',
+          `/api/games/${gameId}/sales`,
+          { count: 10, cash: countOf(5000), ageConfirmed: true },
+          till.headers,
+        )
+      // In each hall: a game played to its end (a winning card to pay) and the next one drawing, a card of it to claim.
+      const prepare = async (till: Till, hall: HallSetup) => {
+        expect((await tenCards(till, hall.gameId)).status).toBe(201)
+        await playToTheEnd(server.services, hall.gameId)
+        const [winner] = await winningCodes(server.services, hall.gameId)
+        const gameId = await nextGameOnSale(server.services, hall)
+        const sold = await tenCards(till, gameId)
+        expect(sold.status).toBe(201)
+        await bingo.closeSales({ gameId })
+        // A first ball, so that a claim is heard whichever of the two commits first.
+        await bingo.drawNext(gameId)
+        return { winner, gameId, serial: sold.body.cards[0].serial as string }
+      }
+      const inSouth = await prepare(tillSouth, south)
+      const inNorth = await prepare(tillNorth, north)
+      // A lotto draw on sale (an operator product: its slips lock `lotto` and the selling desk's hall).
+      const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
+      const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
+      const draw = await lotto.createDraw(
+        plan649({
+          gameCode: 'LOTOSCOPE',
+          salesStartAt: laPaz(day - 86_400_000),
+          salesCloseAt: laPaz(day + 5 * 86_400_000),
+          drawAt: laPaz(day + 5 * 86_400_000 + 3600_000),
+          claimDeadline: laPaz(day + 70 * 86_400_000),
+        }),
+      )
+      /** The five writers of a hall's day: a ball, a claim judged, a prize paid, a lotto slip and a voucher sold. */
+      const five = (till: Till, hall: HallSetup, p: typeof inSouth) => ({
+        ball: bingo.drawNext(p.gameId).then((r) => typeof r.ball),
+        claim: bingo.claim({ gameId: p.gameId, serial: p.serial, kind: 'line' }).then((r) => typeof r.ok),
+        payout: api(server.url, 'POST', '/api/tickets/pay', { code: p.winner.code }, till.headers).then((r) => [
+          r.status,
+          r.body.error,
+        ]),
+        slip: api(
+          server.url,
+          'POST',
+          `/api/lotto/draws/${draw.drawId}/slips`,
+          {
+            boards: [[3, 9, 17, 25, 33, 41]],
+            player: { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' },
+            ageConfirmed: true,
+          },
+          till.headers,
+        ).then((r) => [r.status, r.body.error]),
+        voucher: api(
+          server.url,
+          'POST',
+          '/api/vouchers',
+          { hallId: hall.hallId, amountCents: 2000, cash: countOf(2000) },
+          till.headers,
+        ).then((r) => [r.status, r.body.error]),
+      })
+      const expected = {
+        ball: 'number',
+        claim: 'boolean',
+        payout: [200, undefined],
+        slip: [201, undefined],
+        voucher: [201, undefined],
+      }
+      const settled = async (ops: Record<string, Promise<unknown>>, ms: number) =>
+        Object.fromEntries(
+          await Promise.all(Object.entries(ops).map(async ([k, p]) => [k, await within(p, ms)] as const)),
+        )
+      let release!: () => void
+      const gate = new Promise<void>((r) => (release = r))
+      let entered!: () => void
+      const inside = new Promise<void>((r) => (entered = r))
+      const held = db.transaction(
+        async (tx) => {
+          await tx.get('SELECT 1 AS one')
+          entered()
+          await gate
+        },
+        { scopes: [`hall:${north.hallId}`] },
+      )
+      await inside
+      try {
+        // Hall B, one after the other, each under its own hall's lock (and lotto's): none waits for hall A.
+        const southOps = five(tillSouth, south, inSouth)
+        expect(await settled(southOps, 10_000)).toEqual(expected)
+        // Hall A: the same five wait on hall A's advisory lock (pg_locks), then commit once it is released.
+        const northOps = five(tillNorth, north, inNorth)
+        const waiters = async () =>
+          Number(
+            (
+              await db.get<{ n: number }>(
+                "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
+                [SCOPE_LOCK_CLASS, scopeLockKey(`hall:${north.hallId}`) >>> 0],
+              )
+            )?.n ?? 0,
+          )
+        const until = Date.now() + 15_000
+        while ((await waiters()) < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(
+          await waiters(),
+          JSON.stringify([
+            await settled(northOps, 10),
+            await db.all(
+              "SELECT classid, objid, objsubid, mode, granted FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+            ),
+          ]),
+        ).toBe(5)
+        expect(Object.values(await settled(northOps, 10))).toEqual([
+          'pending',
+          'pending',
+          'pending',
+          'pending',
+          'pending',
+        ])
+        // Hall B's game is drawn to its end: each "any more?" window closes and its prizes are awarded (BNG-50,
+        // BNG-53) under hall B's lock too (after hall A's writers queued: the end of a game signs a checkpoint, which
+        // takes the global lock exclusively and so waits for hall A's transaction, and every writer after it).
+        expect(await within(playToTheEnd(server.services, inSouth.gameId), 30_000)).toBeUndefined()
+        release()
+        await held
+        expect(await settled(northOps, 30_000)).toEqual(expected)
+      } finally {
+        release()
+        await held.catch(() => undefined)
+      }
+      // Every chain verifies, a checkpoint joins them, and each record went to its own hall's chain (or lotto's).
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+      // Signs the head unless the end of hall B's game already did (then nothing is new to sign).
+      await server.services.checkpoints.checkpoint('timer')
+      const all = await records()
+      const report = verifyCheckpoints(all, await server.services.checkpoints.list(), server.services.keys.publicKey)
+      expect(report.ok, JSON.stringify(report.problems)).toBe(true)
+      const chains = (type: string, pred: (p: Record<string, unknown>) => boolean = () => true) => [
+        ...new Set(
+          all.filter((r) => r.type === type && pred(r.payload as Record<string, unknown>)).map((r) => r.chain),
+        ),
+      ]
+      for (const [hall, p] of [
+        [south, inSouth],
+        [north, inNorth],
+      ] as const) {
+        const own = [`hall:${hall.hallId}`]
+        expect(chains('ball.called', (x) => x.gameId === p.gameId)).toEqual(own)
+        expect(chains('prize.awarded', (x) => x.gameId === p.gameId)).toEqual(p === inSouth ? own : [])
+        expect([
+          ...new Set([
+            ...chains('claim.verified', (x) => x.gameId === p.gameId),
+            ...chains('claim.rejected', (x) => x.gameId === p.gameId),
+          ]),
+        ]).toEqual(own)
+        expect(chains('prize.paid', (x) => x.serial === p.winner.serial)).toEqual(own)
+        expect(chains('voucher.sold', (x) => x.amountCents === 2000)).toContain(own[0])
+      }
+      expect(chains('lotto.slip_sold')).toEqual(['lotto'])
+    },
+    180_000,
+  )
 })

@@ -19,6 +19,7 @@ import { playerKeysOfCards } from './store/split.ts'
 import { figureFormed, figureKind, figureOfKind, type Figure } from './patterns.ts'
 import { figuresOfGame, markFigureAwarded, type GameFigure } from './store/figures.ts'
 import { assertRowsSealed } from '../shared/row-seals.ts'
+import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 
 /**
  * BNG-53 / CFG-26: the one split of a line or bingo pool, on the basis the hall's profile states (per card, or per
@@ -51,6 +52,8 @@ import {
   cameraRecord,
   emit,
   findCard,
+  awardsStayInHall,
+  gameHallScopes,
   gameScope,
   hallOf,
   loadGame,
@@ -73,7 +76,7 @@ import {
   markPrizePaid,
   awardedPrizeIds,
 } from './store/claims.ts'
-import { type Game, openClaimWindow, closeClaimWindow } from './store/games.ts'
+import { type Game, gameById, openClaimWindow, closeClaimWindow } from './store/games.ts'
 import { type Card, cardSerial } from './store/sales.ts'
 import type { GameState } from './types.ts'
 
@@ -157,23 +160,34 @@ export async function claim(
   input: { gameId: string; serial?: string; cardId?: string; kind: ClaimKind },
 ): Promise<{ ok: boolean; reason?: string; state: GameState }> {
   let result: { ok: boolean; reason?: string } = { ok: false }
-  await ctx.inPlayTx(input.gameId, async (tx) => {
-    const game = await loadGame(tx, input.gameId)
-    if (game.status === GameStatus.Finished)
-      throw new DomainError('CLAIM_CLOSED', 'prizes have been assigned: no more claims on this game (BNG-45, BNG-50)', {
-        rule: 'BNG-50',
-      })
-    assertLegal(GameAction.Claim, game.status, game.id)
-    const card = await findCard(tx, game.id, input)
-    if (!card)
-      throw new DomainError('TICKET_NOT_FOUND', `card ${input.serial ?? input.cardId} was not sold for this game`, {
-        serial: input.serial,
-      })
-    if (card.status !== 'sold')
-      throw new DomainError('CLAIM_REJECTED', `card ${card.serial} is ${card.status}`, { status: card.status })
-    const called = new Set(await calledBalls(tx, game.id))
-    result = await registerClaim(ctx, tx, game, card, input.kind, called.size, called, false)
-  })
+  // Issue 23 point 5: a claim is judged under its game's hall's lock only (gameHallScopes): it reads and writes the
+  // game's own rows (card, balls, claims, window).
+  const scopes = await gameHallScopes(ctx, input.gameId)
+  await ctx.inPlayTx(
+    input.gameId,
+    async (tx) => {
+      const game = await loadGame(tx, input.gameId)
+      if (game.status === GameStatus.Finished)
+        throw new DomainError(
+          'CLAIM_CLOSED',
+          'prizes have been assigned: no more claims on this game (BNG-45, BNG-50)',
+          {
+            rule: 'BNG-50',
+          },
+        )
+      assertLegal(GameAction.Claim, game.status, game.id)
+      const card = await findCard(tx, game.id, input)
+      if (!card)
+        throw new DomainError('TICKET_NOT_FOUND', `card ${input.serial ?? input.cardId} was not sold for this game`, {
+          serial: input.serial,
+        })
+      if (card.status !== 'sold')
+        throw new DomainError('CLAIM_REJECTED', `card ${card.serial} is ${card.status}`, { status: card.status })
+      const called = new Set(await calledBalls(tx, game.id))
+      result = await registerClaim(ctx, tx, game, card, input.kind, called.size, called, false)
+    },
+    scopes,
+  )
   return { ...result, state: await getGameState(ctx, input.gameId) }
 }
 
@@ -182,121 +196,134 @@ export async function claim(
  * (BNG-53/56); after the line play resumes, after the bingo the game ends.
  */
 export async function closeWindow(ctx: BingoContext, gameId: string): Promise<GameState> {
+  // Issue 23 point 5: the awards lock the game's hall only when every row they write is that hall's (see
+  // awardsStayInHall); else every chain, as before.
+  const found = await gameById(ctx.db, gameId)
+  const scopes = found && (await awardsStayInHall(ctx.db, found)) ? [`hall:${found.hallId}`] : undefined
+  await narrowOrAll(scopes, (s) => closeWindowTx(ctx, gameId, s))
+  return getGameState(ctx, gameId)
+}
+
+async function closeWindowTx(ctx: BingoContext, gameId: string, scopes: readonly string[] | undefined): Promise<void> {
   const { deps, caches } = ctx
-  await ctx.inPlayTx(gameId, async (tx) => {
-    const game = await loadGame(tx, gameId)
-    assertLegal(GameAction.CloseWindow, game.status, gameId)
-    const kind = game.windowKind!
-    const claims = await verifiedClaimsOfKind(tx, gameId, kind)
-    // BNG-50 / CFG-20 (002 §6.1.5 "un plazo de tiempo prudencial", 004 Bingo III "un tiempo prudencial"): the order
-    // that ends the right to claim comes no sooner than the hall's least window after the first verified claim.
-    const { hall } = await hallOf(tx, game.hallId)
-    const least = (JSON.parse(hall.settings || '{}') as HallRuleSettings).callingTimes?.claimWindowSeconds ?? 0
-    const wait = secondsToWait(claims[0]?.createdAt, ctx.now(), least)
-    if (wait > 0)
-      throw new DomainError('CALLING_TOO_SOON', `the window may be closed in ${wait} s (hall's window: ${least} s)`, {
-        step: 'window',
-        waitSeconds: wait,
-        minSeconds: least,
-        rule: 'BNG-50',
-      })
-    const figure = figureOfKind(kind)
-    const pool = figure
-      ? ((await sealedFiguresOfGame(tx, gameId)).find((f) => f.figure === figure)?.poolCents ?? 0)
-      : kind === 'line'
-        ? game.linePoolCents!
-        : game.bingoPoolCents!
-    const unique = new Map<string, Claim>()
-    for (const c of claims) if (!unique.has(c.cardId!)) unique.set(c.cardId!, c)
-    const winners = await splitWinners(
-      tx,
-      game,
-      pool,
-      [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.cardId!, atBall: c.atBall })),
-    )
-    const at = ctx.now()
-    if (figure && !(await markFigureAwarded(tx, gameId, figure, at)))
-      throw new DomainError('CONFLICT', `figure ${figure} of game ${gameId} was already awarded`, { rule: 'CFG-13' })
-    if (kind === 'bingo' && !game.lineClosed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
-    if (kind === 'bingo') await awardFiguresAtBingo(ctx, tx, game, [...unique.values()], at)
-    for (const w of winners) {
-      await insertPrize(tx, {
-        id: ctx.newId('pz'),
-        gameId,
-        cardId: w.cardId,
-        kind,
-        amountCents: w.amountCents,
-        atBall: w.atBall,
-        at,
-      })
-    }
-    const finished = kind === 'bingo'
-    await closeClaimWindow(tx, gameId, {
-      status: finished ? GameStatus.Finished : GameStatus.Drawing,
-      lineClosed: kind === 'line' || game.lineClosed ? 1 : 0,
-      finishedAt: finished ? at : null,
-    })
-    const rec = await appendJournal(tx, {
-      at,
-      type: 'prize.awarded',
-      scope: gameScope(game),
-      payload: {
-        gameId,
-        kind,
-        poolCents: pool,
-        winners: winners.map((w) => ({
-          serial: w.serial,
+  await ctx.inPlayTx(
+    gameId,
+    async (tx) => {
+      const game = await loadGame(tx, gameId)
+      if (scopes && !(await awardsStayInHall(tx, game))) throw new ScopesTooNarrow()
+      assertLegal(GameAction.CloseWindow, game.status, gameId)
+      const kind = game.windowKind!
+      const claims = await verifiedClaimsOfKind(tx, gameId, kind)
+      // BNG-50 / CFG-20 (002 §6.1.5 "un plazo de tiempo prudencial", 004 Bingo III "un tiempo prudencial"): the order
+      // that ends the right to claim comes no sooner than the hall's least window after the first verified claim.
+      const { hall } = await hallOf(tx, game.hallId)
+      const least = (JSON.parse(hall.settings || '{}') as HallRuleSettings).callingTimes?.claimWindowSeconds ?? 0
+      const wait = secondsToWait(claims[0]?.createdAt, ctx.now(), least)
+      if (wait > 0)
+        throw new DomainError('CALLING_TOO_SOON', `the window may be closed in ${wait} s (hall's window: ${least} s)`, {
+          step: 'window',
+          waitSeconds: wait,
+          minSeconds: least,
+          rule: 'BNG-50',
+        })
+      const figure = figureOfKind(kind)
+      const pool = figure
+        ? ((await sealedFiguresOfGame(tx, gameId)).find((f) => f.figure === figure)?.poolCents ?? 0)
+        : kind === 'line'
+          ? game.linePoolCents!
+          : game.bingoPoolCents!
+      const unique = new Map<string, Claim>()
+      for (const c of claims) if (!unique.has(c.cardId!)) unique.set(c.cardId!, c)
+      const winners = await splitWinners(
+        tx,
+        game,
+        pool,
+        [...unique.values()].map((c) => ({ serial: c.serial, cardId: c.cardId!, atBall: c.atBall })),
+      )
+      const at = ctx.now()
+      if (figure && !(await markFigureAwarded(tx, gameId, figure, at)))
+        throw new DomainError('CONFLICT', `figure ${figure} of game ${gameId} was already awarded`, { rule: 'CFG-13' })
+      if (kind === 'bingo' && !game.lineClosed) await awardLineAtBingo(ctx, tx, game, [...unique.values()], at)
+      if (kind === 'bingo') await awardFiguresAtBingo(ctx, tx, game, [...unique.values()], at)
+      for (const w of winners) {
+        await insertPrize(tx, {
+          id: ctx.newId('pz'),
+          gameId,
           cardId: w.cardId,
+          kind,
           amountCents: w.amountCents,
           atBall: w.atBall,
-        })),
-        remainderRule: 'equal split, leftover centavos one each to the lowest serials',
-        rule: 'BNG-53',
-        ...(figure ? { figure, figureRule: 'CFG-13' } : {}),
-        ...(await cameraRecord(tx, game.hallId)),
-      },
-    })
-    // Bonus prizes (prima, pots, lucky ball) follow the line and the bingo only, never a figure.
-    if (deps.hooks?.length && (kind === 'line' || kind === 'bingo')) {
-      const [{ profile }, balls] = [await hallOf(tx, game.hallId), await calledBalls(tx, gameId)]
-      for (const h of deps.hooks)
-        await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
-    }
-    if (finished) {
-      const endRec = await appendJournal(tx, {
+          at,
+        })
+      }
+      const finished = kind === 'bingo'
+      await closeClaimWindow(tx, gameId, {
+        status: finished ? GameStatus.Finished : GameStatus.Drawing,
+        lineClosed: kind === 'line' || game.lineClosed ? 1 : 0,
+        finishedAt: finished ? at : null,
+      })
+      const rec = await appendJournal(tx, {
         at,
-        type: 'game.finished',
+        type: 'prize.awarded',
         scope: gameScope(game),
-        payload: { gameId, balls: await calledBalls(tx, gameId) },
+        payload: {
+          gameId,
+          kind,
+          poolCents: pool,
+          winners: winners.map((w) => ({
+            serial: w.serial,
+            cardId: w.cardId,
+            amountCents: w.amountCents,
+            atBall: w.atBall,
+          })),
+          remainderRule: 'equal split, leftover centavos one each to the lowest serials',
+          rule: 'BNG-53',
+          ...(figure ? { figure, figureRule: 'CFG-13' } : {}),
+          ...(await cameraRecord(tx, game.hallId)),
+        },
       })
-      emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: endRec.seq, reason: 'finished' })
-      caches.delete(gameId)
-    } else {
-      const cache = caches.get(gameId)
-      if (kind === 'line') cache?.detector.closeLine()
-      emit(tx, {
-        type: 'game:changed',
-        gameId,
-        hallId: game.hallId,
-        seq: rec.seq,
-        reason: figure ? 'figure_awarded' : 'line_awarded',
-      })
-      // A ball can complete a bingo while the line window is open: the system claims it now, for the cards it claims
-      // for (CFG-21 / BNG-101, system-claims.ts).
-      const { profile } = await hallOf(tx, game.hallId)
-      if (anyClaimedBySystem(profile)) {
-        const fresh = await loadGame(tx, gameId)
-        const called = new Set(await calledBalls(tx, gameId))
-        const c = await cacheFor(ctx, tx, fresh)
-        const timesRequired = timesRequiredOf(fresh.layout)
-        for (let i = 0; i < c.cards.length; i++) {
-          if (claimedBySystem(profile, c.cards[i]) && hitsComplete(c.rows[i], called, timesRequired))
-            await registerClaim(ctx, tx, fresh, c.cards[i], 'bingo', called.size, called, true)
+      // Bonus prizes (prima, pots, lucky ball) follow the line and the bingo only, never a figure.
+      if (deps.hooks?.length && (kind === 'line' || kind === 'bingo')) {
+        const [{ profile }, balls] = [await hallOf(tx, game.hallId), await calledBalls(tx, gameId)]
+        for (const h of deps.hooks)
+          await h.prizeAwarded?.(tx, { game, profile, kind, winners, balls, at, scope: gameScope(game) })
+      }
+      if (finished) {
+        const endRec = await appendJournal(tx, {
+          at,
+          type: 'game.finished',
+          scope: gameScope(game),
+          payload: { gameId, balls: await calledBalls(tx, gameId) },
+        })
+        emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: endRec.seq, reason: 'finished' })
+        caches.delete(gameId)
+      } else {
+        const cache = caches.get(gameId)
+        if (kind === 'line') cache?.detector.closeLine()
+        emit(tx, {
+          type: 'game:changed',
+          gameId,
+          hallId: game.hallId,
+          seq: rec.seq,
+          reason: figure ? 'figure_awarded' : 'line_awarded',
+        })
+        // A ball can complete a bingo while the line window is open: the system claims it now, for the cards it claims
+        // for (CFG-21 / BNG-101, system-claims.ts).
+        const { profile } = await hallOf(tx, game.hallId)
+        if (anyClaimedBySystem(profile)) {
+          const fresh = await loadGame(tx, gameId)
+          const called = new Set(await calledBalls(tx, gameId))
+          const c = await cacheFor(ctx, tx, fresh)
+          const timesRequired = timesRequiredOf(fresh.layout)
+          for (let i = 0; i < c.cards.length; i++) {
+            if (claimedBySystem(profile, c.cards[i]) && hitsComplete(c.rows[i], called, timesRequired))
+              await registerClaim(ctx, tx, fresh, c.cards[i], 'bingo', called.size, called, true)
+          }
         }
       }
-    }
-  })
-  return getGameState(ctx, gameId)
+    },
+    scopes,
+  )
 }
 
 /**
@@ -441,13 +468,30 @@ async function awardFiguresAtBingo(
 }
 
 /** BNG-46: a player called "¡línea!" or "¡bingo!": the caller stops the game while the card is checked. */
-export const stopForClaim = (ctx: BingoContext, gameId: string) =>
-  simpleTransition(ctx, gameId, GameAction.StopForClaim, GameStatus.Checking, 'claim.called', () => ({
-    rule: 'BNG-46',
-  }))
+export const stopForClaim = async (ctx: BingoContext, gameId: string) =>
+  simpleTransition(
+    ctx,
+    gameId,
+    GameAction.StopForClaim,
+    GameStatus.Checking,
+    'claim.called',
+    () => ({ rule: 'BNG-46' }),
+    undefined,
+    // Issue 23 point 5: the game's status only, under its hall's lock.
+    await gameHallScopes(ctx, gameId),
+  )
 /** BNG-49: the claimed card had no prize (or nobody came forward): play resumes. */
-export const resumePlay = (ctx: BingoContext, gameId: string) =>
-  simpleTransition(ctx, gameId, GameAction.ResumePlay, GameStatus.Drawing, 'play.resumed', () => ({ rule: 'BNG-49' }))
+export const resumePlay = async (ctx: BingoContext, gameId: string) =>
+  simpleTransition(
+    ctx,
+    gameId,
+    GameAction.ResumePlay,
+    GameStatus.Drawing,
+    'play.resumed',
+    () => ({ rule: 'BNG-49' }),
+    undefined,
+    await gameHallScopes(ctx, gameId),
+  )
 
 /** Pays an awarded prize once. Paying before verification (no prize yet) is refused. */
 export async function payPrize(ctx: BingoContext, input: { prizeId: string; paidBy: string }): Promise<Prize> {

@@ -21,6 +21,8 @@ import { type Card, cardOfGameById, cardOfGameBySerial, cardsOfGameByNumber, sol
 import { parseTypedSerial } from './typed-serial.ts'
 import { hallProfile } from './betting-plan.ts'
 import { activeHallCameras, hallCameraById } from '../equipment/store.ts'
+import { gameHallsOfGame } from './store/simultaneous.ts'
+import { hallSharesAPot } from './store/pots.ts'
 
 /** A use case's transaction: the events it collects are published once it has committed. */
 export type Tx = Sql & { events: BingoEvent[] }
@@ -49,16 +51,19 @@ export interface BingoContext {
   now(): string
   newId(prefix: string): string
   publish(e: BingoEvent): void
-  /** Runs a use case in one transaction; its events are published only once it has committed. */
-  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * Runs a use case in one transaction; its events are published only once it has committed. `scopes`: the journal
+   * chains it writes (db/scopes.ts), decided by the use case from what it resolved; none: every chain.
+   */
+  tx<T>(fn: (tx: Tx) => Promise<T>, scopes?: readonly string[]): Promise<T>
   /** Like `tx`, and drops the game's detector if the transaction fails. */
-  gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T>
+  gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>, scopes?: readonly string[]): Promise<T>
   /**
    * Like `gameTx`, for a step of the game in play that its caller waits on with the hall watching (a ball, a claim's
    * judgement, a window's close): started ahead of queued sales (TransactionOptions.priority), so that a busy sales
    * floor, here or in another hall, does not hold up the draw (issue 23, `draw.ball.stalled_printer.p99`).
    */
-  inPlayTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>): Promise<T>
+  inPlayTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>, scopes?: readonly string[]): Promise<T>
 }
 
 export function createBingoContext(deps: BingoDeps): BingoContext {
@@ -76,8 +81,9 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
     return recordId(prefix, (deps.idEntropy ?? deps.entropy).randomBytes(RECORD_ID_BYTES))
   }
 
-  async function tx<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  async function tx<T>(fn: (tx: Tx) => Promise<T>, scopes?: readonly string[], priority = false): Promise<T> {
     const events: BingoEvent[] = []
+    const options: TransactionOptions = { ...(scopes?.length ? { scopes } : {}), ...(priority ? { priority } : {}) }
     const result = await db.transaction(
       (inner) => fn({ all: inner.all.bind(inner), get: inner.get.bind(inner), run: inner.run.bind(inner), events }),
       options,
@@ -86,15 +92,21 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
     return result
   }
 
-  async function gameTx<T>(gameId: string, fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T> {
+  async function gameTx<T>(
+    gameId: string,
+    fn: (tx: Tx) => Promise<T>,
+    scopes?: readonly string[],
+    priority = false,
+  ): Promise<T> {
     try {
-      return await tx(fn, options)
+      return await tx(fn, scopes, priority)
     } catch (err) {
       caches.delete(gameId)
       throw err
     }
   }
-  const inPlayTx = <T>(gameId: string, fn: (tx: Tx) => Promise<T>) => gameTx(gameId, fn, { priority: true })
+  const inPlayTx = <T>(gameId: string, fn: (tx: Tx) => Promise<T>, scopes?: readonly string[]) =>
+    gameTx(gameId, fn, scopes, true)
 
   // Composed without them (unit tests, tools): a key that lives as long as this service, and the labelled demo beacon.
   const sealer = deps.sealer ?? createSealer(sealingKeyFromBytes(randomBytes(32)))
@@ -113,6 +125,29 @@ export function createBingoContext(deps: BingoDeps): BingoContext {
     gameTx,
     inPlayTx,
   }
+}
+
+/**
+ * Issue 23 point 5: what a game's draw and claims lock on PostgreSQL: the game's own hall (a game never changes
+ * hall), read before the transaction. Every row they read to decide is that hall's (the game, its cards, balls,
+ * claims, figures, ball sets) or changes only under the global lock's exclusive side (halls, profiles, devices, card
+ * custody); a simultaneous game's sale in another hall locks the game's hall too (paid-sales.ts counterCards), so its
+ * cards are guarded. Undefined (every chain) when the game is not found: the use case refuses it as before.
+ */
+export async function gameHallScopes(ctx: BingoContext, gameId: string): Promise<string[] | undefined> {
+  const game = await gameById(ctx.db, gameId)
+  return game ? [`hall:${game.hallId}`] : undefined
+}
+
+/**
+ * Issue 23 point 5: whether a game's awards and their payment write only the game's hall's rows, so that they may
+ * lock that hall alone: no other hall sells the game (BNG-100: its prima and winners span the halls) and the hall
+ * shares no pot with another hall (BNG-66: an interconnected pot's fund and ledger are every member hall's). Both
+ * change only under the global lock's exclusive side (pots, simultaneous games), so, read again inside a scoped
+ * transaction, the answer holds until its commit. The hall's own prima, progressive and lucky-ball pots are its rows.
+ */
+export async function awardsStayInHall(sql: Sql, game: { id: string; hallId: string }): Promise<boolean> {
+  return (await gameHallsOfGame(sql, game.id)).length === 0 && !(await hallSharesAPot(sql, game.hallId))
 }
 
 export const gameScope = (g: { hallId: string; sessionId: string; id: string }) =>

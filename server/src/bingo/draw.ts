@@ -5,7 +5,17 @@
 import { DomainError } from '../shared/errors.ts'
 import { GameAction, GameStatus, assertLegal, type ClaimKind } from './game.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { cacheFor, cameraRecord, emit, gameScope, hallOf, loadGame, type BingoContext, type Tx } from './context.ts'
+import {
+  cacheFor,
+  cameraRecord,
+  emit,
+  gameHallScopes,
+  gameScope,
+  hallOf,
+  loadGame,
+  type BingoContext,
+  type Tx,
+} from './context.ts'
 import { registerClaim } from './claims.ts'
 import { anyClaimedBySystem, claimedBySystem } from './system-claims.ts'
 import { cardsFormingAt, figureKind, firstFormed } from './patterns.ts'
@@ -33,22 +43,28 @@ export async function drawNext(ctx: BingoContext, gameId: string): Promise<{ bal
       `game ${gameId} is drawn by hand (${before.drawSource}): enter the ball read from the blower`,
     )
   if (isV2(before) && !before.beaconRandomness) await ensureBeacon(ctx, gameId)
-  await ctx.inPlayTx(gameId, async (tx) => {
-    const game = await loadGame(tx, gameId)
-    assertLegal(GameAction.Draw, game.status, gameId)
-    if (game.drawSource !== 'rng')
-      throw new DomainError(
-        'ILLEGAL_TRANSITION',
-        `game ${gameId} is drawn by hand (${game.drawSource}): enter the ball read from the blower`,
-      )
-    const order = isV2(game)
-      ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game))
-      : (JSON.parse(game.drawOrder!) as number[])
-    const called = await calledBalls(tx, gameId)
-    if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
-    ball = order[called.length]
-    await recordBall(ctx, tx, game, ball, 'rng', null)
-  })
+  // Issue 23 point 5: a ball locks its game's hall only (gameHallScopes), so a hall's draw never queues behind
+  // another hall's open transaction, nor theirs behind it.
+  await ctx.inPlayTx(
+    gameId,
+    async (tx) => {
+      const game = await loadGame(tx, gameId)
+      assertLegal(GameAction.Draw, game.status, gameId)
+      if (game.drawSource !== 'rng')
+        throw new DomainError(
+          'ILLEGAL_TRANSITION',
+          `game ${gameId} is drawn by hand (${game.drawSource}): enter the ball read from the blower`,
+        )
+      const order = isV2(game)
+        ? drawOrderOf(ctx, game, await cacheFor(ctx, tx, game))
+        : (JSON.parse(game.drawOrder!) as number[])
+      const called = await calledBalls(tx, gameId)
+      if (called.length >= order.length) throw new DomainError('NO_BALLS_LEFT', 'every ball has been drawn')
+      ball = order[called.length]
+      await recordBall(ctx, tx, game, ball, 'rng', null)
+    },
+    [`hall:${before.hallId}`],
+  )
   return { ball, state: await getGameState(ctx, gameId) }
 }
 
@@ -59,18 +75,23 @@ export async function enterBall(
   ball: number,
   deviceId: string | null = null,
 ): Promise<GameState> {
-  await ctx.inPlayTx(gameId, async (tx) => {
-    const game = await loadGame(tx, gameId)
-    assertLegal(GameAction.Draw, game.status, gameId)
-    // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.
-    if (game.drawSource === 'rng')
-      throw new DomainError(
-        'RNG_NO_MANUAL_BALL',
-        `game ${gameId} is drawn by the RNG: its balls come only from the committed order`,
-        { rule: 'BNG-81' },
-      )
-    await recordBall(ctx, tx, game, ball, game.drawSource, deviceId)
-  })
+  const scopes = await gameHallScopes(ctx, gameId)
+  await ctx.inPlayTx(
+    gameId,
+    async (tx) => {
+      const game = await loadGame(tx, gameId)
+      assertLegal(GameAction.Draw, game.status, gameId)
+      // Issue 15 point 4: no staff lever over an RNG draw; its balls come only from the committed order.
+      if (game.drawSource === 'rng')
+        throw new DomainError(
+          'RNG_NO_MANUAL_BALL',
+          `game ${gameId} is drawn by the RNG: its balls come only from the committed order`,
+          { rule: 'BNG-81' },
+        )
+      await recordBall(ctx, tx, game, ball, game.drawSource, deviceId)
+    },
+    scopes,
+  )
   return getGameState(ctx, gameId)
 }
 

@@ -486,20 +486,26 @@ export async function simpleTransition(
   extra: (g: Game) => Record<string, unknown> = () => ({}),
   setStatus: (tx: Sql, gameId: string, to: GameStatus, at: string) => Promise<void> = (tx, id, status) =>
     setGameStatus(tx, id, status),
+  /** The journal chains it locks (BingoContext.tx); none: every chain. */
+  scopes?: readonly string[],
 ): Promise<GameState> {
-  await ctx.gameTx(gameId, async (tx) => {
-    const game = await loadGame(tx, gameId)
-    assertLegal(action, game.status, gameId)
-    const at = ctx.now()
-    await setStatus(tx, gameId, to, at)
-    const rec = await appendJournal(tx, {
-      at,
-      type,
-      scope: gameScope(game),
-      payload: { gameId, from: game.status, to, ...extra(game) },
-    })
-    emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: type })
-  })
+  await ctx.gameTx(
+    gameId,
+    async (tx) => {
+      const game = await loadGame(tx, gameId)
+      assertLegal(action, game.status, gameId)
+      const at = ctx.now()
+      await setStatus(tx, gameId, to, at)
+      const rec = await appendJournal(tx, {
+        at,
+        type,
+        scope: gameScope(game),
+        payload: { gameId, from: game.status, to, ...extra(game) },
+      })
+      emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: type })
+    },
+    scopes,
+  )
   return getGameState(ctx, gameId)
 }
 

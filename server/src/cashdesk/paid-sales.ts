@@ -875,6 +875,22 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * cards are printed on its printer after the commit (a failed print: PRINT_PENDING, reprinted on request).
    * `hallId`: a simultaneous game's hall range (BNG-100).
    */
+  /**
+   * Issue 23 point 5: what a counter card sale locks. The game's hall (its game, cards, limits and, for a
+   * simultaneous game, its halls' ranges and count of cards sold: BNG-100), read before the transaction (a game never
+   * changes hall); the station's hall (its drawer and shift: the close of the shift locks it too; a station's hall
+   * changes only under the global lock's exclusive side); and for a simultaneous game's hall range (BNG-100) the hall
+   * it sells in (its series cursor, cash intakes and drawer). Every other row the sale reads to decide (halls,
+   * profiles, devices, the exclusion list) changes only under the global lock's exclusive side. Every chain when
+   * the game is unknown (refused as before).
+   */
+  async function counterCardScopes(input: { gameId: string; hallId?: string; stationId: string }) {
+    const gameHall = (await gameById(db, input.gameId))?.hall_id
+    if (!gameHall) return undefined
+    const stationHall = await hallOfStation(db, input.stationId)
+    return [gameHall, stationHall, input.hallId].filter((h): h is string => Boolean(h)).map((h) => `hall:${h}`)
+  }
+
   async function counterCards(
     input: Counter & {
       gameId: string
@@ -891,10 +907,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const named = namedAtCounter(input, [input.playerDocument, input.buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
-    // Issue 23 point 5: a game of one hall locks that hall only (its game, cards, limits, the station's drawer and the
-    // hall's cash intakes are that hall's rows); the hall is the game's own, never the request's. A simultaneous
-    // game's sale in another hall (BNG-100) touches two halls' rows and stays unscoped.
-    const gameHall = input.hallId ? undefined : (await gameById(db, input.gameId))?.hall_id
+    const scopes = await counterCardScopes(input)
     let publish = () => {}
     const { docs, printHall, ...result } = await admittedSale(
       named,
@@ -971,7 +984,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           printHall: hallId,
         }
       },
-      gameHall ? { scopes: [`hall:${gameHall}`] } : undefined,
+      scopes ? { scopes } : undefined,
     )
     publish()
     const print = await prints.printSale(
@@ -1101,42 +1114,58 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const named = namedAtCounter(input, [input.slip.player?.document, input.buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
-    const { docs, ...result } = await admittedSale(named, async (tx) => {
-      const at = now()
-      const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
-      const saleId = newId('cs')
-      const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
-      const { aml } = await takeCash(tx, {
-        saleId,
-        hallId,
-        stationId: input.stationId,
-        soldBy: input.soldBy,
-        shiftId: input.shiftId,
-        at,
-        currency: receipt.currency,
-        cash: input.cash ?? null,
-        buyerDocument,
-        ageConfirmed: input.ageConfirmed,
-        items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }],
-      })
-      // The hall's wall clock (LNS-6 (7)); with authentication off no station names a hall.
-      const timeZone = hallId ? (await vouchers.hallFor(tx, hallId)).timeZone : 'UTC'
-      const docs = [slipDoc(receipt, await stationNameOf(tx, input.stationId), printer, timeZone)]
-      await prints.recordWithin(tx, {
-        ref: saleId,
-        hallId,
-        stationId: input.stationId,
-        voucherId: null,
-        docs,
-        at,
-        items: { slips: [receipt.receiptNumber] },
-      })
-      return {
-        ...receipt,
-        payment: { saleId, stationId: input.stationId, amountCents: receipt.amountCents, paidBy: 'cash' as const, aml },
-        docs,
-      }
-    })
+    // Issue 23 point 5: the slip locks the lotto chain (its draw's sales, shared by every hall) and the station's hall
+    // (its drawer, shift and cash intakes), resolved from the station, never from the request. Every other row it
+    // reads to decide (the draw's plan, halls, profiles, devices, the exclusion list) changes only under the lotto
+    // lock or the global lock's exclusive side. Every chain at a station of no hall (authentication off).
+    const stationHall = await hallOfStation(db, input.stationId)
+    const scopes = stationHall ? [`hall:${stationHall}`, 'lotto'] : undefined
+    const { docs, ...result } = await admittedSale(
+      named,
+      async (tx) => {
+        const at = now()
+        const receipt = await lotto.sellSlipWithin(tx, { ...input.slip, channel: input.slip.channel || 'counter' }, at)
+        const saleId = newId('cs')
+        const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
+        const { aml } = await takeCash(tx, {
+          saleId,
+          hallId,
+          stationId: input.stationId,
+          soldBy: input.soldBy,
+          shiftId: input.shiftId,
+          at,
+          currency: receipt.currency,
+          cash: input.cash ?? null,
+          buyerDocument,
+          ageConfirmed: input.ageConfirmed,
+          items: [{ product: 'slip', refId: receipt.receiptNumber, amountCents: receipt.amountCents }],
+        })
+        // The hall's wall clock (LNS-6 (7)); with authentication off no station names a hall.
+        const timeZone = hallId ? (await vouchers.hallFor(tx, hallId)).timeZone : 'UTC'
+        const docs = [slipDoc(receipt, await stationNameOf(tx, input.stationId), printer, timeZone)]
+        await prints.recordWithin(tx, {
+          ref: saleId,
+          hallId,
+          stationId: input.stationId,
+          voucherId: null,
+          docs,
+          at,
+          items: { slips: [receipt.receiptNumber] },
+        })
+        return {
+          ...receipt,
+          payment: {
+            saleId,
+            stationId: input.stationId,
+            amountCents: receipt.amountCents,
+            paidBy: 'cash' as const,
+            aml,
+          },
+          docs,
+        }
+      },
+      scopes ? { scopes } : undefined,
+    )
     const print = await prints.printSale(
       { ref: result.payment.saleId, stationId: input.stationId },
       docs,

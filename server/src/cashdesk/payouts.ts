@@ -45,7 +45,11 @@ import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { CardCustody } from '../bingo/card-custody.ts'
 import { archiveOnPayout } from '../bingo/card-custody-service.ts'
-import { cameraRecord } from '../bingo/context.ts'
+import { awardsStayInHall, cameraRecord } from '../bingo/context.ts'
+import { cardById } from '../bingo/store/sales.ts'
+import { gameById } from '../bingo/store/games.ts'
+import { hallOfStation } from './store.ts'
+import { ScopesTooNarrow } from '../db/scopes.ts'
 import { cardCustodyState } from '../bingo/store/custody.ts'
 import { copyDoc, payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
@@ -510,6 +514,22 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
       throw new DomainError('WRONG_HALL', 'the card is of a hall you do not work in', { resource: 'card' })
   }
 
+  /**
+   * Issue 23 point 5: what a card's payout locks, decided from the card the code names and the station that pays,
+   * never from the request: the game's hall (its prizes, bonus prizes, prima and the card's custody are that hall's
+   * rows; a game's hall never changes) and the station's hall (its drawer and shift, which the close of the shift
+   * locks too). Every other row it reads to decide (profiles, devices, stolen-card blocks, the exclusion list)
+   * changes only under the global lock's exclusive side. Every chain when the card is unknown (refused as before) or
+   * when its awards reach another hall's rows (awardsStayInHall: a simultaneous game, an interconnected pot).
+   */
+  async function payoutScopes(cardId: string, stationId: string): Promise<string[] | undefined> {
+    const card = await cardById(db, cardId)
+    const game = card ? await gameById(db, card.gameId) : undefined
+    if (!game || !(await awardsStayInHall(db, game))) return undefined
+    const stationHall = await hallOfStation(db, stationId)
+    return [`hall:${game.hallId}`, ...(stationHall ? [`hall:${stationHall}`] : [])]
+  }
+
   async function pay(
     input: PayTill & {
       code: string
@@ -539,186 +559,196 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const payment = paymentOf(input.payment)
     let payout: Payout | undefined
     let lastSeq = 0
+    let scopes = input.credit ? undefined : await payoutScopes(parsed.cardId, input.stationId)
     for (let attempt = 0; !payout; attempt++) {
       try {
-        payout = await db.transaction(async (tx) => {
-          // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
-          await assertShiftOpen(tx, input.shiftId ?? null, input.stationId, marksPolicy(config))
-          const at = now()
-          // Issue 24 point 1: nor for a card whose numbers or status were changed outside the server (before the
-          // card is judged, which reads them).
-          await assertRowsSealed(tx, 'cards', [parsed.cardId])
-          const st = await evaluate(tx, parsed.cardId, at, Boolean(input.credit))
-          if (st.status !== 'winner') refuse(st)
-          assertPayHall(st.cardHallId, input)
-          // Issue 24 point 1: no prize is paid from a row changed outside the server (its amount, its status).
-          await assertRowsSealed(
-            tx,
-            'prizes',
-            st.prizes.filter((p) => !p.bonus).map((p) => p.id),
-          )
-          await assertRowsSealed(
-            tx,
-            'bonus_prizes',
-            st.prizes.filter((p) => p.bonus).map((p) => p.id),
-          )
-          // CFG-5: the payee's document is one of the kinds the card's hall takes as a player's identity.
-          const payeeProfile = getProfile((await vouchers.hallFor(tx, st.hallId)).profileId)
-          if (payeeProfile) assertAcceptedDocument(payeeProfile, payeeDocument, 'payeeDocument')
-          await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
-          // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
-          // every prima and jackpot.
-          if (st.idRequired && (!payeeDocument || !payeeName)) {
-            const bonus = st.prizes.some((p) => p.bonus)
-            throw new DomainError(
-              'PAYEE_ID_REQUIRED',
-              bonus
-                ? "a prima or jackpot prize is paid against the winner's name and identity document"
-                : `a prize of ${st.amountCents} needs the payee's name and identity document`,
-              {
-                amountCents: st.amountCents,
-                thresholdCents: config.idRequiredPrizeCents,
-                fields: ['payeeName', 'payeeDocument'],
-                rule: bonus ? 'BNG-55' : 'GEN-26',
-              },
+        payout = await db.transaction(
+          async (tx) => {
+            // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
+            await assertShiftOpen(tx, input.shiftId ?? null, input.stationId, marksPolicy(config))
+            const at = now()
+            // Issue 24 point 1: nor for a card whose numbers or status were changed outside the server (before the
+            // card is judged, which reads them).
+            await assertRowsSealed(tx, 'cards', [parsed.cardId])
+            const st = await evaluate(tx, parsed.cardId, at, Boolean(input.credit))
+            if (st.status !== 'winner') refuse(st)
+            if (scopes && !(await awardsStayInHall(tx, { id: st.gameId, hallId: st.hallId })))
+              throw new ScopesTooNarrow()
+            assertPayHall(st.cardHallId, input)
+            // Issue 24 point 1: no prize is paid from a row changed outside the server (its amount, its status).
+            await assertRowsSealed(
+              tx,
+              'prizes',
+              st.prizes.filter((p) => !p.bonus).map((p) => p.id),
             )
-          }
-          const hall = await vouchers.hallFor(tx, st.hallId)
-          if (payment.method === 'cheque' && getProfile(hall.profileId)?.prizeChequeAllowed !== true) {
-            throw new DomainError('RULE_DISABLED', "this hall's rules pay prizes in cash: no cheque (BNG-70)", {
-              field: 'payment.method',
-              rule: 'BNG-70',
-            })
-          }
-          const paidBy = `${input.cashierId}@${input.stationId}`
-          const ordinary = st.prizes.filter((p) => !p.bonus).map((p) => p.id)
-          if (ordinary.length && (await markPrizesPaid(tx, st.ticketId, ordinary, at, paidBy)) !== ordinary.length)
-            throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, {
-              status: 'paid',
-            })
-          const payoutId = deps.bingo.newId('po')
-          const paidVia =
-            payment.method === 'cheque'
-              ? { method: 'cheque' as const, chequeNumber: payment.chequeNumber }
-              : input.credit
-                ? { method: 'terminal' as const }
-                : { method: 'cash' as const }
-          // BNG-69 / BNG-70: each bonus prize keeps its own record (payee, payment, ledger, journal) for its receipt.
-          for (const p of st.prizes.filter((x) => x.bonus)) {
-            // A prima or jackpot is paid to its identified winner at a cash desk (BNG-55), never credited on screen.
-            if (paidVia.method === 'terminal')
-              throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid at a cash desk', {
-                rule: 'BNG-55',
+            await assertRowsSealed(
+              tx,
+              'bonus_prizes',
+              st.prizes.filter((p) => p.bonus).map((p) => p.id),
+            )
+            // CFG-5: the payee's document is one of the kinds the card's hall takes as a player's identity.
+            const payeeProfile = getProfile((await vouchers.hallFor(tx, st.hallId)).profileId)
+            if (payeeProfile) assertAcceptedDocument(payeeProfile, payeeDocument, 'payeeDocument')
+            await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
+            // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
+            // every prima and jackpot.
+            if (st.idRequired && (!payeeDocument || !payeeName)) {
+              const bonus = st.prizes.some((p) => p.bonus)
+              throw new DomainError(
+                'PAYEE_ID_REQUIRED',
+                bonus
+                  ? "a prima or jackpot prize is paid against the winner's name and identity document"
+                  : `a prize of ${st.amountCents} needs the payee's name and identity document`,
+                {
+                  amountCents: st.amountCents,
+                  thresholdCents: config.idRequiredPrizeCents,
+                  fields: ['payeeName', 'payeeDocument'],
+                  rule: bonus ? 'BNG-55' : 'GEN-26',
+                },
+              )
+            }
+            const hall = await vouchers.hallFor(tx, st.hallId)
+            if (payment.method === 'cheque' && getProfile(hall.profileId)?.prizeChequeAllowed !== true) {
+              throw new DomainError('RULE_DISABLED', "this hall's rules pay prizes in cash: no cheque (BNG-70)", {
+                field: 'payment.method',
+                rule: 'BNG-70',
               })
-            lastSeq = (
-              await deps.bonus.settleWithin(tx, {
-                prizeId: p.id,
-                at,
-                paidBy: input.cashierName ?? input.cashierId,
-                payee: { name: payeeName ?? '', document: payeeDocument ?? '', phone: input.payeePhone ?? null },
-                payment: paidVia,
-                stationId: input.stationId,
-                payoutId,
+            }
+            const paidBy = `${input.cashierId}@${input.stationId}`
+            const ordinary = st.prizes.filter((p) => !p.bonus).map((p) => p.id)
+            if (ordinary.length && (await markPrizesPaid(tx, st.ticketId, ordinary, at, paidBy)) !== ordinary.length)
+              throw new DomainError('ALREADY_PAID', `card ${st.serial} was paid at the same moment elsewhere`, {
+                status: 'paid',
               })
-            ).seq
-          }
-          // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners, after its game. A virtual
-          // card credited in play (its line) stays in its game: its bingo's payout or the hall archives it after.
-          if (st.gameStatus === 'finished') await archiveOnPayout(tx, st.ticketId, at, paidBy)
-          const ids = st.prizes.map((p) => p.id)
-          await insertPayout(tx, {
-            id: payoutId,
-            cardId: st.ticketId,
-            gameId: st.gameId,
-            // BNG-100: the hall that sold the card (in an interconnected game, not the central's), whose register it is.
-            hallId: st.cardHallId,
-            amountCents: st.amountCents,
-            currency: st.currency,
-            prizeIds: ids,
-            stationId: input.stationId,
-            cashierId: input.cashierId,
-            payeeName,
-            // Issue 24 point 2: stored sealed; the payout's view and the prize register open it.
-            payeeDocument: sealDocumentAtRest(deps.sealer, payeeDocument),
-            paidAt: at,
-            paymentMethod: paidVia.method,
-            chequeNumber: paidVia.method === 'cheque' ? paidVia.chequeNumber : null,
-          })
-          // BNG-70: cash leaves the payer's own drawer, under the open shift, in this transaction; a cheque moves none.
-          if (paidVia.method === 'terminal')
-            await input.credit!(tx, {
+            const payoutId = deps.bingo.newId('po')
+            const paidVia =
+              payment.method === 'cheque'
+                ? { method: 'cheque' as const, chequeNumber: payment.chequeNumber }
+                : input.credit
+                  ? { method: 'terminal' as const }
+                  : { method: 'cash' as const }
+            // BNG-69 / BNG-70: each bonus prize keeps its own record (payee, payment, ledger, journal) for its receipt.
+            for (const p of st.prizes.filter((x) => x.bonus)) {
+              // A prima or jackpot is paid to its identified winner at a cash desk (BNG-55), never credited on screen.
+              if (paidVia.method === 'terminal')
+                throw new DomainError('PAYEE_ID_REQUIRED', 'a prima or jackpot prize is paid at a cash desk', {
+                  rule: 'BNG-55',
+                })
+              lastSeq = (
+                await deps.bonus.settleWithin(tx, {
+                  prizeId: p.id,
+                  at,
+                  paidBy: input.cashierName ?? input.cashierId,
+                  payee: { name: payeeName ?? '', document: payeeDocument ?? '', phone: input.payeePhone ?? null },
+                  payment: paidVia,
+                  stationId: input.stationId,
+                  payoutId,
+                })
+              ).seq
+            }
+            // BNG-71 / BNG-87 (b): the paid card is handed over and archived with the winners, after its game. A virtual
+            // card credited in play (its line) stays in its game: its bingo's payout or the hall archives it after.
+            if (st.gameStatus === 'finished') await archiveOnPayout(tx, st.ticketId, at, paidBy)
+            const ids = st.prizes.map((p) => p.id)
+            await insertPayout(tx, {
+              id: payoutId,
+              cardId: st.ticketId,
+              gameId: st.gameId,
+              // BNG-100: the hall that sold the card (in an interconnected game, not the central's), whose register it is.
+              hallId: st.cardHallId,
               amountCents: st.amountCents,
               currency: st.currency,
-              refId: payoutId,
-              at,
-              kind: 'prize_payout',
-            })
-          if (paidVia.method === 'cash' && st.amountCents > 0) {
-            await vouchers.movement(tx, {
-              // The drawer's own hall: the card's (assertPayHall), not an interconnected game's central.
-              hallId: st.cardHallId,
+              prizeIds: ids,
               stationId: input.stationId,
               cashierId: input.cashierId,
-              shiftId: input.shiftId,
-              product: 'card',
-              kind: 'prize_payout',
-              amountCents: -st.amountCents,
-              currency: st.currency,
-              refId: payoutId,
-              at,
+              payeeName,
+              // Issue 24 point 2: stored sealed; the payout's view and the prize register open it.
+              payeeDocument: sealDocumentAtRest(deps.sealer, payeeDocument),
+              paidAt: at,
+              paymentMethod: paidVia.method,
+              chequeNumber: paidVia.method === 'cheque' ? paidVia.chequeNumber : null,
             })
-          }
-          const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
-          // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
-          const sealCode = await sealCodeOfDevice(tx, input.stationId)
-          // GEN-31: the camera on the game's ball exit, so the payout is matched to the draw's footage.
-          const cam = await cameraRecord(tx, st.hallId)
-          // A bonus prize's own record is its `bonus.paid` (settleWithin, with this payout's id): the minutes count it once.
-          for (const p of st.prizes.filter((x) => !x.bonus)) {
-            const rec = await appendJournal(tx, {
-              at,
-              type: 'prize.paid',
-              scope,
-              payload: {
-                gameId: st.gameId,
-                prizeId: p.id,
-                serial: st.serial,
-                kind: p.kind,
-                amountCents: p.amountCents,
-                paidBy,
-                payoutId,
+            // BNG-70: cash leaves the payer's own drawer, under the open shift, in this transaction; a cheque moves none.
+            if (paidVia.method === 'terminal')
+              await input.credit!(tx, {
+                amountCents: st.amountCents,
+                currency: st.currency,
+                refId: payoutId,
+                at,
+                kind: 'prize_payout',
+              })
+            if (paidVia.method === 'cash' && st.amountCents > 0) {
+              await vouchers.movement(tx, {
+                // The drawer's own hall: the card's (assertPayHall), not an interconnected game's central.
+                hallId: st.cardHallId,
                 stationId: input.stationId,
-                sealCode,
                 cashierId: input.cashierId,
-                payeeIdentified: Boolean(payeeDocument),
-                payment: paidVia.method,
-                ...(paidVia.method === 'cheque' ? { chequeNumber: paidVia.chequeNumber, rule: 'BNG-70' } : {}),
-                ...cam,
-              },
-            })
-            lastSeq = rec.seq
-          }
-          return {
-            payoutId,
-            ticketId: st.ticketId,
-            serial: st.serial,
-            gameId: st.gameId,
-            gameNo: st.gameNo,
-            sessionId: st.sessionId,
-            hallId: st.hallId,
-            hallName: st.hallName,
-            amountCents: st.amountCents,
-            currency: st.currency,
-            prizes: st.prizes,
-            paidAt: at,
-            stationId: input.stationId,
-            cashierId: input.cashierId,
-            payeeName,
-            payeeDocument,
-            payment: paidVia,
-          }
-        })
+                shiftId: input.shiftId,
+                product: 'card',
+                kind: 'prize_payout',
+                amountCents: -st.amountCents,
+                currency: st.currency,
+                refId: payoutId,
+                at,
+              })
+            }
+            const scope = `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`
+            // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
+            const sealCode = await sealCodeOfDevice(tx, input.stationId)
+            // GEN-31: the camera on the game's ball exit, so the payout is matched to the draw's footage.
+            const cam = await cameraRecord(tx, st.hallId)
+            // A bonus prize's own record is its `bonus.paid` (settleWithin, with this payout's id): the minutes count it once.
+            for (const p of st.prizes.filter((x) => !x.bonus)) {
+              const rec = await appendJournal(tx, {
+                at,
+                type: 'prize.paid',
+                scope,
+                payload: {
+                  gameId: st.gameId,
+                  prizeId: p.id,
+                  serial: st.serial,
+                  kind: p.kind,
+                  amountCents: p.amountCents,
+                  paidBy,
+                  payoutId,
+                  stationId: input.stationId,
+                  sealCode,
+                  cashierId: input.cashierId,
+                  payeeIdentified: Boolean(payeeDocument),
+                  payment: paidVia.method,
+                  ...(paidVia.method === 'cheque' ? { chequeNumber: paidVia.chequeNumber, rule: 'BNG-70' } : {}),
+                  ...cam,
+                },
+              })
+              lastSeq = rec.seq
+            }
+            return {
+              payoutId,
+              ticketId: st.ticketId,
+              serial: st.serial,
+              gameId: st.gameId,
+              gameNo: st.gameNo,
+              sessionId: st.sessionId,
+              hallId: st.hallId,
+              hallName: st.hallName,
+              amountCents: st.amountCents,
+              currency: st.currency,
+              prizes: st.prizes,
+              paidAt: at,
+              stationId: input.stationId,
+              cashierId: input.cashierId,
+              payeeName,
+              payeeDocument,
+              payment: paidVia,
+            }
+          },
+          scopes ? { scopes } : undefined,
+        )
       } catch (err) {
+        if (err instanceof ScopesTooNarrow && scopes) {
+          scopes = undefined
+          continue
+        }
         // A serialisation conflict between two payouts: the retry finds the card paid and says so.
         if (err instanceof DomainError && err.code === 'CONFLICT' && attempt < 2) continue
         throw err

@@ -126,48 +126,55 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       throw new DomainError('VALIDATION_FAILED', 'the float is a whole number of centavos, zero or more', {
         field: 'floatCents',
       })
+    // Issue 23 point 5: a shift is its station's hall's (from the station's enrolment): opening and closing it lock that
+    // hall, as every movement into it does (a sale, payout or refund at the station: db/scopes.ts), so that a
+    // movement and the close of its shift are serialised under a common lock (and by the shift's row, lockShift).
+    const scopes = [`hall:${sp.station.hallId}`]
     const id = await db
-      .transaction(async (tx) => {
-        const at = now()
-        const device = await deviceRow(tx, sp.station.id)
-        if (!device || device.revokedAt)
-          throw new DomainError('STATION_REQUIRED', 'the station is not enrolled', { stationId: sp.station.id })
-        const current = await openShiftOfStation(tx, sp.station.id)
-        if (current) {
-          throw new DomainError(
-            'SHIFT_ALREADY_OPEN',
-            `station ${sp.station.name} has an open shift of ${current.cashierName} since ${current.openedAt}: it is closed with its count first`,
-            { shiftId: current.id, cashierName: current.cashierName, openedAt: current.openedAt },
-          )
-        }
-        const hall = await vouchers.hallFor(tx, sp.station.hallId!)
-        const shiftId = deps.bingo.newId('sh')
-        await insertShift(tx, {
-          id: shiftId,
-          hallId: hall.id,
-          stationId: sp.station.id,
-          stationName: sp.station.name,
-          cashierId: sp.person.id,
-          cashierName: sp.person.name,
-          currency: hall.currency,
-          floatCents: input.floatCents,
-          openedAt: at,
-        })
-        await appendJournal(tx, {
-          at,
-          type: 'shift.opened',
-          scope: `hall:${hall.id}`,
-          payload: {
-            shiftId,
+      .transaction(
+        async (tx) => {
+          const at = now()
+          const device = await deviceRow(tx, sp.station.id)
+          if (!device || device.revokedAt)
+            throw new DomainError('STATION_REQUIRED', 'the station is not enrolled', { stationId: sp.station.id })
+          const current = await openShiftOfStation(tx, sp.station.id)
+          if (current) {
+            throw new DomainError(
+              'SHIFT_ALREADY_OPEN',
+              `station ${sp.station.name} has an open shift of ${current.cashierName} since ${current.openedAt}: it is closed with its count first`,
+              { shiftId: current.id, cashierName: current.cashierName, openedAt: current.openedAt },
+            )
+          }
+          const hall = await vouchers.hallFor(tx, sp.station.hallId!)
+          const shiftId = deps.bingo.newId('sh')
+          await insertShift(tx, {
+            id: shiftId,
+            hallId: hall.id,
             stationId: sp.station.id,
             stationName: sp.station.name,
-            actor: { kind: 'person', ...sp.person },
-            floatCents: input.floatCents,
+            cashierId: sp.person.id,
+            cashierName: sp.person.name,
             currency: hall.currency,
-          },
-        })
-        return shiftId
-      })
+            floatCents: input.floatCents,
+            openedAt: at,
+          })
+          await appendJournal(tx, {
+            at,
+            type: 'shift.opened',
+            scope: `hall:${hall.id}`,
+            payload: {
+              shiftId,
+              stationId: sp.station.id,
+              stationName: sp.station.name,
+              actor: { kind: 'person', ...sp.person },
+              floatCents: input.floatCents,
+              currency: hall.currency,
+            },
+          })
+          return shiftId
+        },
+        { scopes },
+      )
       .catch((err: unknown) => {
         // Two openings at the same moment: the partial UNIQUE index refuses the second.
         if (err instanceof DomainError) throw err
@@ -225,56 +232,62 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
       throw new DomainError('VALIDATION_FAILED', 'the count is a whole number of centavos, zero or more', {
         field: 'countedCents',
       })
-    const shiftId = await db.transaction(async (tx) => {
-      const { shiftId } = await till(sp, tx)
-      // Locked before the sum: a movement committing at the same moment is either summed here or refused.
-      const shift = await lockShift(tx, shiftId!)
-      if (!shift || shift.status !== 'open')
-        throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId })
-      // Issue 24 point 1: the float and every movement summed into the expected cash are as the server wrote them.
-      await assertRowsSealed(tx, 'cashier_shifts', [shift.id])
-      await assertRowsSealedWhere(tx, 'cash_movements', 't.shift_id = ?', [shift.id])
-      const at = now()
-      const expectedCents = shift.floatCents + (await sumOfShift(tx, shift.id))
-      const differenceCents = input.countedCents - expectedCents
-      const note = input.note?.trim() || null
-      if (differenceCents !== 0 && !note) {
-        // Issue 29 point 2: its own code, so the screens say in the user's language by how much and what to do
-        // (count again, or close recording the difference with its reason); the count typed is kept there.
-        throw new DomainError(
-          'SHIFT_COUNT_DIFFERS',
-          `the drawer is ${differenceCents > 0 ? 'over' : 'short'} by ${Math.abs(differenceCents)} centavos: count again, or say why in a note`,
-          { field: 'note', differenceCents, currency: shift.currency },
-        )
-      }
-      if (
-        (await closeShiftRow(tx, shift.id, {
+    assertStation(sp)
+    // Issue 23 point 5: the station's hall, as every movement into the shift locks it (see `open`).
+    const scopes = [`hall:${sp.station.hallId}`]
+    const shiftId = await db.transaction(
+      async (tx) => {
+        const { shiftId } = await till(sp, tx)
+        // Locked before the sum: a movement committing at the same moment is either summed here or refused.
+        const shift = await lockShift(tx, shiftId!)
+        if (!shift || shift.status !== 'open')
+          throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId })
+        // Issue 24 point 1: the float and every movement summed into the expected cash are as the server wrote them.
+        await assertRowsSealed(tx, 'cashier_shifts', [shift.id])
+        await assertRowsSealedWhere(tx, 'cash_movements', 't.shift_id = ?', [shift.id])
+        const at = now()
+        const expectedCents = shift.floatCents + (await sumOfShift(tx, shift.id))
+        const differenceCents = input.countedCents - expectedCents
+        const note = input.note?.trim() || null
+        if (differenceCents !== 0 && !note) {
+          // Issue 29 point 2: its own code, so the screens say in the user's language by how much and what to do
+          // (count again, or close recording the difference with its reason); the count typed is kept there.
+          throw new DomainError(
+            'SHIFT_COUNT_DIFFERS',
+            `the drawer is ${differenceCents > 0 ? 'over' : 'short'} by ${Math.abs(differenceCents)} centavos: count again, or say why in a note`,
+            { field: 'note', differenceCents, currency: shift.currency },
+          )
+        }
+        if (
+          (await closeShiftRow(tx, shift.id, {
+            at,
+            expectedCents,
+            countedCents: input.countedCents,
+            differenceCents,
+            note,
+          })) !== 1
+        ) {
+          throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId: shift.id })
+        }
+        await appendJournal(tx, {
           at,
-          expectedCents,
-          countedCents: input.countedCents,
-          differenceCents,
-          note,
-        })) !== 1
-      ) {
-        throw new DomainError('SHIFT_NOT_OPEN', 'the shift was closed at the same moment', { shiftId: shift.id })
-      }
-      await appendJournal(tx, {
-        at,
-        type: 'shift.closed',
-        scope: `hall:${shift.hallId}`,
-        payload: {
-          shiftId: shift.id,
-          stationId: shift.stationId,
-          actor: { kind: 'person', ...sp.person },
-          floatCents: shift.floatCents,
-          expectedCents,
-          countedCents: input.countedCents,
-          differenceCents,
-          note,
-        },
-      })
-      return shift.id
-    })
+          type: 'shift.closed',
+          scope: `hall:${shift.hallId}`,
+          payload: {
+            shiftId: shift.id,
+            stationId: shift.stationId,
+            actor: { kind: 'person', ...sp.person },
+            floatCents: shift.floatCents,
+            expectedCents,
+            countedCents: input.countedCents,
+            differenceCents,
+            note,
+          },
+        })
+        return shift.id
+      },
+      { scopes },
+    )
     return report(shiftId)
   }
 

@@ -36,6 +36,8 @@ export interface TicketDeskDeps {
   stationProfile?: (sql: Sql, stationId: string) => Promise<Parameters<typeof assertAcceptedDocument>[0] | undefined>
   /** The IANA time zone of the paying station's hall, for the dates a receipt prints (undefined: none known). */
   stationTimeZone?: (stationId: string) => Promise<string | undefined>
+  /** The paying station's hall, from its enrolment (undefined: a station of no hall). */
+  stationHall?: (stationId: string) => Promise<string | undefined>
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -164,12 +166,18 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           onPaid: drawer(till, 'instant', input.payeeDocument),
         })
         break
-      case 'lotto':
+      case 'lotto': {
+        // Issue 23 point 5: a slip's payout locks the lotto chain (its slips, wins and payouts, shared by every
+        // hall's cash desks, so two desks paying one slip serialise) and the paying station's hall (its drawer and
+        // shift, which the shift's close locks too), resolved from the station's enrolment, never from the request.
+        // Every chain at a station of no hall.
+        const stationHall = await deps.stationHall?.(till.stationId)
         answer = {
           payout: {
             kind: 'lotto',
             ...(await deps.lotto.pay({
               code,
+              scopes: stationHall ? [`hall:${stationHall}`, 'lotto'] : undefined,
               stationId: till.stationId,
               cashierId: till.cashierId,
               payee,
@@ -179,6 +187,7 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           },
         }
         break
+      }
       case 'lottery':
         answer = {
           payout: {

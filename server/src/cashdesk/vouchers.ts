@@ -553,6 +553,20 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   /**
+   * Issue 23 point 5: what a voucher sale or cash-out locks: the station's hall (its drawer and shift, which the
+   * shift's close locks too: db/scopes.ts), resolved from the station's enrolment, never from the request, and the
+   * voucher's hall (its voucher, cash intakes and GEN-17 records), which the use case refuses unless it is the
+   * station's (assertActsInHall; locked anyway, so that a refusal reads it under its lock). Every other row read to
+   * decide (halls, profiles, devices, the exclusion list) changes only under the global lock's exclusive side. Every
+   * chain at a station of no hall (authentication off).
+   */
+  async function stationScopes(stationId: string, voucherHall: string | undefined): Promise<string[] | undefined> {
+    const stationHall = await hallOfStation(db, stationId)
+    if (!stationHall) return undefined
+    return [...new Set([stationHall, voucherHall].filter((h): h is string => Boolean(h)))].map((h) => `hall:${h}`)
+  }
+
+  /**
    * Sells a voucher for cash at a cashier station and prints it after the commit (issue 23 point 5: no printer
    * waited on under the write lock). A voucher whose paper did not come out stays sold and is answered with
    * `print.code` PRINT_PENDING: the cashier reprints it (POST /api/tickets/reprint) before handing it over.
@@ -573,14 +587,18 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }> {
     await checkCashIn(input)
     await prints.ensurePrinter(input.stationId)
+    const scopes = await stationScopes(input.stationId, input.hallId)
     // Issue 23 point 5: the sale commits with the paper it owes, and the voucher is printed after the commit.
     const { doc, ...sold } = await journalingRefusals(() =>
-      db.transaction(async (tx) => {
-        const at = now()
-        const { voucher: v, hall, aml } = await sellWithin(tx, { ...input, at })
-        const doc = await paperWithin(tx, { voucher: v, hall, stationId: input.stationId, at })
-        return { voucher: view(v, at), aml, doc }
-      }),
+      db.transaction(
+        async (tx) => {
+          const at = now()
+          const { voucher: v, hall, aml } = await sellWithin(tx, { ...input, at })
+          const doc = await paperWithin(tx, { voucher: v, hall, stationId: input.stationId, at })
+          return { voucher: view(v, at), aml, doc }
+        },
+        scopes ? { scopes } : undefined,
+      ),
     )
     return { ...sold, ...(await printPaper(sold.voucher.id, input.stationId, doc)) }
   }
@@ -669,51 +687,57 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     // kiosks already spend it): it cashes out as the QR does when the QR cannot be read. A voucher is no prize, so
     // no card rule (BNG-71) is at stake; the hall, shift and GEN-17 checks below apply the same.
     const id = await resolveVoucherId(db, input.code)
-    return db.transaction(async (tx) => {
-      const at = now()
-      const v = await loadSpendableVoucher(tx, id, at)
-      // Issue 23 point 3: paid only out of a drawer of the voucher's own hall, by someone of that hall.
-      await assertActsInHall(tx, v.hallId, { stationId: input.stationId, resource: 'voucher' })
-      // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
-      // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
-      const chain = [v.id]
-      for (let p = v.parentId; p && chain.length < 100; p = (await voucherById(tx, p))?.parentId ?? null) chain.push(p)
-      const held = await openAmlReportsOn(tx, chain)
-      if (held.length > 0) {
-        throw new DomainError(
-          'AML_REVIEW_PENDING',
-          `voucher ${v.id} comes from cash held for the officer's review (GEN-17 record ${held[0].id})`,
-          { reportId: held[0].id, voucherId: held[0].voucher_id, rule: 'GEN-17' },
-        )
-      }
-      await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
-      await movement(tx, {
-        hallId: v.hallId,
-        stationId: input.stationId,
-        cashierId: input.cashierId,
-        shiftId: input.shiftId,
-        product: 'voucher',
-        kind: 'voucher_cashout',
-        amountCents: -v.amountCents,
-        currency: v.currency,
-        refId: v.id,
-        at,
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'voucher.cashed_out',
-        scope: `hall:${v.hallId}`,
-        payload: {
-          voucherId: v.id,
-          amountCents: v.amountCents,
-          currency: v.currency,
+    // A voucher never changes hall: read before the transaction to decide its locks.
+    const scopes = await stationScopes(input.stationId, (await voucherById(db, id))?.hallId)
+    return db.transaction(
+      async (tx) => {
+        const at = now()
+        const v = await loadSpendableVoucher(tx, id, at)
+        // Issue 23 point 3: paid only out of a drawer of the voucher's own hall, by someone of that hall.
+        await assertActsInHall(tx, v.hallId, { stationId: input.stationId, resource: 'voucher' })
+        // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
+        // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
+        const chain = [v.id]
+        for (let p = v.parentId; p && chain.length < 100; p = (await voucherById(tx, p))?.parentId ?? null)
+          chain.push(p)
+        const held = await openAmlReportsOn(tx, chain)
+        if (held.length > 0) {
+          throw new DomainError(
+            'AML_REVIEW_PENDING',
+            `voucher ${v.id} comes from cash held for the officer's review (GEN-17 record ${held[0].id})`,
+            { reportId: held[0].id, voucherId: held[0].voucher_id, rule: 'GEN-17' },
+          )
+        }
+        await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'cashout', ref: input.cashierId })
+        await movement(tx, {
+          hallId: v.hallId,
           stationId: input.stationId,
           cashierId: input.cashierId,
-        },
-      })
-      const spent = (await voucherById(tx, v.id))!
-      return { voucher: view(spent, at), paidCents: v.amountCents }
-    })
+          shiftId: input.shiftId,
+          product: 'voucher',
+          kind: 'voucher_cashout',
+          amountCents: -v.amountCents,
+          currency: v.currency,
+          refId: v.id,
+          at,
+        })
+        await appendJournal(tx, {
+          at,
+          type: 'voucher.cashed_out',
+          scope: `hall:${v.hallId}`,
+          payload: {
+            voucherId: v.id,
+            amountCents: v.amountCents,
+            currency: v.currency,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+          },
+        })
+        const spent = (await voucherById(tx, v.id))!
+        return { voucher: view(spent, at), paidCents: v.amountCents }
+      },
+      scopes ? { scopes } : undefined,
+    )
   }
 
   /**

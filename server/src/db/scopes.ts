@@ -85,3 +85,28 @@ export function heldScopes(): readonly string[] | null {
 export function transactionEngine(): Held['engine'] {
   return held.getStore()?.engine ?? 'sqlite'
 }
+
+/**
+ * Thrown inside a scoped transaction that finds, under its locks, that it would write rows beyond its scopes (a
+ * condition that changes only under the global lock's exclusive side, read before the transaction, no longer holds):
+ * {@link narrowOrAll} runs it again unscoped. Not an error of the request.
+ */
+export class ScopesTooNarrow extends Error {
+  constructor() {
+    super('the transaction reaches beyond its scopes: run again with every scope')
+  }
+}
+
+/** Runs `run` with `scopes`, and again with every scope (undefined) when it throws {@link ScopesTooNarrow}. */
+export async function narrowOrAll<T>(
+  scopes: readonly string[] | undefined,
+  run: (scopes: readonly string[] | undefined) => Promise<T>,
+): Promise<T> {
+  if (!scopes?.length) return run(undefined)
+  try {
+    return await run(scopes)
+  } catch (err) {
+    if (!(err instanceof ScopesTooNarrow)) throw err
+    return run(undefined)
+  }
+}

@@ -272,6 +272,11 @@ export interface PayInput {
   payee: PayeeData
   /** The cash desk's drawer movement, in the payout's transaction (issue 23: no payout without its cash). */
   onPaid: OnPaid
+  /**
+   * The journal chains the payout locks (db/scopes.ts), decided by the cash desk from the line and the paying
+   * station; none: every chain.
+   */
+  scopes?: readonly string[]
 }
 
 /** One payout row (a prize or a refund) of a ticket for a draw, as the line lays it out. */
@@ -1053,59 +1058,62 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
   ): Promise<R> {
     const p = input.payee
     assertPayee(p, rules.payee)
-    return db.transaction(async (tx) => {
-      const v = await rules.validate(input.code, tx)
-      assertPayable(v, rules.voidCode(v))
-      const at = now()
-      return pays(tx, v, at, async (o) => {
-        const payoutId = line.newId('lpay')
-        await insertPayout(tx, {
-          id: payoutId,
-          drawId: o.drawId,
-          product: o.product,
-          ticketId: o.ticketId,
-          amountCents: o.amountCents,
-          goodsJson: o.goods.length ? JSON.stringify(o.goods) : null,
-          prizesJson: JSON.stringify(o.prizes),
-          currency: o.currency,
-          stationId: input.stationId,
-          cashierId: input.cashierId,
-          payeeName: p.name.trim(),
-          // Issue 24 point 2: stored sealed; the prize register opens it.
-          payeeDocument: sealDocumentAtRest(line.sealer, p.document.trim())!,
-          signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
-          paidAt: at,
-        })
-        await appendJournal(tx, {
-          at,
-          type: `${o.product}.${o.refund ? 'refund_paid' : 'prize_paid'}`,
-          scope: o.scope,
-          payload: {
-            payoutId,
+    return db.transaction(
+      async (tx) => {
+        const v = await rules.validate(input.code, tx)
+        assertPayable(v, rules.voidCode(v))
+        const at = now()
+        return pays(tx, v, at, async (o) => {
+          const payoutId = line.newId('lpay')
+          await insertPayout(tx, {
+            id: payoutId,
             drawId: o.drawId,
-            ...o.ticket,
+            product: o.product,
+            ticketId: o.ticketId,
             amountCents: o.amountCents,
-            goods: o.goods,
-            ...o.detail,
+            goodsJson: o.goods.length ? JSON.stringify(o.goods) : null,
+            prizesJson: JSON.stringify(o.prizes),
+            currency: o.currency,
             stationId: input.stationId,
-            // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
-            sealCode: await sealCodeOfDevice(tx, input.stationId),
             cashierId: input.cashierId,
-            payeeDocument: protectDocument(line.sealer, p.document),
-            ...o.tail,
-          },
+            payeeName: p.name.trim(),
+            // Issue 24 point 2: stored sealed; the prize register opens it.
+            payeeDocument: sealDocumentAtRest(line.sealer, p.document.trim())!,
+            signatureRef: p.signatureRef?.trim() || SIGNED_RECEIPT,
+            paidAt: at,
+          })
+          await appendJournal(tx, {
+            at,
+            type: `${o.product}.${o.refund ? 'refund_paid' : 'prize_paid'}`,
+            scope: o.scope,
+            payload: {
+              payoutId,
+              drawId: o.drawId,
+              ...o.ticket,
+              amountCents: o.amountCents,
+              goods: o.goods,
+              ...o.detail,
+              stationId: input.stationId,
+              // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
+              sealCode: await sealCodeOfDevice(tx, input.stationId),
+              cashierId: input.cashierId,
+              payeeDocument: protectDocument(line.sealer, p.document),
+              ...o.tail,
+            },
+          })
+          // A refund leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
+          await input.onPaid(tx, {
+            amountCents: o.amountCents,
+            currency: o.currency,
+            refId: payoutId,
+            at,
+            kind: o.refund ? 'refund' : 'prize_payout',
+          })
+          return payoutId
         })
-        // A refund leaves the drawer as a refund, a prize as a payout (issue 13 point 7).
-        await input.onPaid(tx, {
-          amountCents: o.amountCents,
-          currency: o.currency,
-          refId: payoutId,
-          at,
-          kind: o.refund ? 'refund' : 'prize_payout',
-        })
-        return payoutId
-      })
-    })
+      },
+      input.scopes?.length ? { scopes: input.scopes } : undefined,
+    )
   }
 
   /** The claim period of a line that counts what is unclaimed its own way: the report and its disposal (LOT-24). */

@@ -3,6 +3,7 @@
  * hall lookup. Every function takes the transaction (or connection) to run in as its first argument.
  */
 import type { Database, Sql } from '../db/database.ts'
+import { GLOBAL_LOCK } from '../db/scopes.ts'
 
 // Journal append and read (journal.ts, journal-batch.ts)
 
@@ -95,14 +96,32 @@ export function journalRowsAfter(db: Sql, after: number, limit: number, scopePre
 /**
  * The highest seq below which no record can still appear. On PostgreSQL scoped transactions draw seqs from a sequence
  * side by side, so a lower seq may commit after a higher one has been read: a follower that pages by seq (the
- * regulator's feed) would pass over it for good. An unscoped transaction takes the global lock exclusive, which waits
- * for every scoped writer to end; every seq at or below the maximum it then reads is committed or rolled back, and
- * every later record draws a higher one. On SQLite (one writer, seq = max + 1) the newest record is already that.
+ * regulator's feed) would pass over it for good. Every writer holds the global advisory lock (shared or exclusive)
+ * from its BEGIN to its end (db/scopes.ts), so a transaction that drew a seq at or below the sequence's last value
+ * `L` read here held that lock when `L` was read; the holders read after it include every such transaction still
+ * open. Once they have all ended, every seq up to `L` is committed or rolled back, and every later record draws a
+ * higher one. Only those transactions are waited for, without taking the lock: a reader no longer queues every hall's
+ * writers behind it (an exclusive request waits for the shared holders, and every later writer waits behind it).
+ * On SQLite (one writer, seq = max + 1) the newest record is already that.
  */
 export async function committedJournalHorizon(db: Database): Promise<number> {
-  const newest = (tx: Sql) => tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal')
-  const row = db.engine === 'postgres' ? await db.transaction(newest) : await newest(db)
-  return Number(row?.seq ?? 0)
+  const newest = async () =>
+    Number((await db.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal'))?.seq ?? 0)
+  if (db.engine !== 'postgres') return newest()
+  const last = await db.get<{ seq: number }>(
+    'SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS seq FROM journal_seq',
+  )
+  const holding = (only?: string[]) =>
+    db.all<{ vt: string }>(
+      `SELECT DISTINCT virtualtransaction AS vt FROM pg_locks WHERE locktype = 'advisory' AND classid = 0 AND objid = ${GLOBAL_LOCK} AND objsubid = 1 AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())${only ? ' AND virtualtransaction = ANY(?)' : ''}`,
+      only ? [only] : [],
+    )
+  let open = (await holding()).map((r) => r.vt)
+  while (open.length > 0) {
+    await new Promise((r) => setTimeout(r, 10))
+    open = (await holding(open)).map((r) => r.vt)
+  }
+  return Math.max(Number(last?.seq ?? 0), await newest())
 }
 
 /** Appends ready-made records (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash values). */

@@ -312,6 +312,16 @@ export async function hallIdsOfPot(tx: Sql, potId: string): Promise<string[]> {
   ).map((h) => h.hall_id)
 }
 
+/** Whether a hall takes part in a pot with another hall (an interconnected pot, BNG-66), whatever its status. */
+export async function hallSharesAPot(tx: Sql, hallId: string): Promise<boolean> {
+  return Boolean(
+    await tx.get(
+      'SELECT 1 AS one FROM pot_halls a JOIN pot_halls b ON b.pot_id = a.pot_id AND b.hall_id <> a.hall_id WHERE a.hall_id = ? LIMIT 1',
+      [hallId],
+    ),
+  )
+}
+
 /** Every hall that takes part in some pot. */
 export async function hallIdsWithPots(tx: Sql): Promise<string[]> {
   return (await tx.all<{ hall_id: string }>('SELECT DISTINCT hall_id FROM pot_halls')).map((r) => r.hall_id)
