@@ -364,8 +364,10 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
               )
             )?.n ?? 0,
           )
+        // At least four on the lock: a sale of the group commit may instead wait in its lane for hall A's ball, which
+        // goes first (a draw's priority, db/priority.ts) and is itself one of the waiters; all five stay pending.
         const until = Date.now() + 15_000
-        while ((await waiters()) < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        while ((await waiters()) < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
         expect(
           await waiters(),
           JSON.stringify([
@@ -374,7 +376,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
               "SELECT classid, objid, objsubid, mode, granted FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
             ),
           ]),
-        ).toBe(5)
+        ).toBeGreaterThanOrEqual(4)
         expect(Object.values(await settled(northOps, 10))).toEqual([
           'pending',
           'pending',

@@ -58,8 +58,9 @@ export interface Database extends Sql {
   /**
    * Null when no priority transaction (TransactionOptions.priority) of this node waits to start; otherwise a promise
    * that resolves once none does (db/priority.ts). The group commit starts no batch meanwhile, and a batch in
-   * progress ends after the unit it is writing, so that a draw waits for one unit at most.
+   * progress ends after the unit it is writing, so that a draw waits for one unit at most. `scopes`: the batch's; on
+   * PostgreSQL only a draw whose scopes meet them counts (a ball waiting on hall A's lock holds up no sale of hall B).
    */
-  priorityPending?(): Promise<void> | null
+  priorityPending?(scopes?: readonly string[] | null): Promise<void> | null
   close(): Promise<void>
 }

@@ -257,6 +257,61 @@ describe(`priority transactions (${testPostgresUrl ? 'postgres' : 'sqlite'})`, (
     expect(group.stats()).toEqual({ batches: 2, units: 8 })
     expect(await rows()).toEqual(['ball', ...Array.from({ length: 8 }, (_, i) => `sale ${i}`)])
   })
+
+  // Issue 23 point 5 with the priority: on PostgreSQL a draw waits for its own hall's lock only, and only batches of
+  // the scopes it meets give way to it. With the priority counted for every batch, hall B's sale waited for hall A's
+  // ball, which waited for hall A's open transaction: one hall's open transaction held up another hall's sales.
+  it.runIf(testPostgresUrl)(
+    "PostgreSQL: a ball waiting on hall A's lock holds up no batch of hall B; hall A's batch waits for it",
+    async () => {
+      const group = createGroupCommit(db, NO_TIME_BOUND)
+      let release = () => {}
+      const held = new Promise<void>((r) => (release = r))
+      let begun = () => {}
+      const inProgress = new Promise<void>((r) => (begun = r))
+      const hallA = db.transaction(
+        async (tx) => {
+          await tx.run('INSERT INTO priority_written (what) VALUES (?)', ['hall A open'])
+          begun()
+          await held
+        },
+        { scopes: ['hall:h_a'] },
+      )
+      await inProgress
+      const ball = db.transaction(
+        async (tx) => {
+          await tx.run('INSERT INTO priority_written (what) VALUES (?)', ['ball A'])
+        },
+        { scopes: ['hall:h_a'], priority: true },
+      )
+      await waitForLockWaiters(db, 1)
+      expect(db.priorityPending?.(['hall:h_a'])).not.toBeNull()
+      expect(db.priorityPending?.(['hall:h_b'])).toBeNull()
+      // Hall B's sale commits while hall A's transaction and ball still wait.
+      await group.run(
+        async (tx) => {
+          await tx.run('INSERT INTO priority_written (what) VALUES (?)', ['sale B'])
+        },
+        { scopes: ['hall:h_b'] },
+      )
+      expect(await rows()).toEqual(['sale B'])
+      // Hall A's sale waits behind hall A's ball (both behind the open transaction).
+      let saleADone = false
+      const saleA = group
+        .run(
+          async (tx) => {
+            await tx.run('INSERT INTO priority_written (what) VALUES (?)', ['sale A'])
+          },
+          { scopes: ['hall:h_a'] },
+        )
+        .then(() => (saleADone = true))
+      await new Promise((r) => setTimeout(r, 200))
+      expect(saleADone).toBe(false)
+      release()
+      await Promise.all([hallA, ball, saleA])
+      expect(await rows()).toEqual(['ball A', 'hall A open', 'sale A', 'sale B'])
+    },
+  )
 })
 
 /** PostgreSQL: waits until `n` sessions wait for an advisory lock (the transactions queued behind a held one). */

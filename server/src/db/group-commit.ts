@@ -70,7 +70,7 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
       if (running || queue.length === 0) return
       running = true
       // A draw's transaction waiting to start goes first (on PostgreSQL it may still be opening its connection).
-      const first = db.priorityPending?.()
+      const first = db.priorityPending?.(scopes)
       if (first) await first
       const taken = queue
       queue = []
@@ -95,7 +95,9 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
               // one to end: the rest waits for the next batch (it keeps its place at the front).
               if (
                 i > 0 &&
-                (i >= maxBatch || performance.now() - started > budgetMs || (db.priorityPending?.() ?? null) !== null)
+                (i >= maxBatch ||
+                  performance.now() - started > budgetMs ||
+                  (db.priorityPending?.(scopes) ?? null) !== null)
               ) {
                 queue = taken.slice(i).concat(queue)
                 break

@@ -44,19 +44,15 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   // Priority transactions (TransactionOptions.priority) of this node still waiting for a connection or their locks:
   // meanwhile the group commit starts no batch and ends the one in progress after its current unit, so that the draw
   // asks PostgreSQL for its locks before the sales queued behind it. The locks themselves are as without it.
-  const priority = priorityWaiters()
+  const priority = priorityWaiters({ scoped: true })
   return {
     engine: 'postgres',
     ...on(pool),
     async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const scopes = normaliseScopes(options?.scopes)
       const savepoint = savepointName(options?.savepoint)
-      let waiting = options?.priority === true
-      if (waiting) priority.enter()
-      const locked = () => {
-        if (waiting) priority.leave()
-        waiting = false
-      }
+      // Left once its locks are taken (or it failed before): a batch of other scopes never waited for it.
+      const locked = options?.priority === true ? priority.enter(scopes) : () => undefined
       try {
         const client = await pool.connect()
         const tx = on(client)
