@@ -156,13 +156,9 @@ export function sqliteDatabase(
   let busy = false
   const drained: Array<() => void> = []
   const priority = priorityWaiters()
-  // The leave() of each urgent transaction, in the same order as `urgent`.
-  const leaves: Array<() => void> = []
   const pump = () => {
     if (busy) return
-    const next = urgent.shift()
-    if (next) leaves.shift()?.()
-    const start = next ?? queued.shift()
+    const start = urgent.shift() ?? queued.shift()
     if (!start) {
       for (const d of drained.splice(0)) d()
       return
@@ -173,8 +169,14 @@ export function sqliteDatabase(
   // The turn is awaited in the caller's own async context, so the transaction's body runs in it (its actor, its seals).
   const enqueue = async <T>(run: () => Promise<T>, first: boolean): Promise<T> => {
     await new Promise<void>((turn) => {
-      if (first) leaves.push(priority.enter())
-      ;(first ? urgent : queued).push(turn)
+      if (first) {
+        // It stops counting as waiting when its turn comes.
+        const leave = priority.enter()
+        urgent.push(() => {
+          leave()
+          turn()
+        })
+      } else queued.push(turn)
       pump()
     })
     try {
