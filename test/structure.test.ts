@@ -112,6 +112,18 @@ describe('server layout', () => {
   })
 })
 
+describe("a station's hall is fixed at its enrolment (issue 23 points 4 and 5)", () => {
+  // A shift is its station's hall's (float, currency, arqueo) and, on PostgreSQL, every movement into it and its close
+  // lock the station's hall (cashdesk/shifts.ts). That holds because no statement moves an enrolled device to another
+  // hall: a station of another hall is a new enrolment, with its own shifts.
+  it('never updates device_credentials.hall_id', () => {
+    const moves = sourceFiles(serverSrc)
+      .filter((f) => /UPDATE\s+device_credentials\s+SET[^'`"]*\bhall_id\b/i.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(root, f))
+    expect(moves).toEqual([])
+  })
+})
+
 describe('one door for a card sale (GEN-1, GEN-18, BNG-15, BNG-40, BNG-93)', () => {
   const files = sourceFiles(serverSrc).map((f) => ({
     file: relative(root, f).split(sep).join('/'),

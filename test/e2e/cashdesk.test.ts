@@ -260,6 +260,16 @@ describe('vouchers, kiosk purchases, validation and payout', () => {
     expect((await api(server.url, 'POST', '/api/tickets/validate', { code: loser.code })).body.status).toBe(
       'not_winner',
     )
+    const lost = await api(server.url, 'POST', '/api/tickets/pay', {
+      code: loser.code,
+      stationId: 'caja-1',
+      cashierId: 'Ana',
+    })
+    expect([lost.status, lost.body.error.code, lost.body.error.message]).toEqual([
+      422,
+      'NOT_A_WINNER',
+      'Este cartón no tiene premio.',
+    ])
     expect((await api(server.url, 'POST', '/api/tickets/validate', { code: 'BLL1.C.nonsense' })).body).toMatchObject({
       status: 'invalid',
       reason: 'signature',

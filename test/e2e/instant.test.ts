@@ -236,6 +236,8 @@ describe('instant lottery end to end', () => {
     const pay = await post('/api/tickets/pay', { code: l.code, inventoryCode: l.serial, ...payee })
     expect(pay.status).toBe(422)
     expect(pay.body.error.code).toBe('NOT_A_WINNER')
+    // Named as what it is, a raspadita (the bingo word "cartón" was shown before).
+    expect(pay.body.error.message).toBe('Esta raspadita no tiene premio.')
     const index = (l.pack - 1) * design.packSize + l.position
     const fake = await post('/api/instant/validate', { code: formatValidationCode(777, index, 12345, 67890) })
     expect(fake.status).toBe(422)

@@ -418,6 +418,24 @@ describe('lotto 6/49 end to end', () => {
       payeeDocument: w.document,
     })
     expect(paid.status).toBe(200)
+    // A losing slip is refused in its own words, not the bingo card's ("cartón"), in Spanish and English.
+    let loser: (typeof sold)[number] | undefined
+    for (const s of sold)
+      if ((await api(server.url, 'POST', '/api/tickets/validate', { code: s.code })).body.outcome === 'NO_WIN') {
+        loser = s
+        break
+      }
+    expect(loser).toBeDefined()
+    const losing = { code: loser!.code, stationId: 'caja-1', cashierId: 'cajero-1' }
+    const refused = { ...losing, payeeName: 'Juana Flores Mamani', payeeDocument: loser!.document }
+    const es = await api(server.url, 'POST', '/api/tickets/pay', refused, { 'accept-language': 'es' })
+    expect([es.status, es.body.error.code, es.body.error.message]).toEqual([
+      422,
+      'NOT_A_WINNER',
+      'Este boleto de lotto no tiene premio.',
+    ])
+    const en = await api(server.url, 'POST', '/api/tickets/pay', refused, { 'accept-language': 'en' })
+    expect(en.body.error.message).toBe('This lotto slip has not won a prize.')
     expect(paid.body.payout).toMatchObject({
       kind: 'lotto',
       outcome: 'WIN',

@@ -46,6 +46,40 @@ async function splitWinners<T extends { serial: string; cardId: string }>(
     }),
   )
 }
+
+/**
+ * The `prize.awarded` record of one award (a claim's, the line paid at the bingo, a figure at the bingo): the same
+ * payload for all three, with what each adds (`extra`: its rule, the figure), and the hall's camera record.
+ */
+async function journalAward(
+  tx: Tx,
+  game: Game,
+  kind: string,
+  pool: number,
+  winners: ReadonlyArray<{ serial: string; cardId: string; amountCents: number; atBall: number }>,
+  at: string,
+  extra: Record<string, unknown>,
+) {
+  return appendJournal(tx, {
+    at,
+    type: 'prize.awarded',
+    scope: gameScope(game),
+    payload: {
+      gameId: game.id,
+      kind,
+      poolCents: pool,
+      winners: winners.map((w) => ({
+        serial: w.serial,
+        cardId: w.cardId,
+        amountCents: w.amountCents,
+        atBall: w.atBall,
+      })),
+      remainderRule: 'equal split, leftover centavos one each to the lowest serials',
+      ...extra,
+      ...(await cameraRecord(tx, game.hallId)),
+    },
+  })
+}
 import { appendJournal } from '../shared/journal.ts'
 import {
   cacheFor,
@@ -262,25 +296,9 @@ async function closeWindowTx(ctx: BingoContext, gameId: string, scopes: readonly
         lineClosed: kind === 'line' || game.lineClosed ? 1 : 0,
         finishedAt: finished ? at : null,
       })
-      const rec = await appendJournal(tx, {
-        at,
-        type: 'prize.awarded',
-        scope: gameScope(game),
-        payload: {
-          gameId,
-          kind,
-          poolCents: pool,
-          winners: winners.map((w) => ({
-            serial: w.serial,
-            cardId: w.cardId,
-            amountCents: w.amountCents,
-            atBall: w.atBall,
-          })),
-          remainderRule: 'equal split, leftover centavos one each to the lowest serials',
-          rule: 'BNG-53',
-          ...(figure ? { figure, figureRule: 'CFG-13' } : {}),
-          ...(await cameraRecord(tx, game.hallId)),
-        },
+      const rec = await journalAward(tx, game, kind, pool, winners, at, {
+        rule: 'BNG-53',
+        ...(figure ? { figure, figureRule: 'CFG-13' } : {}),
       })
       // Bonus prizes (prima, pots, lucky ball) follow the line and the bingo only, never a figure.
       if (deps.hooks?.length && (kind === 'line' || kind === 'bingo')) {
@@ -357,26 +375,7 @@ async function awardLineAtBingo(
       atBall: w.atBall,
       at,
     })
-  await appendJournal(tx, {
-    at,
-    type: 'prize.awarded',
-    scope: gameScope(game),
-    payload: {
-      gameId: game.id,
-      kind: 'line',
-      poolCents: pool,
-      winners: winners.map((w) => ({
-        serial: w.serial,
-        cardId: w.cardId,
-        amountCents: w.amountCents,
-        atBall: w.atBall,
-      })),
-      remainderRule: 'equal split, leftover centavos one each to the lowest serials',
-      lineAtBingo: true,
-      rule: 'BNG-56',
-      ...(await cameraRecord(tx, game.hallId)),
-    },
-  })
+  await journalAward(tx, game, 'line', pool, winners, at, { lineAtBingo: true, rule: 'BNG-56' })
   if (ctx.deps.hooks?.length) {
     const [{ profile }, balls] = [await hallOf(tx, game.hallId), await calledBalls(tx, game.id)]
     for (const h of ctx.deps.hooks)
@@ -443,27 +442,7 @@ async function awardFiguresAtBingo(
         at,
       })
     await markFigureAwarded(tx, game.id, f.figure, at)
-    await appendJournal(tx, {
-      at,
-      type: 'prize.awarded',
-      scope: gameScope(game),
-      payload: {
-        gameId: game.id,
-        kind,
-        poolCents: pool,
-        winners: winners.map((w) => ({
-          serial: w.serial,
-          cardId: w.cardId,
-          amountCents: w.amountCents,
-          atBall: w.atBall,
-        })),
-        remainderRule: 'equal split, leftover centavos one each to the lowest serials',
-        figure: f.figure,
-        figureAtBingo: true,
-        rule: 'CFG-13',
-        ...(await cameraRecord(tx, game.hallId)),
-      },
-    })
+    await journalAward(tx, game, kind, pool, winners, at, { figure: f.figure, figureAtBingo: true, rule: 'CFG-13' })
   }
 }
 

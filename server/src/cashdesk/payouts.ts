@@ -435,7 +435,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           { status: st.status, gameStatus: st.gameStatus, rule: 'BNG-71' },
         )
       case 'not_winner':
-        throw new DomainError('NOT_A_WINNER', `card ${st.serial} has no prize`, { status: st.status })
+        throw new DomainError('NOT_A_WINNER', `card ${st.serial} has no prize`, { status: st.status, product: 'card' })
       case 'forfeited':
         throw new DomainError(
           'PRIZE_FORFEITED',

@@ -233,7 +233,8 @@ export function createShiftService(deps: CashdeskDeps, vouchers: VoucherService)
         field: 'countedCents',
       })
     assertStation(sp)
-    // Issue 23 point 5: the station's hall, as every movement into the shift locks it (see `open`).
+    // Issue 23 point 5: the station's hall, as every movement into the shift locks it (see `open`). It is the hall
+    // the shift was opened in: a station moves to another hall only with no shift open (equipment/devices.ts).
     const scopes = [`hall:${sp.station.hallId}`]
     const shiftId = await db.transaction(
       async (tx) => {

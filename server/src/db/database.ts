@@ -62,5 +62,7 @@ export interface Database extends Sql {
    * PostgreSQL only a draw whose scopes meet them counts (a ball waiting on hall A's lock holds up no sale of hall B).
    */
   priorityPending?(scopes?: readonly string[] | null): Promise<void> | null
+  /** Whether priorityPending would wait, without a watcher (the group commit asks it between units). */
+  priorityWaiting?(scopes?: readonly string[] | null): boolean
   close(): Promise<void>
 }

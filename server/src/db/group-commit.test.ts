@@ -192,6 +192,7 @@ describe(`priority transactions (${testPostgresUrl ? 'postgres' : 'sqlite'})`, (
     const failed = write('failed ball', { priority: true }, true)
     const ball = write('ball', { priority: true })
     expect(db.priorityPending?.()).not.toBeNull()
+    expect(db.priorityWaiting?.()).toBe(true)
     release()
     const settled = await Promise.allSettled([first, ...sales, failed, ball])
     expect(settled.map((s) => s.status)).toEqual([
@@ -203,6 +204,7 @@ describe(`priority transactions (${testPostgresUrl ? 'postgres' : 'sqlite'})`, (
       'fulfilled',
     ])
     expect(db.priorityPending?.()).toBeNull()
+    expect(db.priorityWaiting?.()).toBe(false)
     if (db.engine === 'sqlite') expect(order).toEqual(['held', 'failed ball', 'ball', 'sale 0', 'sale 1', 'sale 2'])
     // PostgreSQL grants its locks in the order asked: the sales asked first (the priority changes only what this
     // node starts; the group commit below is where it counts there).
@@ -287,6 +289,7 @@ describe(`priority transactions (${testPostgresUrl ? 'postgres' : 'sqlite'})`, (
       await waitForLockWaiters(db, 1)
       expect(db.priorityPending?.(['hall:h_a'])).not.toBeNull()
       expect(db.priorityPending?.(['hall:h_b'])).toBeNull()
+      expect([db.priorityWaiting?.(['hall:h_a']), db.priorityWaiting?.(['hall:h_b'])]).toEqual([true, false])
       // Hall B's sale commits while hall A's transaction and ball still wait.
       await group.run(
         async (tx) => {

@@ -95,9 +95,7 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
               // one to end: the rest waits for the next batch (it keeps its place at the front).
               if (
                 i > 0 &&
-                (i >= maxBatch ||
-                  performance.now() - started > budgetMs ||
-                  (db.priorityPending?.(scopes) ?? null) !== null)
+                (i >= maxBatch || performance.now() - started > budgetMs || db.priorityWaiting?.(scopes) === true)
               ) {
                 queue = taken.slice(i).concat(queue)
                 break

@@ -75,6 +75,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       }
     },
     priorityPending: priority.pending,
+    priorityWaiting: priority.waiting,
     async close() {
       await pool.end()
     },

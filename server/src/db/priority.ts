@@ -32,6 +32,10 @@ export function priorityWaiters(options: { scoped: boolean } = { scoped: false }
         watchers = still
       }
     },
+    /** Whether a priority transaction meeting `scopes` waits (asks only: no watcher is left behind). */
+    waiting(scopes: readonly string[] | null = null): boolean {
+      return blocking(scopes)
+    },
     /** Null when no priority transaction meeting `scopes` waits; otherwise resolves once none does. */
     pending(scopes: readonly string[] | null = null): Promise<void> | null {
       if (!blocking(scopes)) return null

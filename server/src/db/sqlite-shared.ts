@@ -198,6 +198,7 @@ export function sqliteDatabase(
       return gated(() => enqueue(() => transaction(fn, deferSync, scopes, savepoint), options?.priority === true))
     },
     priorityPending: priority.pending,
+    priorityWaiting: priority.waiting,
     durable,
     ...(checkpointer ? { checkpoints: () => checkpointer.count() } : {}),
     async close() {

@@ -314,11 +314,18 @@ const REFUSED = {
   REPORTED_LOST_STOLEN: 'TICKET_BLOCKED',
 } as const
 
-/** Refuses a payout whose validation does not allow it (REGULATIONS.md §8); `voidCode` names a void code's error. */
-export function assertPayable(v: { outcome: string; reason: string }, voidCode: 'INVALID_SIGNATURE' | 'TICKET_VOID') {
+/**
+ * Refuses a payout whose validation does not allow it (REGULATIONS.md §8); `voidCode` names a void code's error.
+ * `product` lets the refusal name what was presented (a lotto slip, a lottery ticket, a raffle ticket).
+ */
+export function assertPayable(
+  v: { outcome: string; reason: string },
+  voidCode: 'INVALID_SIGNATURE' | 'TICKET_VOID',
+  product?: string,
+) {
   if (v.outcome === 'VOID') throw new DomainError(voidCode, v.reason, { outcome: v.outcome })
   const code = REFUSED[v.outcome as keyof typeof REFUSED]
-  if (code) throw new DomainError(code, v.reason, { outcome: v.outcome })
+  if (code) throw new DomainError(code, v.reason, product ? { outcome: v.outcome, product } : { outcome: v.outcome })
 }
 
 /** INS-5 (and LNS-25): the prize register names the payee with first and last names and an identity document. */
@@ -1061,7 +1068,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
     return db.transaction(
       async (tx) => {
         const v = await rules.validate(input.code, tx)
-        assertPayable(v, rules.voidCode(v))
+        assertPayable(v, rules.voidCode(v), (v as { kind?: string }).kind ?? line.products[0])
         const at = now()
         return pays(tx, v, at, async (o) => {
           const payoutId = line.newId('lpay')

@@ -188,7 +188,7 @@ export const messages: Record<
     es: 'El saldo del vale no alcanza para esa compra.',
     en: 'The voucher balance does not cover that purchase.',
   },
-  NOT_A_WINNER: { es: 'Este cartón no tiene premio.', en: 'This card has not won a prize.' },
+  NOT_A_WINNER: { es: 'Este código no tiene premio.', en: 'This code has not won a prize.' },
   TERMINAL_CAP_EXCEEDED: {
     es: 'Esa compra supera el límite de apuesta fijado para los terminales.',
     en: 'That purchase exceeds the stake limit set for terminals.',
@@ -502,6 +502,15 @@ export const unauthorizedReasons = {
 } as const
 export type UnauthorizedReason = keyof typeof unauthorizedReasons
 
+/** What a presented code is, as the refusals name it (the cashier screen's words: kiosk/src/cashier/texts.ts). */
+const presentedTicket = {
+  card: { es: 'Este cartón', en: 'This card' },
+  lotto: { es: 'Este boleto de lotto', en: 'This lotto slip' },
+  lottery: { es: 'Este billete de lotería', en: 'This lottery ticket' },
+  raffle: { es: 'Este boleto de rifa', en: 'This raffle ticket' },
+  instant: { es: 'Esta raspadita', en: 'This instant ticket' },
+} as const
+
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`
 
 /**
@@ -512,6 +521,11 @@ export function detailedMessage(code: string, details: unknown, lang: Lang): str
   const d = (details ?? {}) as Record<string, unknown>
   if (code === 'UNAUTHORIZED' && typeof d.reason === 'string' && d.reason in unauthorizedReasons)
     return unauthorizedReasons[d.reason as UnauthorizedReason][lang]
+  // A refusal names what was presented: "cartón" is the bingo word, not the lotto slip's or the raspadita's.
+  if (code === 'NOT_A_WINNER' && typeof d.product === 'string' && d.product in presentedTicket)
+    return lang === 'es'
+      ? `${presentedTicket[d.product as keyof typeof presentedTicket].es} no tiene premio.`
+      : `${presentedTicket[d.product as keyof typeof presentedTicket].en} has not won a prize.`
   // Issue 29: a card's printed code typed with a mistake: what to check, never "forged".
   if (code === 'TICKET_NOT_FOUND' && d.code === 'printed')
     return lang === 'es'

@@ -245,7 +245,10 @@ export function createClaimUseCases(ctx: InstantContext) {
       const t = await ctx.byValidationCode(tx, input.code)
       const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
       if (v.outcome === 'NO_WIN')
-        throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, { outcome: v.outcome })
+        throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, {
+          outcome: v.outcome,
+          product: 'instant',
+        })
       if (v.outcome !== 'WIN') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
       if ((await settleTicket(tx, t.ticketId, TicketState.Paid)) !== 1)
         throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid`, { outcome: 'ALREADY_PAID' })

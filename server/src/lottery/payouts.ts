@@ -453,7 +453,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
           rule: 'PRM-2',
           ticketId: v.ticketId,
         })
-      assertPayable(v, v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID')
+      assertPayable(v, v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID', v.kind)
       if (tickets.some((t) => t.number === v.number))
         throw new DomainError('TICKET_ALREADY_USED', `ticket ${v.number} is presented twice (PRM-2)`, {
           rule: 'PRM-2',
