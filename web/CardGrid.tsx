@@ -2,12 +2,17 @@ import { cardGrid, completeRows, isNumbersCard } from './format.ts'
 import './card-grid.css'
 
 /**
- * A bingo card as its grid (3 x 9 for 90 balls) with the called numbers marked and complete rows outlined: the
- * "cartón-matriz" shown to the hall when a claim is checked (BNG-35, BNG-46). Size follows the font size of the
- * parent (cells are in em).
+ * A bingo card as its grid (3 x 9 for 90 balls, 5 x 5 for 75) with the called numbers marked and complete rows
+ * outlined: the "cartón-matriz" shown to the hall when a claim is checked (BNG-35, BNG-46). Size follows the font
+ * size of the parent (cells are in em). `grid`: the card as the server laid it out in its own layout (a sold card,
+ * a scanned card), drawn as it is; otherwise the rows are laid out for `ballCount`.
  */
-export function CardGrid(props: { rows: number[][]; ballCount: number; called: ReadonlySet<number>; testId?: string }) {
-  const grid = cardGrid(props.rows, props.ballCount)
+export function CardGrid(
+  props: { rows: number[][]; called: ReadonlySet<number>; testId?: string } & (
+    { grid: number[][]; ballCount?: undefined } | { ballCount: number; grid?: undefined }
+  ),
+) {
+  const grid = props.grid && !isNumbersCard(props.rows) ? props.grid : cardGrid(props.rows, props.ballCount ?? 90)
   const complete = new Set(completeRows(props.rows, props.called))
   return (
     // BNG-98: a one-row card (the player's chosen numbers) is its numbers, larger: there are only a few of them.

@@ -87,7 +87,12 @@ export function TicketInfo(props: { store: CashierStore; view: ScanView }) {
       </dl>
       {view.product === 'card' && ids.rows && ids.rows.length > 0 && (
         <div class="c-cardinfo" data-testid="cashier-card">
-          <CardGrid rows={ids.rows} ballCount={90} called={NONE} testId="cashier-card-grid" />
+          {/* The card in its own layout as the server read it (5 x 5 for 75 balls), never redrawn for 90. */}
+          {ids.grid ? (
+            <CardGrid rows={ids.rows} grid={ids.grid} called={NONE} testId="cashier-card-grid" />
+          ) : (
+            <CardGrid rows={ids.rows} ballCount={90} called={NONE} testId="cashier-card-grid" />
+          )}
         </div>
       )}
     </div>

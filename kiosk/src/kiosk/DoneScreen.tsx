@@ -122,7 +122,7 @@ export function DoneScreen(props: { store: KioskStore; purchase: KioskPurchase }
                     </span>
                     <strong>{c.serial}</strong>
                   </header>
-                  <CardGrid rows={c.rows} ballCount={90} called={NONE} testId="kiosk-card-grid" />
+                  <CardGrid rows={c.rows} grid={c.grid} called={NONE} testId="kiosk-card-grid" />
                 </article>
               ))}
             </div>

@@ -94,6 +94,8 @@ export interface TicketIds {
   tier?: number
   priceCents?: number
   rows?: number[][]
+  /** A card's rows laid out in its own layout's columns (3 x 9 for 90 balls, 5 x 5 for 75; 0 = blank). */
+  grid?: number[][]
   /** The hall's time zone, for the times shown with the ticket (a refund's). */
   timeZone?: string
 }
@@ -259,6 +261,7 @@ function readCard(st: Exclude<TicketStatus, { status: 'invalid' }>): ScanView {
       hallName: st.cardHallName,
       ...(st.cardHallId !== st.hallId ? { hostHallName: st.hallName } : {}),
       rows: st.rows,
+      grid: st.grid,
     },
   }
   const lines = (ps: Array<{ id: string; kind: string; amountCents: number }>): PrizeRow[] =>
