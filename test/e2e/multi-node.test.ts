@@ -286,4 +286,73 @@ describe.skipIf(skipReason !== null)('two server nodes, one PostgreSQL database,
     )
     expect(paidRecords).toHaveLength(1)
   })
+
+  it("reads a game's full state only on the nodes whose screens watch it, and each sends it to its own screens", async () => {
+    // A hall of node A whose only display is on node B: node A commits the sales and reads no state for them (it
+    // read and broadcast the full state through the database every 50 ms, watched or not); node B reads it for its
+    // display, told by node A that the game changed.
+    const hall = (
+      await api(a.url, 'POST', '/api/halls', {
+        name: 'Sala Sopocachi',
+        profileId: 'BO-2025',
+        saleRules: TEST_SALE_RULES,
+        licence: TEST_LICENCE,
+        playingPositions: 100,
+        bettingPlan: {
+          authorisationRef: 'AJ-RA-PRUEBA-1',
+          shares: { poolBp: 6100, lineBp: 1000, bingoBp: 5100, primaBp: 0 },
+        },
+      })
+    ).body.id
+    const set = (await api(a.url, 'POST', '/api/master-sets', { count: 100, seed: 'multi-node-reads' })).body
+    const series = (
+      await api(a.url, 'POST', `/api/halls/${hall}/series`, { code: 'S', masterSetId: set.id, faceValueCents: 500 })
+    ).body
+    const session = (
+      await api(a.url, 'POST', `/api/halls/${hall}/sessions`, {
+        recount: { ballsCounted: 90, confirmedBy: 'Jefe de Mesa' },
+        checklist: { extractor: true, cctv: true, displays: true, sound: true },
+      })
+    ).body
+    const game = (await api(a.url, 'POST', `/api/sessions/${session.id}/games`, { seriesIds: [series.id] })).body
+    const s = await connect(b.url)
+    sockets.push(s)
+    let sold = -1
+    const balls: number[] = []
+    s.on('game:state', (x: { gameId: string; cardsSold: number }) => {
+      if (x.gameId === game.gameId) sold = Math.max(sold, x.cardsSold)
+    })
+    s.on('ball:drawn', (e: { gameId: string; ball: number }) => {
+      if (e.gameId === game.gameId) balls.push(e.ball)
+    })
+    expect((await s.emitWithAck('hall:watch', { hallId: hall })).ok).toBe(true)
+    const reads = new Map<Node, number>()
+    for (const node of [a, b]) {
+      const read = node.services.bingo.getGameState.bind(node.services.bingo)
+      reads.set(node, 0)
+      node.services.bingo.getGameState = (id: string) => {
+        if (id === game.gameId) reads.set(node, reads.get(node)! + 1)
+        return read(id)
+      }
+    }
+    expect((await api(a.url, 'POST', `/api/games/${game.gameId}/sales/open`)).status).toBe(200)
+    for (let i = 0; i < 5; i++) {
+      const r = await api(a.url, 'POST', `/api/games/${game.gameId}/sales`, {
+        ageConfirmed: true,
+        count: 3,
+        channel: 'counter',
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+    }
+    for (let i = 0; i < 100 && sold < 15; i++) await new Promise((r) => setTimeout(r, 50))
+    expect(sold).toBe(15)
+    expect(reads.get(a)).toBe(0)
+    expect(reads.get(b)).toBeGreaterThan(0)
+    // A ball drawn on node A reaches node B's display at once (the ball frame still goes to every node).
+    await api(a.url, 'POST', `/api/games/${game.gameId}/sales/close`, {})
+    const drawn = await api(a.url, 'POST', `/api/games/${game.gameId}/draw`)
+    expect(drawn.status).toBe(200)
+    for (let i = 0; i < 100 && balls.length < 1; i++) await new Promise((r) => setTimeout(r, 50))
+    expect(balls).toEqual([drawn.body.ball ?? drawn.body.state.balls.at(-1)])
+  })
 })

@@ -9,6 +9,11 @@ import { attachMultiNode } from './multi-node.ts'
 import { SOCKET_LIMITS, createBucket, createBucketMap, eventBytes, type SocketLimits } from './limits.ts'
 import { clientAddress } from '../http/client-address.ts'
 
+/** Between nodes (the PostgreSQL adapter): a game changed on the node that committed it. */
+interface InterServerEvents {
+  'game:dirty': (e: { gameId: string; hallId: string; reason: string }) => void
+}
+
 /**
  * socket.io on the HTTP server. A screen watches a hall or a game and receives the full state at once
  * (so a screen opened mid-game, or reconnecting, is right immediately), then a full state after every change.
@@ -19,7 +24,7 @@ export function attachRealtime(
   limits: SocketLimits = { ...SOCKET_LIMITS, ...services.config.socketLimits },
 ) {
   // Issue 24 point 5: no client frame above maxFrameBytes (a screen's requests are a few dozen bytes).
-  const io = new Server<ClientToServerEvents, ServerToClientEvents>(http, {
+  const io = new Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents>(http, {
     cors: { origin: true },
     serveClient: false,
     maxHttpBufferSize: limits.maxFrameBytes,
@@ -154,35 +159,28 @@ export function attachRealtime(
   const dirty = new Map<string, string>()
   let scheduled = false
   // The full state of a game nobody watches is not read at all: during sales it was read every 50 ms, a query of
-  // every claim, prize and ball, for rooms with no screen in them. Only with the in-memory adapter, where this node's
-  // rooms are all the rooms there are; joined nodes may have watchers here unseen, so their states are always read.
+  // every claim, prize and ball, for rooms with no screen in them. Each node reads it for the screens it holds
+  // (its adapter's rooms are its own sockets') and sends it to them only; nodes joined by the PostgreSQL adapter
+  // learn that a game changed from the node that committed it ('game:dirty', a few bytes), instead of every node's
+  // state being read there and carried through the database to all of them, watched or not.
+  const clustered = multi.info.adapter !== 'memory'
   const rooms = io.of('/').adapter.rooms
-  const watched = (gameId: string, hallId: string) =>
-    multi.info.adapter !== 'memory' || rooms.has(gameRoom(gameId)) || rooms.has(hallRoom(hallId))
+  const watchedHere = (gameId: string, hallId: string) => rooms.has(gameRoom(gameId)) || rooms.has(hallRoom(hallId))
   const flush = async () => {
     scheduled = false
     const games = [...dirty.entries()]
     dirty.clear()
     for (const [gameId, hallId] of games) {
-      if (!watched(gameId, hallId)) continue
+      if (!watchedHere(gameId, hallId)) continue
       try {
         const state = await services.bingo.getGameState(gameId)
-        io.to(gameRoom(gameId)).to(hallRoom(hallId)).emit('game:state', state)
+        io.local.to(gameRoom(gameId)).to(hallRoom(hallId)).emit('game:state', state)
       } catch (err) {
         services.log.warn('state broadcast failed', err)
       }
     }
   }
-  const off = services.onEvent((e) => {
-    if (e.type !== 'game:changed') return
-    if (e.reason === 'ball' && e.ball !== undefined) {
-      // The ball goes out at once, before the full state: the hall sees it with no delay (BNG-39).
-      io.to(gameRoom(e.gameId))
-        .to(hallRoom(e.hallId))
-        .emit('ball:drawn', { gameId: e.gameId, seq: e.seq, ball: e.ball, count: e.count ?? 0 })
-    }
-    if (e.reason === 'announced')
-      io.to(hallRoom(e.hallId)).emit('hall:game', { hallId: e.hallId, gameId: e.gameId, seq: e.seq })
+  const changed = (e: { gameId: string; hallId: string; reason: string }) => {
     dirty.set(e.gameId, e.hallId)
     if (!scheduled) {
       scheduled = true
@@ -190,6 +188,22 @@ export function attachRealtime(
       else if (e.reason === 'cards_sold') setTimeout(flush, STATE_AFTER_SALE_MS)
       else setImmediate(flush)
     }
+  }
+  if (clustered) io.on('game:dirty', changed)
+  const off = services.onEvent((e) => {
+    if (e.type !== 'game:changed') return
+    if (e.reason === 'ball' && e.ball !== undefined) {
+      // The ball goes out at once, before the full state, to every node's screens: the hall sees it with no delay
+      // (BNG-39).
+      io.to(gameRoom(e.gameId))
+        .to(hallRoom(e.hallId))
+        .emit('ball:drawn', { gameId: e.gameId, seq: e.seq, ball: e.ball, count: e.count ?? 0 })
+    }
+    if (e.reason === 'announced')
+      io.to(hallRoom(e.hallId)).emit('hall:game', { hallId: e.hallId, gameId: e.gameId, seq: e.seq })
+    const what = { gameId: e.gameId, hallId: e.hallId, reason: e.reason }
+    if (clustered) io.serverSideEmit('game:dirty', what)
+    changed(what)
   })
   const offRevoked = services.auth.onDeviceRevoked((deviceId) => io.in(deviceRoom(deviceId)).disconnectSockets(true))
   return {
