@@ -5,6 +5,7 @@
 import type { Sql } from '../db/database.ts'
 import type { DeviceKind, PersonRole } from './roles.ts'
 import { touchRows } from '../shared/row-seals.ts'
+import { oncePerRequest } from '../shared/request-context.ts'
 
 export interface UserRow {
   id: string
@@ -484,8 +485,29 @@ export const hallsOfShift = (db: Sql, shiftId: string) =>
   list(db, 'SELECT hall_id FROM cashier_shifts WHERE id = ?', [shiftId])
 export const hallsOfCard = (db: Sql, cardId: string) =>
   list(db, 'SELECT g.hall_id FROM cards c JOIN games g ON g.id = c.game_id WHERE c.id = ?', [cardId])
-export const hallsOfVoucher = (db: Sql, voucherId: string) =>
-  list(db, 'SELECT hall_id FROM vouchers WHERE id = ?', [voucherId])
+export const hallsOfVoucher = async (db: Sql, voucherId: string): Promise<string[]> => {
+  const facts = await voucherFactsById(db, voucherId)
+  return facts?.hallId ? [facts.hallId] : []
+}
+/** What never changes on a voucher once issued: its hall and its buyer's document (as stored, sealed at rest). */
+export interface VoucherFacts {
+  hallId: string
+  buyerDocument: string | null
+}
+/**
+ * A voucher's {@link VoucherFacts}, read once per request (issue 23 point 5): a kiosk purchase's hall guard and its
+ * pre-transaction step (the scopes it locks, the buyer the exclusion check asks about) share one statement. The
+ * voucher's balance and status are never taken from here: the sale reads and checks them in its transaction.
+ */
+export function voucherFactsById(db: Sql, voucherId: string): Promise<VoucherFacts | undefined> {
+  return oncePerRequest(`voucher-facts:${voucherId}`, async () => {
+    const r = await db.get<{ hall_id: string; buyer_document: string | null }>(
+      'SELECT hall_id, buyer_document FROM vouchers WHERE id = ?',
+      [voucherId],
+    )
+    return r && { hallId: r.hall_id, buyerDocument: r.buyer_document }
+  })
+}
 /** A person's halls; '*' for someone of every hall. */
 export async function hallsOfPerson(db: Sql, userId: string): Promise<'*' | string[]> {
   const u = await db.get<{ all_halls: number }>('SELECT all_halls FROM users WHERE id = ?', [userId])

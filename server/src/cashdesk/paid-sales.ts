@@ -54,14 +54,13 @@ import {
   seriesOfGame,
   voucherById,
   voucherParent,
-  type Voucher,
 } from './store.ts'
 import type { PlayerAdmission } from '../access/players.ts'
 import type { AmlScreen } from './cash-intake.ts'
 import type { CashPieces } from '../shared/cash-count.ts'
 import { assertActsInHallOf } from '../access/acting-hall.ts'
 import { assertDeviceMarked, assertMarksOf } from '../access/device-marks.ts'
-import { deviceMarksById } from '../access/store.ts'
+import { deviceMarksById, voucherFactsById, type VoucherFacts } from '../access/store.ts'
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import type { GroupCommit } from '../db/group-commit.ts'
@@ -371,10 +370,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * balance and status are read again and checked inside the transaction (loadSpendableVoucher). Undefined for a bad
    * signature or an unknown code: the sale's own transaction refuses those.
    */
-  async function voucherBeforeSale(code: string, signed: SignedVoucher): Promise<Voucher | undefined> {
+  async function voucherBeforeSale(code: string, signed: SignedVoucher): Promise<VoucherFacts | undefined> {
     if (signed?.error) return undefined
     const id = signed?.id ?? (await vouchers.resolveVoucherId(db, code).catch(() => null))
-    return id ? voucherById(db, id) : undefined
+    // Read once per request: the hall guard read the same voucher's hall for this request a moment ago.
+    return id ? voucherFactsById(db, id) : undefined
   }
 
   /**
@@ -383,7 +383,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * carries the document of the voucher it is the change of). Gathered here (a voucher's buyer never changes), asked
    * about inside the sale's transaction (admittedSale); an unknown or bad voucher code is the purchase's to refuse.
    */
-  async function playersOf(input: KioskBasket, voucher: Voucher | undefined): Promise<Admitted | null> {
+  async function playersOf(input: KioskBasket, voucher: VoucherFacts | undefined): Promise<Admitted | null> {
     if (!deps.admission) return null
     const documents = (input.slips ?? []).map((s) => s.player?.document ?? '').filter((d) => d.trim())
     const buyer = vouchers.openDocument(voucher?.buyerDocument)
@@ -439,7 +439,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * halls, profiles), which exclude every scoped one. Unscoped when the voucher is not found: the sale's own
    * transaction refuses it as before.
    */
-  function kioskScopes(voucher: Voucher | undefined, slips: number, instantCount: number): string[] | undefined {
+  function kioskScopes(voucher: VoucherFacts | undefined, slips: number, instantCount: number): string[] | undefined {
     const hallId = voucher?.hallId
     if (!hallId) return undefined
     return [`hall:${hallId}`, ...(slips > 0 ? ['lotto'] : []), ...(instantCount > 0 ? ['instant'] : [])]

@@ -30,6 +30,8 @@ export interface ActingScope {
 interface RequestScope {
   actor: () => JournalActor
   scope?: () => ActingScope
+  /** {@link oncePerRequest}'s reads, by key; made on the first one. */
+  once?: Map<string, Promise<unknown>>
 }
 
 const storage = new AsyncLocalStorage<RequestScope>()
@@ -57,4 +59,30 @@ export function withActor<T>(payload: T, actor: JournalActor | undefined = curre
   if (!actor || !payload || typeof payload !== 'object' || Array.isArray(payload) || 'actor' in (payload as object))
     return payload
   return { ...payload, actor }
+}
+
+/**
+ * Issue 23 point 5: a read of what never changes on a row (a voucher's hall and buyer) shared by the steps of one
+ * request that each need it (the hall guard, then the sale's pre-transaction step), instead of one statement each.
+ * Outside a request it simply reads. A read that finds nothing or fails is not kept, so a row written later in the
+ * same request is read afresh. Never for values a transaction may change: those are read in it.
+ */
+export function oncePerRequest<T>(key: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
+  const s = storage.getStore()
+  if (!s) return read()
+  const once = (s.once ??= new Map())
+  const kept = once.get(key) as Promise<T | undefined> | undefined
+  if (kept) return kept
+  const p = read().then(
+    (v) => {
+      if (v === undefined) once.delete(key)
+      return v
+    },
+    (err: unknown) => {
+      once.delete(key)
+      throw err
+    },
+  )
+  once.set(key, p)
+  return p
 }

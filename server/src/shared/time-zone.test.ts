@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { formatInZone, isTimeZone, isoInZone, zoneLabel, zoneOffsetMinutes } from './time-zone.ts'
+import { formatInZone, hallZoneOf, isTimeZone, isoInZone, zoneLabel, zoneOffsetMinutes } from './time-zone.ts'
 
 describe('hall time zone', () => {
   it('shows a lotto receipt\'s UTC instants at La Paz wall-clock time (issue 17: "Sorteo 19:26" beside "Emitido 22:47")', () => {
@@ -34,5 +34,21 @@ describe('hall time zone', () => {
     expect(isTimeZone('')).toBe(false)
     expect(formatInZone(null, 'UTC')).toBe('—')
     expect(formatInZone('pronto', 'UTC')).toBe('pronto')
+  })
+
+  // The zone worked out from a settings text is remembered per process (read on every sale): the hall's own zone
+  // only, never the fallback it was first asked with (each profile's zone stays its own), and asked twice the same.
+  it("takes a hall's zone from its settings, else each caller's fallback, the same when asked again", () => {
+    for (let i = 0; i < 2; i++) {
+      expect(hallZoneOf('{"timeZone":"America/Lima"}', 'America/La_Paz')).toBe('America/Lima')
+      expect(hallZoneOf('{"timeZone":"America/LaPaz"}', 'America/La_Paz')).toBe('America/La_Paz')
+      expect(hallZoneOf('{"timeZone":"America/LaPaz"}', 'America/Asuncion')).toBe('America/Asuncion')
+      expect(hallZoneOf(null, 'America/Asuncion')).toBe('America/Asuncion')
+      expect(hallZoneOf('{}', 'America/La_Paz')).toBe('America/La_Paz')
+      expect(hallZoneOf('no es JSON', 'UTC')).toBe('UTC')
+      expect(hallZoneOf('null', 'UTC')).toBe('UTC')
+      expect(isTimeZone('America/LaPaz')).toBe(false)
+      expect(isTimeZone('America/La_Paz')).toBe(true)
+    }
   })
 })

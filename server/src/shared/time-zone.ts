@@ -7,13 +7,22 @@
 /** True when `tz` is an IANA time zone this runtime knows ("America/La_Paz", "Europe/Madrid", "UTC"). */
 export function isTimeZone(tz: unknown): tz is string {
   if (typeof tz !== 'string' || tz.length === 0 || tz.length > 64) return false
+  // A name's validity does not change while the process runs; building a formatter to learn it costs more than a
+  // sale's other steps on the hall's zone (issue 23 point 5), so each name is asked once.
+  const known = zoneNames.get(tz)
+  if (known !== undefined) return known
+  let valid: boolean
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: tz })
-    return true
+    valid = true
   } catch {
-    return false
+    valid = false
   }
+  if (zoneNames.size >= 1000) zoneNames.clear()
+  zoneNames.set(tz, valid)
+  return valid
 }
+const zoneNames = new Map<string, boolean>()
 
 interface WallClock {
   year: number
@@ -109,10 +118,19 @@ export function zoneLabel(t: number, tz: string): string {
 
 /** A hall's zone from its settings document (`timeZone`, issue 17), else `fallback` (its profile's zone). */
 export function hallZoneOf(settingsJson: string | null | undefined, fallback: string): string {
-  try {
-    const own = (JSON.parse(settingsJson || '{}') as { timeZone?: unknown }).timeZone
-    return isTimeZone(own) ? own : fallback
-  } catch {
-    return fallback
+  // Read per sale (the ticket's printed time): the settings document is parsed once per distinct text.
+  const key = settingsJson || '{}'
+  let own = hallZones.get(key)
+  if (own === undefined) {
+    try {
+      const z = (JSON.parse(key) as { timeZone?: unknown } | null)?.timeZone
+      own = isTimeZone(z) ? z : null
+    } catch {
+      own = null
+    }
+    if (hallZones.size >= 1000) hallZones.clear()
+    hallZones.set(key, own)
   }
+  return own ?? fallback
 }
+const hallZones = new Map<string, string | null>()
