@@ -1262,6 +1262,27 @@ export async function refundOfTicket(tx: Sql, product: string, ticketId: string)
   return r && { ...r, amount_cents: Number(r.amount_cents) }
 }
 
+/**
+ * The journal's record of a card's refund (`refund.paid`) under its game's scope, or null: the journal remembers a
+ * refund whose row was deleted from the table. Read by the scope's index (one game's records), never the whole
+ * journal.
+ */
+export async function journaledCardRefund(
+  tx: Sql,
+  scope: string,
+  cardId: string,
+): Promise<{ seq: number; refundId: string } | null> {
+  const rows = await tx.all<{ seq: number; payload: string }>(
+    "SELECT seq, payload FROM journal WHERE scope = ? AND type = 'refund.paid' ORDER BY seq",
+    [scope],
+  )
+  for (const r of rows) {
+    const p = JSON.parse(r.payload) as { product?: string; ticketId?: string; refundId?: string }
+    if (p.product === 'card' && p.ticketId === cardId) return { seq: Number(r.seq), refundId: String(p.refundId) }
+  }
+  return null
+}
+
 export async function insertRefund(
   tx: Sql,
   r: {
