@@ -27,7 +27,7 @@ import {
   cardJoin,
   gameForRefunds,
   insertRefund,
-  journaledCardRefund,
+  journaledSettlements,
   kioskPurchaseOfCard,
   personNameOf,
   refundOfTicket,
@@ -140,12 +140,14 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       if (done) throw alreadyRefunded(done)
       // BNG-86 (once) and issue 24 point 1: a refund row deleted outside the server (and the card's rows put back from
       // an older copy of the file, seals and all) leaves the journal's record of it; the card is not refunded again.
-      const journaled = await journaledCardRefund(tx, refundScope(c), c.id)
+      const [journaled] = (await journaledSettlements(tx, refundScope(c), ['refund.paid'], 'ticketId', [c.id])).filter(
+        (r) => r.payload.product === 'card',
+      )
       if (journaled)
         throw rowTampered([
           {
             table: 'refunds',
-            id: journaled.refundId,
+            id: String(journaled.payload.refundId),
             what: `journal record #${journaled.seq} refunded card ${c.serial}, but its refund is missing from the table (deleted outside the server)`,
           },
         ])

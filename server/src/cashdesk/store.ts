@@ -1263,24 +1263,29 @@ export async function refundOfTicket(tx: Sql, product: string, ticketId: string)
 }
 
 /**
- * The journal's record of a card's refund (`refund.paid`) under its game's scope, or null: the journal remembers a
- * refund whose row was deleted from the table. Read by the scope's index (one game's records), never the whole
- * journal.
+ * The journal's records of type `types` under `scope` whose payload's `field` is one of `ids` (a card's refund, its
+ * prizes paid): the journal remembers a settlement whose row was deleted from the tables. Read through the scope's
+ * index (one game's records), never the whole journal.
  */
-export async function journaledCardRefund(
+export async function journaledSettlements(
   tx: Sql,
   scope: string,
-  cardId: string,
-): Promise<{ seq: number; refundId: string } | null> {
-  const rows = await tx.all<{ seq: number; payload: string }>(
-    "SELECT seq, payload FROM journal WHERE scope = ? AND type = 'refund.paid' ORDER BY seq",
-    [scope],
+  types: readonly string[],
+  field: string,
+  ids: readonly string[],
+): Promise<Array<{ seq: number; type: string; payload: Record<string, unknown> }>> {
+  if (ids.length === 0) return []
+  const wanted = new Set(ids)
+  const rows = await tx.all<{ seq: number; type: string; payload: string }>(
+    `SELECT seq, type, payload FROM journal WHERE scope = ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq`,
+    [scope, ...types],
   )
+  const out: Array<{ seq: number; type: string; payload: Record<string, unknown> }> = []
   for (const r of rows) {
-    const p = JSON.parse(r.payload) as { product?: string; ticketId?: string; refundId?: string }
-    if (p.product === 'card' && p.ticketId === cardId) return { seq: Number(r.seq), refundId: String(p.refundId) }
+    const payload = JSON.parse(r.payload) as Record<string, unknown>
+    if (wanted.has(String(payload[field]))) out.push({ seq: Number(r.seq), type: r.type, payload })
   }
-  return null
+  return out
 }
 
 export async function insertRefund(
