@@ -263,6 +263,54 @@ describe("an insider's races on the money paths: every value leaves the house on
     for (const r of refusals) expect(r.rows).toEqual([expect.objectContaining({ table: 'refunds', id: refundId })])
   })
 
+  it('a paid card made unpaid again in the file (its payout row and seal deleted, its prizes and card put back from a copy, seals and all) is not paid twice (BNG-71, issue 24)', async () => {
+    const w = winners[1]
+    type Row = Record<string, unknown>
+    const snapshot = async () => ({
+      prizes: await db().all<Row>('SELECT * FROM prizes WHERE card_id = ?', [w.cardId]),
+      card: (await db().get<Row>('SELECT * FROM cards WHERE id = ?', [w.cardId]))!,
+      seals: await db().all<Row>(
+        "SELECT * FROM row_seals WHERE (tbl = 'cards' AND row_id = ?) OR (tbl = 'prizes' AND row_id IN (SELECT id FROM prizes WHERE card_id = ?))",
+        [w.cardId, w.cardId],
+      ),
+    })
+    const copy = await snapshot()
+    const first = await h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: w.code })
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    const payoutId = first.body.payout.payoutId as string
+    const out = { rosa: (await shiftOf('cajera@caja1')).outCents, jorge: (await shiftOf('cajero@caja2')).outCents }
+    // The tables put back as the copy had them: the payout gone, the prizes and the card unpaid, with their seals.
+    await tamper('DELETE FROM payouts WHERE id = ?', [payoutId])
+    await tamper("DELETE FROM row_seals WHERE tbl = 'payouts' AND row_id = ?", [payoutId])
+    const restore = async (table: string, row: Row) => {
+      const cols = Object.keys(row).filter((c) => c !== 'id')
+      await tamper(`UPDATE ${table} SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
+        ...cols.map((c) => row[c]),
+        row.id,
+      ])
+    }
+    for (const prize of copy.prizes) await restore('prizes', prize)
+    await restore('cards', copy.card)
+    for (const seal of copy.seals)
+      await tamper('UPDATE row_seals SET journal_seq = ?, mac = ? WHERE tbl = ? AND row_id = ?', [
+        Number(seal.journal_seq),
+        seal.mac,
+        seal.tbl,
+        seal.row_id,
+      ])
+    const again = await Promise.all([
+      h.call('cajero@caja2', 'POST', '/api/tickets/pay', { code: w.code }),
+      h.call('cajera@caja1', 'POST', '/api/tickets/pay', { code: w.code }),
+    ])
+    for (const a of again) {
+      expect(a.status, JSON.stringify(a.body)).toBe(409)
+      expect(a.body.error.code).toBe('ROW_TAMPERED')
+    }
+    expect((await shiftOf('cajera@caja1')).outCents).toBe(out.rosa)
+    expect((await shiftOf('cajero@caja2')).outCents).toBe(out.jorge)
+    expect(await count('SELECT COUNT(*) AS n FROM payouts WHERE card_id = ?', [w.cardId])).toBe(0)
+  })
+
   it('vouchers cashed out while their cashier counts and closes her drawer: each lands before the close or is refused and keeps its credit; the closed report equals its movements', async () => {
     for (let round = 0; round < 4; round++) {
       const shift = await shiftOf('cajera@caja1')
