@@ -36,7 +36,7 @@ import { parseTypedSerial } from '../bingo/typed-serial.ts'
 import { DAY_MS, type CashdeskDeps, type VoucherService } from './vouchers.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { maskDocument, openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
-import { assertRowsSealed } from '../shared/row-seals.ts'
+import { assertRowsSealed, rowTampered } from '../shared/row-seals.ts'
 import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -48,7 +48,7 @@ import { archiveOnPayout } from '../bingo/card-custody-service.ts'
 import { awardsStayInHall, cameraRecord } from '../bingo/context.ts'
 import { cardById } from '../bingo/store/sales.ts'
 import { gameById } from '../bingo/store/games.ts'
-import { hallOfStation } from './store.ts'
+import { hallOfStation, journaledSettlements } from './store.ts'
 import { ScopesTooNarrow } from '../db/scopes.ts'
 import { cardCustodyState } from '../bingo/store/custody.ts'
 import { copyDoc, payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
@@ -586,6 +586,23 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
               'bonus_prizes',
               st.prizes.filter((p) => p.bonus).map((p) => p.id),
             )
+            // BNG-71 (paid once) and issue 24 point 1: a payout deleted outside the server, its prizes and card put back
+            // from an older copy of the file (seals and all), leaves the journal's record of each prize paid.
+            const journaled = await journaledSettlements(
+              tx,
+              `hall:${st.hallId}/session:${st.sessionId}/game:${st.gameId}`,
+              ['prize.paid', 'bonus.paid'],
+              'prizeId',
+              st.prizes.map((p) => p.id),
+            )
+            if (journaled.length > 0)
+              throw rowTampered(
+                journaled.map((r) => ({
+                  table: r.type === 'bonus.paid' ? 'bonus_prizes' : 'prizes',
+                  id: String(r.payload.prizeId),
+                  what: `journal record #${r.seq} paid it, but the tables say it is unpaid (changed outside the server)`,
+                })),
+              )
             // CFG-5: the payee's document is one of the kinds the card's hall takes as a player's identity.
             const payeeProfile = getProfile((await vouchers.hallFor(tx, st.hallId)).profileId)
             if (payeeProfile) assertAcceptedDocument(payeeProfile, payeeDocument, 'payeeDocument')

@@ -12,7 +12,7 @@
  */
 import { cardIdOfShortCode, readCardShortCode } from './card-short-code.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { assertRowsSealed, assertRowsSealedWhere } from '../shared/row-seals.ts'
+import { assertRowsSealed, assertRowsSealedWhere, rowTampered } from '../shared/row-seals.ts'
 import { DomainError } from '../shared/errors.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
@@ -27,6 +27,7 @@ import {
   cardJoin,
   gameForRefunds,
   insertRefund,
+  journaledSettlements,
   kioskPurchaseOfCard,
   personNameOf,
   refundOfTicket,
@@ -70,6 +71,10 @@ export interface CardRefund {
   /** A cash refund's receipt: printed at the station, or why not (the refund stands either way). */
   receipt: { printed: true } | { printed: false; error: { code: string; message: string } } | null
 }
+
+/** The journal scope of a card's refund record: its game's (the scope is indexed, so the refund is found by it). */
+const refundScope = (c: { hallId: string; sessionId: string; gameId: string }) =>
+  `hall:${c.hallId}/session:${c.sessionId}/game:${c.gameId}`
 
 export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService, prints: TicketPrints) {
   const { db, clock, keys } = deps
@@ -133,6 +138,19 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
         )
       const done = await refundOfTicket(tx, 'card', c.id)
       if (done) throw alreadyRefunded(done)
+      // BNG-86 (once) and issue 24 point 1: a refund row deleted outside the server (and the card's rows put back from
+      // an older copy of the file, seals and all) leaves the journal's record of it; the card is not refunded again.
+      const [journaled] = (await journaledSettlements(tx, refundScope(c), ['refund.paid'], 'ticketId', [c.id])).filter(
+        (r) => r.payload.product === 'card',
+      )
+      if (journaled)
+        throw rowTampered([
+          {
+            table: 'refunds',
+            id: String(journaled.payload.refundId),
+            what: `journal record #${journaled.seq} refunded card ${c.serial}, but its refund is missing from the table (deleted outside the server)`,
+          },
+        ])
       // Issue 24 point 1: the card's sale payment and kiosk purchase it is refunded against are as the server wrote them.
       await assertRowsSealedWhere(tx, 'sale_payments', "t.product = 'card' AND t.ref_id = ?", [c.id])
       // ...and the card itself (its status: a card marked refunded in the database is not refunded again).
@@ -209,7 +227,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
       await appendJournal(tx, {
         at,
         type: 'refund.paid',
-        scope: `hall:${c.hallId}/session:${c.sessionId}/game:${c.gameId}`,
+        scope: refundScope(c),
         payload: {
           refundId,
           product: 'card',

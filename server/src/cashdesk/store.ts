@@ -1262,6 +1262,32 @@ export async function refundOfTicket(tx: Sql, product: string, ticketId: string)
   return r && { ...r, amount_cents: Number(r.amount_cents) }
 }
 
+/**
+ * The journal's records of type `types` under `scope` whose payload's `field` is one of `ids` (a card's refund, its
+ * prizes paid): the journal remembers a settlement whose row was deleted from the tables. Read through the scope's
+ * index (one game's records), never the whole journal.
+ */
+export async function journaledSettlements(
+  tx: Sql,
+  scope: string,
+  types: readonly string[],
+  field: string,
+  ids: readonly string[],
+): Promise<Array<{ seq: number; type: string; payload: Record<string, unknown> }>> {
+  if (ids.length === 0) return []
+  const wanted = new Set(ids)
+  const rows = await tx.all<{ seq: number; type: string; payload: string }>(
+    `SELECT seq, type, payload FROM journal WHERE scope = ? AND type IN (${types.map(() => '?').join(', ')}) ORDER BY seq`,
+    [scope, ...types],
+  )
+  const out: Array<{ seq: number; type: string; payload: Record<string, unknown> }> = []
+  for (const r of rows) {
+    const payload = JSON.parse(r.payload) as Record<string, unknown>
+    if (wanted.has(String(payload[field]))) out.push({ seq: Number(r.seq), type: r.type, payload })
+  }
+  return out
+}
+
 export async function insertRefund(
   tx: Sql,
   r: {
