@@ -8,8 +8,16 @@
 import type { Sql } from '../db/database.ts'
 import { assertChainHeld, transactionEngine } from '../db/scopes.ts'
 import { chainOfScope } from './journal-chain.ts'
-import { knownJournalHead, rememberJournalHead, type JournalTip } from './row-seals.ts'
+import { knownJournalHead, rememberJournalHead, spareJournalSeqs, type JournalTip } from './row-seals.ts'
 import { chainHead, lastJournalSeq, nextJournalSeqs } from './store.ts'
+
+/**
+ * PostgreSQL: how many of the journal's sequence values a transaction draws at once. A sale writes two records or
+ * more and a group-commit batch several sales; the values drawn and not used by the transaction's end are a gap in
+ * `seq` (as a rolled-back transaction's are), never reused by another transaction, so committedJournalHorizon's
+ * reasoning (whoever holds a seq at or below the sequence's value held the lock when it was read) still holds.
+ */
+const SEQS_AHEAD = 16
 
 export interface JournalLink {
   chain: string
@@ -31,9 +39,21 @@ export async function linkFor(tx: Sql, scope: string, count: number, after = 0):
   let seqs: number[]
   let prev: { chainSeq: number; hash: string } | null
   if (transactionEngine() === 'postgres') {
-    const rows = await nextJournalSeqs(tx, count, known ? null : chain)
-    seqs = rows.map((r) => Number(r.seq)).sort((a, b) => a - b)
-    const head = known ?? (rows[0].hash ? { seq: Number(rows[0].chain_seq), hash: rows[0].hash } : undefined)
+    // Seqs drawn ahead by this transaction first (each draw is a round trip under the batch's locks); a chain whose
+    // head is not known yet reads it in the same round trip as the seqs drawn after them.
+    // Outside a row-seal body (no transaction state to keep them in) only what is needed is drawn.
+    const pool = spareJournalSeqs(tx)
+    seqs = pool ? pool.splice(0, Math.min(count, pool.length)) : []
+    let read: Awaited<ReturnType<typeof nextJournalSeqs>> = []
+    if (seqs.length < count || !known) {
+      const need = count - seqs.length
+      read = await nextJournalSeqs(tx, pool ? Math.max(need, SEQS_AHEAD) : Math.max(need, 1), known ? null : chain)
+      // Each draw's values are above every earlier one's: the spares stay in order after those taken now.
+      const drawn = read.map((r) => Number(r.seq)).sort((a, b) => a - b)
+      seqs.push(...drawn.slice(0, need))
+      pool?.push(...drawn.slice(need))
+    }
+    const head = known ?? (read[0]?.hash ? { seq: Number(read[0].chain_seq), hash: read[0].hash } : undefined)
     prev = head ? { chainSeq: head.seq, hash: head.hash } : await legacyHead(tx, chain)
   } else {
     const last = Math.max(after, tip?.seq ?? Number((await lastJournalSeq(tx)) ?? 0))

@@ -549,6 +549,12 @@ export interface RowSealState {
    * perhaps rolled back to its savepoint).
    */
   journalHead?: JournalTip
+  /**
+   * PostgreSQL: journal seqs the transaction drew ahead and has not used yet, in order (journal-link.ts). One array
+   * per transaction, shared by the bodies nested in it (a group commit's units): a unit rolled back leaves its seqs
+   * drawn, as any rollback does, and the next unit takes the spares after them.
+   */
+  spareSeqs: number[]
   ended?: boolean
 }
 type TxState = RowSealState
@@ -580,7 +586,7 @@ export function runWithRowSeals<T>(
   link?: { head?: JournalTip },
 ): Promise<T> {
   const outer = current.getStore()
-  const state: TxState = { key, now, pending: new Map(), journalHead: link?.head }
+  const state: TxState = { key, now, pending: new Map(), journalHead: link?.head, spareSeqs: outer?.spareSeqs ?? [] }
   if (link) link.head = undefined
   return current
     .run(state, fn)
@@ -599,6 +605,12 @@ export function runWithRowSeals<T>(
 export function knownJournalHead(tx: Sql): JournalTip | undefined {
   const s = states.get(tx)
   return s && !s.ended ? s.journalHead : undefined
+}
+
+/** The transaction's journal seqs drawn ahead (RowSealState.spareSeqs); undefined outside a row-seal body. */
+export function spareJournalSeqs(tx: Sql): number[] | undefined {
+  const s = states.get(tx)
+  return s && !s.ended ? s.spareSeqs : undefined
 }
 
 /** Called by the journal's writers after their INSERT, in the transaction they wrote in. */
