@@ -3,6 +3,8 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
 import { printedInstant } from '../helpers/cashier.ts'
+import { TERMINAL_TERMS } from '../helpers/terminals.ts'
+import { sealed } from '../helpers/device-marks.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { countOf } from '../helpers/cash.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
@@ -504,7 +506,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
   )
 
   it.skipIf(!testPostgresUrl)(
-    "PostgreSQL: with hall A's transaction open, hall B's instant payout, card refund and end-of-game checkpoint commit; hall A's wait on its lock and commit after; every chain and checkpoint verifies",
+    "PostgreSQL: with hall A's transaction open, hall B's instant payout, card refund, terminal credit and end-of-game checkpoint commit; hall A's wait on its lock and commit after; every chain and checkpoint verifies",
     async () => {
       const { db, bingo } = server.services
       const payee = { payeeName: 'Ana Quispe Mamani', payeeDocument: '4455667 LP' }
@@ -547,8 +549,20 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         const game = await gameById(db, gameId)
         return { code: sold.body.cards[0].code as string, scope: gameScope(game!) }
       }
-      const inSouth = await voided(tillSouth, south)
-      const inNorth = await voided(tillNorth, north)
+      // A bingo terminal in each hall under the authority's terms, credited at the hall's cash desk (BNG-101).
+      const terminal = async (hall: HallSetup) => {
+        await server.services.terminals.setTerms({ hallId: hall.hallId, ...TERMINAL_TERMS, by: 'test' })
+        return (
+          await server.services.auth.enrolDevice({
+            ...sealed(),
+            kind: 'terminal',
+            name: 'Terminal 1',
+            hallId: hall.hallId,
+          })
+        ).id
+      }
+      const inSouth = { ...(await voided(tillSouth, south)), terminalId: await terminal(south) }
+      const inNorth = { ...(await voided(tillNorth, north)), terminalId: await terminal(north) }
       const three = (till: Till, w: (typeof winners)[number], v: typeof inSouth) => ({
         instant: api(
           server.url,
@@ -561,10 +575,22 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
           r.status,
           r.body.error,
         ]),
+        credit: api(
+          server.url,
+          'POST',
+          '/api/terminal-sessions/load',
+          { terminalId: v.terminalId, amountCents: 1000, cash: countOf(1000), ageConfirmed: true },
+          till.headers,
+        ).then((r) => [r.status, r.body.error]),
         // What the end of the voided game asks for (services.ts), under that game's scope.
         checkpoint: server.services.checkpoints.checkpoint('game-ended', v.scope).then(() => 'signed'),
       })
-      const expected = { instant: [200, undefined], refund: [201, undefined], checkpoint: 'signed' }
+      const expected = {
+        instant: [200, undefined],
+        refund: [201, undefined],
+        credit: [201, undefined],
+        checkpoint: 'signed',
+      }
       const settled = async (ops: Record<string, Promise<unknown>>, ms: number) =>
         Object.fromEntries(
           await Promise.all(Object.entries(ops).map(async ([k, p]) => [k, await within(p, ms)] as const)),
@@ -596,8 +622,8 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
             )?.n ?? 0,
           )
         const until = Date.now() + 15_000
-        while ((await waiters()) < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
-        expect(await waiters()).toBe(3)
+        while ((await waiters()) < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await waiters()).toBe(4)
         // ...and no writer waits for the global lock, nor for another's `instant` lock.
         expect(
           await db.all(
@@ -610,6 +636,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         expect(await settled(southOps, 10_000)).toEqual(expected)
         expect(await within(northOps.instant, 10)).toBe('pending')
         expect(await within(northOps.refund, 10)).toBe('pending')
+        expect(await within(northOps.credit, 10)).toBe('pending')
         release()
         await held
         expect(await settled(northOps, 30_000)).toEqual(expected)
