@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
 import { plan649 } from '../helpers/lottery-plans.ts'
+import { printedInstant } from '../helpers/cashier.ts'
+import { TERMINAL_TERMS } from '../helpers/terminals.ts'
+import { sealed } from '../helpers/device-marks.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { countOf } from '../helpers/cash.ts'
 import { testPostgresUrl } from '../helpers/database.ts'
@@ -10,6 +13,8 @@ import { committedJournalHorizon } from '../../server/src/shared/store.ts'
 import { verifyCheckpoints } from '../../server/src/shared/checkpoints.ts'
 import type { JournalRecord } from '../../server/src/shared/journal-chain.ts'
 import { GLOBAL_LOCK, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
+import { gameScope } from '../../server/src/bingo/context.ts'
+import { gameById } from '../../server/src/bingo/store/games.ts'
 
 /**
  * Issue 23 point 5, DESIGN.md "Journal": on PostgreSQL the journal is one chain per scope (hall, operator product),
@@ -424,6 +429,247 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         expect(chains('voucher.sold', (x) => x.amountCents === 2000)).toContain(own[0])
       }
       expect(chains('lotto.slip_sold')).toEqual(['lotto'])
+    },
+    180_000,
+  )
+  it.skipIf(!testPostgresUrl)(
+    'PostgreSQL: scope locks are taken halls first, in one order: a transaction waiting for hall A holds no product lock, and two transactions naming overlapping scopes in opposite order do not deadlock',
+    async () => {
+      const { db } = server.services
+      const at = () => new Date().toISOString()
+      // Transactions of hall B naming `lotto`, `instant` and hall B in opposite orders, pausing between their locks
+      // and their commit, many times over: no deadlock (PostgreSQL would abort one of them).
+      const pausing = (scopes: string[]) =>
+        db.transaction(
+          async (tx) => {
+            await tx.get('SELECT pg_sleep(0.02)')
+            await appendJournal(tx, { at: at(), type: 'test.order', scope: 'lotto:L6/order', payload: {} })
+          },
+          { scopes },
+        )
+      for (let i = 0; i < 40; i++)
+        await Promise.all(
+          Array.from({ length: 6 }, (_, k) =>
+            pausing(
+              k % 2 ? ['lotto', `hall:${south.hallId}`, 'instant'] : ['instant', `hall:${south.hallId}`, 'lotto'],
+            ),
+          ),
+        )
+      let release!: () => void
+      const gate = new Promise<void>((r) => (release = r))
+      let entered!: () => void
+      const inside = new Promise<void>((r) => (entered = r))
+      const held = db.transaction(
+        async (tx) => {
+          await tx.get('SELECT 1 AS one')
+          entered()
+          await gate
+        },
+        { scopes: [`hall:${north.hallId}`] },
+      )
+      await inside
+      try {
+        // A lotto writer of hall A (named product first) waits for hall A without holding `lotto`...
+        const northLotto = db.transaction(
+          (tx) => appendJournal(tx, { at: at(), type: 'test.order', scope: 'lotto:L6/order', payload: {} }),
+          { scopes: ['lotto', `hall:${north.hallId}`] },
+        )
+        const until = Date.now() + 15_000
+        const waiting = async () =>
+          Number(
+            (
+              await db.get<{ n: number }>(
+                "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
+                [SCOPE_LOCK_CLASS, scopeLockKey(`hall:${north.hallId}`) >>> 0],
+              )
+            )?.n ?? 0,
+          )
+        while ((await waiting()) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await waiting()).toBe(1)
+        // ...so hall B's lotto writer commits meanwhile.
+        const southLotto = db.transaction(
+          (tx) => appendJournal(tx, { at: at(), type: 'test.order', scope: 'lotto:L6/order', payload: {} }),
+          { scopes: [`hall:${south.hallId}`, 'lotto'] },
+        )
+        expect(await within(southLotto, 10_000)).not.toBe('pending')
+        expect(await within(northLotto, 10)).toBe('pending')
+        release()
+        await held
+        await northLotto
+      } finally {
+        release()
+        await held.catch(() => undefined)
+      }
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+    },
+    60_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: with hall A's transaction open, hall B's instant payout, card refund, terminal credit and end-of-game checkpoint commit; hall A's wait on its lock and commit after; every chain and checkpoint verifies",
+    async () => {
+      const { db, bingo } = server.services
+      const payee = { payeeName: 'Ana Quispe Mamani', payeeDocument: '4455667 LP' }
+      // Instant tickets (the operator's: paid at any of its cash desks, INS-11), sold in hall B.
+      const tickets = await printedInstant(server.services, south.hallId)
+      const winners = tickets.filter((t) => t.tier > 0).slice(0, 2)
+      for (const w of winners)
+        expect(
+          (
+            await api(
+              server.url,
+              'POST',
+              '/api/instant/sales',
+              { ageConfirmed: true, code: w.serial, hallId: south.hallId },
+              tillSouth.headers,
+            )
+          ).status,
+        ).toBe(201)
+      // In each hall, a game whose cards were sold at the counter, then voided after its first ball (BNG-86: refunded).
+      const voided = async (till: Till, hall: HallSetup) => {
+        // A game an earlier test left drawing ends first; one left on sale is the one voided.
+        const open = await db.all<{ id: string; status: string }>(
+          "SELECT id, status FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')",
+          [hall.hallId],
+        )
+        for (const g of open) if (g.status !== 'on_sale') await playToTheEnd(server.services, g.id)
+        const gameId = open.find((g) => g.status === 'on_sale')?.id ?? (await nextGameOnSale(server.services, hall))
+        const sold = await api(
+          server.url,
+          'POST',
+          `/api/games/${gameId}/sales`,
+          { count: 10, cash: countOf(5000), ageConfirmed: true },
+          till.headers,
+        )
+        expect(sold.status).toBe(201)
+        await bingo.closeSales({ gameId })
+        await bingo.drawNext(gameId)
+        await bingo.declareIncident({ gameId, kind: 'ball-irregularity', note: 'bola defectuosa' })
+        await server.services.checkpoints.settled()
+        const game = await gameById(db, gameId)
+        return { code: sold.body.cards[0].code as string, scope: gameScope(game!) }
+      }
+      // A bingo terminal in each hall under the authority's terms, credited at the hall's cash desk (BNG-101).
+      const terminal = async (hall: HallSetup) => {
+        await server.services.terminals.setTerms({ hallId: hall.hallId, ...TERMINAL_TERMS, by: 'test' })
+        return (
+          await server.services.auth.enrolDevice({
+            ...sealed(),
+            kind: 'terminal',
+            name: 'Terminal 1',
+            hallId: hall.hallId,
+          })
+        ).id
+      }
+      const inSouth = { ...(await voided(tillSouth, south)), terminalId: await terminal(south) }
+      const inNorth = { ...(await voided(tillNorth, north)), terminalId: await terminal(north) }
+      const three = (till: Till, w: (typeof winners)[number], v: typeof inSouth) => ({
+        instant: api(
+          server.url,
+          'POST',
+          '/api/tickets/pay',
+          { code: w.code, inventoryCode: w.serial, ...payee },
+          till.headers,
+        ).then((r) => [r.status, r.body.error]),
+        refund: api(server.url, 'POST', '/api/refunds/cards', { code: v.code }, till.headers).then((r) => [
+          r.status,
+          r.body.error,
+        ]),
+        credit: api(
+          server.url,
+          'POST',
+          '/api/terminal-sessions/load',
+          { terminalId: v.terminalId, amountCents: 1000, cash: countOf(1000), ageConfirmed: true },
+          till.headers,
+        ).then((r) => [r.status, r.body.error]),
+        // What the end of the voided game asks for (services.ts), under that game's scope.
+        checkpoint: server.services.checkpoints.checkpoint('game-ended', v.scope).then(() => 'signed'),
+      })
+      const expected = {
+        instant: [200, undefined],
+        refund: [201, undefined],
+        credit: [201, undefined],
+        checkpoint: 'signed',
+      }
+      const settled = async (ops: Record<string, Promise<unknown>>, ms: number) =>
+        Object.fromEntries(
+          await Promise.all(Object.entries(ops).map(async ([k, p]) => [k, await within(p, ms)] as const)),
+        )
+      let release!: () => void
+      const gate = new Promise<void>((r) => (release = r))
+      let entered!: () => void
+      const inside = new Promise<void>((r) => (entered = r))
+      const held = db.transaction(
+        async (tx) => {
+          await tx.get('SELECT 1 AS one')
+          entered()
+          await gate
+        },
+        { scopes: [`hall:${north.hallId}`] },
+      )
+      await inside
+      let northOps: ReturnType<typeof three> | undefined
+      try {
+        // Hall A first: its payout, refund and checkpoint wait on hall A's advisory lock (pg_locks)...
+        northOps = three(tillNorth, winners[1], inNorth)
+        const waiters = async () =>
+          Number(
+            (
+              await db.get<{ n: number }>(
+                "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
+                [SCOPE_LOCK_CLASS, scopeLockKey(`hall:${north.hallId}`) >>> 0],
+              )
+            )?.n ?? 0,
+          )
+        const until = Date.now() + 15_000
+        while ((await waiters()) < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await waiters()).toBe(4)
+        // ...and no writer waits for the global lock, nor for another's `instant` lock.
+        expect(
+          await db.all(
+            "SELECT classid, objid, objsubid, mode FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND NOT (classid = ? AND objid = ? AND objsubid = 2)",
+            [SCOPE_LOCK_CLASS, scopeLockKey(`hall:${north.hallId}`) >>> 0],
+          ),
+        ).toEqual([])
+        // Hall B's commit meanwhile, its checkpoint too (queued behind none of hall A's).
+        const southOps = three(tillSouth, winners[0], inSouth)
+        expect(await settled(southOps, 10_000)).toEqual(expected)
+        expect(await within(northOps.instant, 10)).toBe('pending')
+        expect(await within(northOps.refund, 10)).toBe('pending')
+        expect(await within(northOps.credit, 10)).toBe('pending')
+        release()
+        await held
+        expect(await settled(northOps, 30_000)).toEqual(expected)
+      } finally {
+        release()
+        await held.catch(() => undefined)
+      }
+      // Hall B's checkpoint alone, while hall A's transaction is open again: it commits.
+      const again = db.transaction(
+        async (tx) => {
+          await tx.get('SELECT 1 AS one')
+          await new Promise((r) => setTimeout(r, 3_000))
+        },
+        { scopes: [`hall:${north.hallId}`] },
+      )
+      await new Promise((r) => setTimeout(r, 100))
+      // Something new in hall B's chain to sign.
+      await db.transaction(
+        (tx) =>
+          appendJournal(tx, { at: new Date().toISOString(), type: 'test.new', scope: inSouth.scope, payload: {} }),
+        { scopes: [`hall:${south.hallId}`] },
+      )
+      const cp = await within(server.services.checkpoints.checkpoint('game-ended', inSouth.scope), 2_000)
+      expect(cp).not.toBe('pending')
+      expect(cp).not.toBeNull()
+      await again
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+      const all = await records()
+      const report = verifyCheckpoints(all, await server.services.checkpoints.list(), server.services.keys.publicKey)
+      expect(report.ok, JSON.stringify(report.problems)).toBe(true)
+      const chains = (type: string) => [...new Set(all.filter((r) => r.type === type).map((r) => r.chain))].sort()
+      expect(chains('instant.prize_paid')).toEqual(['instant'])
+      expect(chains('refund.paid')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
     },
     180_000,
   )

@@ -10,8 +10,9 @@ import { QUICKNET_KEY, roundTime, verifyBeaconSignature, type BeaconKey, type Be
 import { drawOrderV2, isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import { compareBytes } from './game.ts'
-import { emit, gameScope, loadGame, type BingoContext, type GameCache } from './context.ts'
-import { type Game, setGameBeacon } from './store/games.ts'
+import { awardsStayInHall, emit, gameScope, loadGame, type BingoContext, type GameCache } from './context.ts'
+import { gameById, type Game, setGameBeacon } from './store/games.ts'
+import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { issuedSerials } from './store/sales.ts'
 import type { Actor, BeaconState } from './types.ts'
 
@@ -124,64 +125,87 @@ export async function acceptTypedBeacon(
   }
 }
 
+/**
+ * Issue 23 point 5: fixing the beacon (the draw order, the lucky numbers, their records) writes the game's rows and its
+ * hall's chain, so it locks that hall alone when the game's awards stay in it (awardsStayInHall: a simultaneous game
+ * or an interconnected pot reach other halls' rows), read again inside; every chain otherwise. The beacon is fetched
+ * before, with no transaction held.
+ */
 async function storeBeacon(ctx: BingoContext, gameId: string, value: BeaconValue, actor: Actor): Promise<void> {
-  await ctx.gameTx(gameId, async (tx) => {
-    const game = await loadGame(tx, gameId)
-    if (game.beaconRandomness) return // another request stored it first
-    const round = Number(game.beaconRound)
-    const key: BeaconKey =
-      value.scheme === 'demo'
-        ? { scheme: 'demo', chainHash: value.chainHash, publicKey: value.publicKey ?? '' }
-        : QUICKNET_KEY
-    const serials = (await issuedSerials(tx, gameId)).sort(compareBytes)
-    // drawOrderV2 re-verifies the round, the BLS signature and the randomness: no order from an unverified value.
-    const { salesDigest, order } = drawOrderV2({
-      seed: seedOf(ctx, game),
-      gameId,
-      serials,
-      closedAt: Number(game.closedAtUnix),
-      beaconKey: key,
-      beacon: value,
-      ballCount: game.ballCount,
-    })
-    if (salesDigest !== game.salesDigest)
-      throw new DomainError(
-        'CONFLICT',
-        `the cards of game ${gameId} no longer give the sales digest fixed at its close`,
-      )
-    const at = ctx.now()
-    const stored = await setGameBeacon(tx, gameId, {
-      round,
-      signature: value.signature,
-      randomness: value.randomness,
-      scheme: value.scheme,
-      chainHash: value.chainHash,
-      publicKey: value.scheme === 'demo' ? (value.publicKey ?? null) : null,
-      source: value.source,
-      drawOrderSealed: ctx.sealer.seal(JSON.stringify(order), orderContext(gameId)),
-      at,
-    })
-    if (!stored) return
-    const rec = await appendJournal(tx, {
-      at,
-      type: 'game.beacon',
-      scope: gameScope(game),
-      payload: {
+  const known = await gameById(ctx.db, gameId)
+  const scopes = known && (await awardsStayInHall(ctx.db, known)) ? [`hall:${known.hallId}`] : undefined
+  await narrowOrAll(scopes, (s) => storeBeaconWithin(ctx, gameId, value, actor, s))
+}
+
+async function storeBeaconWithin(
+  ctx: BingoContext,
+  gameId: string,
+  value: BeaconValue,
+  actor: Actor,
+  scopes: readonly string[] | undefined,
+): Promise<void> {
+  await ctx.gameTx(
+    gameId,
+    async (tx) => {
+      const game = await loadGame(tx, gameId)
+      if (scopes && !(await awardsStayInHall(tx, game))) throw new ScopesTooNarrow()
+      if (game.beaconRandomness) return // another request stored it first
+      const round = Number(game.beaconRound)
+      const key: BeaconKey =
+        value.scheme === 'demo'
+          ? { scheme: 'demo', chainHash: value.chainHash, publicKey: value.publicKey ?? '' }
+          : QUICKNET_KEY
+      const serials = (await issuedSerials(tx, gameId)).sort(compareBytes)
+      // drawOrderV2 re-verifies the round, the BLS signature and the randomness: no order from an unverified value.
+      const { salesDigest, order } = drawOrderV2({
+        seed: seedOf(ctx, game),
         gameId,
+        serials,
+        closedAt: Number(game.closedAtUnix),
+        beaconKey: key,
+        beacon: value,
+        ballCount: game.ballCount,
+      })
+      if (salesDigest !== game.salesDigest)
+        throw new DomainError(
+          'CONFLICT',
+          `the cards of game ${gameId} no longer give the sales digest fixed at its close`,
+        )
+      const at = ctx.now()
+      const stored = await setGameBeacon(tx, gameId, {
         round,
         signature: value.signature,
         randomness: value.randomness,
         scheme: value.scheme,
         chainHash: value.chainHash,
-        demo: value.scheme === 'demo',
+        publicKey: value.scheme === 'demo' ? (value.publicKey ?? null) : null,
         source: value.source,
-        actor,
-      },
-    })
-    for (const h of ctx.deps.hooks ?? [])
-      await h.beaconVerified?.(tx, { game: await loadGame(tx, gameId), beacon: value, at, scope: gameScope(game) })
-    emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: 'beacon' })
-  })
+        drawOrderSealed: ctx.sealer.seal(JSON.stringify(order), orderContext(gameId)),
+        at,
+      })
+      if (!stored) return
+      const rec = await appendJournal(tx, {
+        at,
+        type: 'game.beacon',
+        scope: gameScope(game),
+        payload: {
+          gameId,
+          round,
+          signature: value.signature,
+          randomness: value.randomness,
+          scheme: value.scheme,
+          chainHash: value.chainHash,
+          demo: value.scheme === 'demo',
+          source: value.source,
+          actor,
+        },
+      })
+      for (const h of ctx.deps.hooks ?? [])
+        await h.beaconVerified?.(tx, { game: await loadGame(tx, gameId), beacon: value, at, scope: gameScope(game) })
+      emit(tx, { type: 'game:changed', gameId, hallId: game.hallId, seq: rec.seq, reason: 'beacon' })
+    },
+    scopes,
+  )
 }
 
 /** The draw order of a v2 game, opened once per node and kept with its detector (never written in clear). */

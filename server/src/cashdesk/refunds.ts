@@ -20,12 +20,14 @@ import type { SalePrint, TicketPrints } from './ticket-prints.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { Till } from './shifts.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
+import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { returnOnRefund } from '../bingo/card-custody-service.ts'
 import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
 import {
   blockedTicket,
   cardJoin,
   gameForRefunds,
+  hallOfStation,
   insertRefund,
   journaledSettlements,
   kioskPurchaseOfCard,
@@ -102,6 +104,18 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   /**
+   * Issue 23 point 5: the chains a card's refund locks: its game's hall (the card, its refund, its journal record, a
+   * voucher issued for it) and the refunding station's hall (its drawer and shift, which the shift's close locks too),
+   * both resolved from what is stored, never from the request; a game's hall never changes. Every chain when the
+   * card or the station's hall is unknown (the refund is refused or judged as before).
+   */
+  async function refundScopes(cardId: string, stationId: string): Promise<string[] | undefined> {
+    const c = await cardJoin(db, cardId)
+    const stationHall = await hallOfStation(db, stationId)
+    return c && stationHall ? [`hall:${c.hallId}`, `hall:${stationHall}`] : undefined
+  }
+
+  /**
    * Refunds a voided game's card once. `to: 'cash'` pays it out of the till's drawer; `to: 'voucher'` (kiosk buyers
    * only) issues and prints a new voucher for the price, moving no cash. Errors: INVALID_SIGNATURE,
    * TICKET_NOT_FOUND, TICKET_BLOCKED, NOT_REFUNDABLE (the game was not voided; or a voucher refund of a card not
@@ -117,206 +131,220 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
     const printer = input.to === 'voucher' ? deps.printers.forStation(input.till.stationId) : null
     if (printer) await prints.ensurePrinter(input.till.stationId)
     let doc: PrintDoc | null = null
-    const result = await db.transaction(async (tx): Promise<CardRefund> => {
-      const c = await cardJoin(tx, cardId)
-      if (!c) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`, { ticketId: cardId })
-      // Issue 23 point 3: refunded only at a station (or kiosk) of the card's game's hall, by someone of that hall.
-      await assertActsInHall(tx, c.hallId, { stationId: input.till.stationId, resource: 'card' })
-      const blocked = await blockedTicket(tx, TicketKind.card, c.id)
-      if (blocked)
-        throw new DomainError(
-          'TICKET_BLOCKED',
-          `card ${c.serial} was reported ${blocked.reason}: no payment, refund or exchange (LST-4, LST-5)`,
-          { rule: 'LST-4' },
-        )
-      // BNG-86: only the cards of a voided or annulled game are refunded, at full price.
-      if (c.gameStatus !== 'void')
-        throw new DomainError(
-          'NOT_REFUNDABLE',
-          `game ${c.orderNo} is ${c.gameStatus}: only a voided or annulled game's cards are refunded (BNG-86)`,
-          { gameStatus: c.gameStatus, rule: 'BNG-86' },
-        )
-      const done = await refundOfTicket(tx, 'card', c.id)
-      if (done) throw alreadyRefunded(done)
-      // BNG-86 (once) and issue 24 point 1: a refund row deleted outside the server (and the card's rows put back from
-      // an older copy of the file, seals and all) leaves the journal's record of it; the card is not refunded again.
-      const [journaled] = (await journaledSettlements(tx, refundScope(c), ['refund.paid'], 'ticketId', [c.id])).filter(
-        (r) => r.payload.product === 'card',
-      )
-      if (journaled)
-        throw rowTampered([
-          {
-            table: 'refunds',
-            id: String(journaled.payload.refundId),
-            what: `journal record #${journaled.seq} refunded card ${c.serial}, but its refund is missing from the table (deleted outside the server)`,
-          },
-        ])
-      // Issue 24 point 1: the card's sale payment and kiosk purchase it is refunded against are as the server wrote them.
-      await assertRowsSealedWhere(tx, 'sale_payments', "t.product = 'card' AND t.ref_id = ?", [c.id])
-      // ...and the card itself (its status: a card marked refunded in the database is not refunded again).
-      await assertRowsSealed(tx, 'cards', [c.id])
-      const at = now()
-      // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
-      await returnOnRefund(tx, c.id, at, input.actor.name)
-      const amountCents = c.faceValueCents
-      const refundId = deps.bingo.newId('rf')
-      let voucher: VoucherView | null = null
-      if (input.to === 'voucher') {
-        const bought = await kioskPurchaseOfCard(tx, c.gameId, c.id)
-        if (!bought)
-          throw new DomainError(
-            'NOT_REFUNDABLE',
-            `card ${c.serial} was not bought at a kiosk with a voucher: it is refunded in cash at the cashier`,
-            { field: 'to' },
-          )
-        await assertRowsSealed(tx, 'kiosk_purchases', [bought.id])
-        // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies.
-        const v = await vouchers.issue(tx, {
-          hallId: c.hallId,
-          currency: c.currency,
-          amountCents,
-          origin: 'change',
-          parentId: bought.voucher_id,
-          stationId: input.till.stationId,
-          issuedBy: input.actor.id,
-          smallCents: 0,
-          otherCents: 0,
-          buyerDocument: null,
-          at,
-        })
-        voucher = vouchers.view(v, at)
-      } else {
-        await vouchers.movement(tx, {
-          hallId: c.hallId,
-          stationId: input.till.stationId,
-          cashierId: input.till.cashierId,
-          shiftId: input.till.shiftId,
-          product: 'card',
-          kind: 'refund',
-          amountCents: -amountCents,
-          currency: c.currency,
-          refId: refundId,
-          at,
-        })
-      }
-      try {
-        await insertRefund(tx, {
-          id: refundId,
-          product: 'card',
-          ticketId: c.id,
-          hallId: c.hallId,
-          gameRef: c.gameId,
-          amountCents,
-          currency: c.currency,
-          method: input.to,
-          voucherId: voucher?.id ?? null,
-          stationId: input.till.stationId,
-          cashierId: input.till.cashierId,
-          shiftId: input.till.shiftId,
-          approvedBy: null,
-          approvedByName: null,
-          reason: c.voidReason ?? 'void',
-          at,
-        })
-      } catch (err) {
-        // Two stations refunding the same card at the same moment: the UNIQUE refuses the second.
-        if (/unique|duplicate/i.test(String((err as Error)?.message)))
-          throw new DomainError('ALREADY_REFUNDED', `card ${c.serial} was refunded at the same moment elsewhere`, {})
-        throw err
-      }
-      await appendJournal(tx, {
-        at,
-        type: 'refund.paid',
-        scope: refundScope(c),
-        payload: {
-          refundId,
-          product: 'card',
-          ticketId: c.id,
-          serial: c.serial,
-          gameId: c.gameId,
-          amountCents,
-          currency: c.currency,
-          method: input.to,
-          voucherId: voucher?.id ?? null,
-          stationId: input.till.stationId,
-          shiftId: input.till.shiftId,
-          actor: input.actor,
-          rule: 'BNG-86',
-        },
-      })
-      const hall = await vouchers.hallFor(tx, c.hallId)
-      const out: CardRefund = {
-        refundId,
-        product: 'card',
-        ticketId: c.id,
-        serial: c.serial,
-        gameId: c.gameId,
-        gameNo: c.orderNo,
-        hallId: c.hallId,
-        amountCents,
-        currency: c.currency,
-        method: input.to,
-        voucher,
-        refundedAt: at,
-        stationId: input.till.stationId,
-        cashierId: input.till.cashierId,
-        shiftId: input.till.shiftId,
-        print: null,
-        preview: null,
-        stationName: await stationNameOf(tx, input.till.stationId),
-        cashierName: input.actor.kind === 'person' ? input.actor.name : '',
-        timeZone: hall.timeZone,
-        receipt: null,
-      }
-      if (input.to === 'cash') {
-        // The receipt is laid out inside (names and numbers as committed) and printed after the commit.
-        doc = refundReceipt(
-          {
-            hallName: c.hallName,
-            authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded
-            gameNo: c.orderNo,
-            sessionNo: await sessionNoOf(tx, c.sessionId),
+    const result = await narrowOrAll(await refundScopes(cardId, input.till.stationId), (scopes) => refundWithin(scopes))
+    async function refundWithin(scopes: readonly string[] | undefined) {
+      return db.transaction(
+        async (tx): Promise<CardRefund> => {
+          const c = await cardJoin(tx, cardId)
+          if (!c) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`, { ticketId: cardId })
+          // The drawer's shift is closed under the station's hall lock: a station moved to another hall (under the
+          // exclusive lock) since the scopes were decided runs again with every chain.
+          if (scopes && !scopes.includes(`hall:${(await hallOfStation(tx, input.till.stationId)) ?? ''}`))
+            throw new ScopesTooNarrow()
+          // Issue 23 point 3: refunded only at a station (or kiosk) of the card's game's hall, by someone of that hall.
+          await assertActsInHall(tx, c.hallId, { stationId: input.till.stationId, resource: 'card' })
+          const blocked = await blockedTicket(tx, TicketKind.card, c.id)
+          if (blocked)
+            throw new DomainError(
+              'TICKET_BLOCKED',
+              `card ${c.serial} was reported ${blocked.reason}: no payment, refund or exchange (LST-4, LST-5)`,
+              { rule: 'LST-4' },
+            )
+          // BNG-86: only the cards of a voided or annulled game are refunded, at full price.
+          if (c.gameStatus !== 'void')
+            throw new DomainError(
+              'NOT_REFUNDABLE',
+              `game ${c.orderNo} is ${c.gameStatus}: only a voided or annulled game's cards are refunded (BNG-86)`,
+              { gameStatus: c.gameStatus, rule: 'BNG-86' },
+            )
+          const done = await refundOfTicket(tx, 'card', c.id)
+          if (done) throw alreadyRefunded(done)
+          // BNG-86 (once) and issue 24 point 1: a refund row deleted outside the server (and the card's rows put back
+          // from an older copy of the file, seals and all) leaves the journal's record of it; it is not refunded again.
+          const [journaled] = (
+            await journaledSettlements(tx, refundScope(c), ['refund.paid'], 'ticketId', [c.id])
+          ).filter((r) => r.payload.product === 'card')
+          if (journaled)
+            throw rowTampered([
+              {
+                table: 'refunds',
+                id: String(journaled.payload.refundId),
+                what: `journal record #${journaled.seq} refunded card ${c.serial}, but its refund is missing from the table (deleted outside the server)`,
+              },
+            ])
+          // Issue 24 point 1: the card's sale payment and kiosk purchase it is refunded against are as the server wrote them.
+          await assertRowsSealedWhere(tx, 'sale_payments', "t.product = 'card' AND t.ref_id = ?", [c.id])
+          // ...and the card itself (its status: a card marked refunded in the database is not refunded again).
+          await assertRowsSealed(tx, 'cards', [c.id])
+          const at = now()
+          // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
+          await returnOnRefund(tx, c.id, at, input.actor.name)
+          const amountCents = c.faceValueCents
+          const refundId = deps.bingo.newId('rf')
+          let voucher: VoucherView | null = null
+          if (input.to === 'voucher') {
+            const bought = await kioskPurchaseOfCard(tx, c.gameId, c.id)
+            if (!bought)
+              throw new DomainError(
+                'NOT_REFUNDABLE',
+                `card ${c.serial} was not bought at a kiosk with a voucher: it is refunded in cash at the cashier`,
+                { field: 'to' },
+              )
+            await assertRowsSealed(tx, 'kiosk_purchases', [bought.id])
+            // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies.
+            const v = await vouchers.issue(tx, {
+              hallId: c.hallId,
+              currency: c.currency,
+              amountCents,
+              origin: 'change',
+              parentId: bought.voucher_id,
+              stationId: input.till.stationId,
+              issuedBy: input.actor.id,
+              smallCents: 0,
+              otherCents: 0,
+              buyerDocument: null,
+              at,
+            })
+            voucher = vouchers.view(v, at)
+          } else {
+            await vouchers.movement(tx, {
+              hallId: c.hallId,
+              stationId: input.till.stationId,
+              cashierId: input.till.cashierId,
+              shiftId: input.till.shiftId,
+              product: 'card',
+              kind: 'refund',
+              amountCents: -amountCents,
+              currency: c.currency,
+              refId: refundId,
+              at,
+            })
+          }
+          try {
+            await insertRefund(tx, {
+              id: refundId,
+              product: 'card',
+              ticketId: c.id,
+              hallId: c.hallId,
+              gameRef: c.gameId,
+              amountCents,
+              currency: c.currency,
+              method: input.to,
+              voucherId: voucher?.id ?? null,
+              stationId: input.till.stationId,
+              cashierId: input.till.cashierId,
+              shiftId: input.till.shiftId,
+              approvedBy: null,
+              approvedByName: null,
+              reason: c.voidReason ?? 'void',
+              at,
+            })
+          } catch (err) {
+            // Two stations refunding the same card at the same moment: the UNIQUE refuses the second.
+            if (/unique|duplicate/i.test(String((err as Error)?.message)))
+              throw new DomainError(
+                'ALREADY_REFUNDED',
+                `card ${c.serial} was refunded at the same moment elsewhere`,
+                {},
+              )
+            throw err
+          }
+          await appendJournal(tx, {
+            at,
+            type: 'refund.paid',
+            scope: refundScope(c),
+            payload: {
+              refundId,
+              product: 'card',
+              ticketId: c.id,
+              serial: c.serial,
+              gameId: c.gameId,
+              amountCents,
+              currency: c.currency,
+              method: input.to,
+              voucherId: voucher?.id ?? null,
+              stationId: input.till.stationId,
+              shiftId: input.till.shiftId,
+              actor: input.actor,
+              rule: 'BNG-86',
+            },
+          })
+          const hall = await vouchers.hallFor(tx, c.hallId)
+          const out: CardRefund = {
+            refundId,
+            product: 'card',
+            ticketId: c.id,
             serial: c.serial,
+            gameId: c.gameId,
+            gameNo: c.orderNo,
+            hallId: c.hallId,
             amountCents,
             currency: c.currency,
+            method: input.to,
+            voucher,
             refundedAt: at,
-            timeZone: out.timeZone,
-            station: out.stationName,
-            cashier: out.cashierName || (await personNameOf(tx, input.till.cashierId)),
-          },
-          { paper: deps.printers.forStation(input.till.stationId).paper },
-        )
-      }
-      if (voucher && printer) {
-        // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
-        doc = voucherTicket(
-          {
-            code: voucher.code,
-            voucherId: voucher.id,
-            hallName: hall.name,
-            amountCents,
-            currency: c.currency,
-            issuedAt: voucher.issuedAt,
-            expiresAt: voucher.expiresAt,
-            station: await stationNameOf(tx, input.till.stationId),
-            origin: 'change',
-            minimumAge: hall.minimumAge,
-            authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on the card refunded
-          },
-          { paper: printer.paper, timeZone: hall.timeZone },
-        )
-        await prints.recordWithin(tx, {
-          ref: refundId,
-          hallId: c.hallId,
-          stationId: input.till.stationId,
-          voucherId: null,
-          docs: [doc],
-          at,
-          items: { change: voucher.id },
-        })
-      }
-      return out
-    })
+            stationId: input.till.stationId,
+            cashierId: input.till.cashierId,
+            shiftId: input.till.shiftId,
+            print: null,
+            preview: null,
+            stationName: await stationNameOf(tx, input.till.stationId),
+            cashierName: input.actor.kind === 'person' ? input.actor.name : '',
+            timeZone: hall.timeZone,
+            receipt: null,
+          }
+          if (input.to === 'cash') {
+            // The receipt is laid out inside (names and numbers as committed) and printed after the commit.
+            doc = refundReceipt(
+              {
+                hallName: c.hallName,
+                authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded
+                gameNo: c.orderNo,
+                sessionNo: await sessionNoOf(tx, c.sessionId),
+                serial: c.serial,
+                amountCents,
+                currency: c.currency,
+                refundedAt: at,
+                timeZone: out.timeZone,
+                station: out.stationName,
+                cashier: out.cashierName || (await personNameOf(tx, input.till.cashierId)),
+              },
+              { paper: deps.printers.forStation(input.till.stationId).paper },
+            )
+          }
+          if (voucher && printer) {
+            // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
+            doc = voucherTicket(
+              {
+                code: voucher.code,
+                voucherId: voucher.id,
+                hallName: hall.name,
+                amountCents,
+                currency: c.currency,
+                issuedAt: voucher.issuedAt,
+                expiresAt: voucher.expiresAt,
+                station: await stationNameOf(tx, input.till.stationId),
+                origin: 'change',
+                minimumAge: hall.minimumAge,
+                authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on the card refunded
+              },
+              { paper: printer.paper, timeZone: hall.timeZone },
+            )
+            await prints.recordWithin(tx, {
+              ref: refundId,
+              hallId: c.hallId,
+              stationId: input.till.stationId,
+              voucherId: null,
+              docs: [doc],
+              at,
+              items: { change: voucher.id },
+            })
+          }
+          return out
+        },
+        scopes ? { scopes } : undefined,
+      )
+    }
     if (!doc) return { ...result, preview: null }
     if (result.method === 'cash') return { ...result, ...(await printCashReceipt(doc, input.till.stationId)) }
     const print = await prints.printSale(

@@ -22,6 +22,7 @@ import type { Cashdesk } from './service.ts'
 import { readAnswer, readPayment, type PayAnswer, type ScanAnswer } from './ticket-answer.ts'
 
 import { assertAcceptedDocument } from '../shared/identity.ts'
+import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 export interface TicketDeskDeps {
   cashdesk: Pick<Cashdesk, 'payouts' | 'cashOut'>
   instant: Pick<InstantService, 'handles' | 'scan' | 'payAtCashier' | 'refund'>
@@ -36,8 +37,8 @@ export interface TicketDeskDeps {
   stationProfile?: (sql: Sql, stationId: string) => Promise<Parameters<typeof assertAcceptedDocument>[0] | undefined>
   /** The IANA time zone of the paying station's hall, for the dates a receipt prints (undefined: none known). */
   stationTimeZone?: (stationId: string) => Promise<string | undefined>
-  /** The paying station's hall, from its enrolment (undefined: a station of no hall). */
-  stationHall?: (stationId: string) => Promise<string | undefined>
+  /** The paying station's hall, from its enrolment (undefined: a station of no hall), read with `sql` when given. */
+  stationHall?: (stationId: string, sql?: Sql) => Promise<string | undefined>
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -69,7 +70,17 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           ? 'lottery'
           : 'card'
   const drawer = (till: Till, product: string, payeeDocument?: string): OnPaid => {
-    const out = cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
+    const cash = cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
+    // Issue 23 point 5: the drawer's movement and its shift's close share the station's hall lock. A station moved to
+    // another hall (under the exclusive lock) since the scopes were decided: run again with every chain.
+    const out: OnPaid = async (tx, paid) => {
+      const held = heldScopes()
+      if (held && deps.stationHall) {
+        const hall = await deps.stationHall(till.stationId, tx)
+        if (!hall || !held.includes(`hall:${hall}`)) throw new ScopesTooNarrow()
+      }
+      await cash(tx, paid)
+    }
     if (!payeeDocument?.trim() || !deps.stationProfile) return out
     return async (tx, paid) => {
       // CFG-5: a lotto, lottery or instant payee's document is one the paying station's hall accepts (a card's payee
@@ -79,6 +90,17 @@ export function createTicketDesk(deps: TicketDeskDeps) {
       if (profile) assertAcceptedDocument(profile, payeeDocument, 'payeeDocument')
       await out(tx, paid)
     }
+  }
+
+  /**
+   * Issue 23 point 5: the chains a payout or refund of an operator product locks: the product's (its tickets, wins and
+   * payouts, shared by every hall's cash desks, so two desks paying one ticket serialise) and the paying station's
+   * hall (its drawer and shift, which the shift's close locks too), the hall resolved from the station's enrolment,
+   * never from the request. Every chain at a station of no hall.
+   */
+  const productScopes = async (till: Till, product: 'lotto' | 'lottery' | 'instant') => {
+    const hall = await deps.stationHall?.(till.stationId)
+    return hall ? [`hall:${hall}`, product] : undefined
   }
 
   /**
@@ -153,54 +175,59 @@ export function createTicketDesk(deps: TicketDeskDeps) {
     let answer: PayAnswer
     switch (line) {
       case 'instant':
-        answer = await deps.instant.payAtCashier({
-          code,
-          inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
-          stationId: till.stationId,
-          cashierId: till.cashierId,
-          stationName: await deps.names?.station(till.stationId),
-          cashierName: await deps.names?.person(till.cashierId),
-          timeZone: await deps.stationTimeZone?.(till.stationId),
-          payeeName: input.payeeName,
-          payeeDocument: input.payeeDocument,
-          onPaid: drawer(till, 'instant', input.payeeDocument),
-        })
+        answer = await narrowOrAll(await productScopes(till, 'instant'), async (scopes) =>
+          deps.instant.payAtCashier({
+            scopes,
+            code,
+            inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
+            stationId: till.stationId,
+            cashierId: till.cashierId,
+            stationName: await deps.names?.station(till.stationId),
+            cashierName: await deps.names?.person(till.cashierId),
+            timeZone: await deps.stationTimeZone?.(till.stationId),
+            payeeName: input.payeeName,
+            payeeDocument: input.payeeDocument,
+            onPaid: drawer(till, 'instant', input.payeeDocument),
+          }),
+        )
         break
       case 'lotto': {
-        // Issue 23 point 5: a slip's payout locks the lotto chain (its slips, wins and payouts, shared by every
-        // hall's cash desks, so two desks paying one slip serialise) and the paying station's hall (its drawer and
-        // shift, which the shift's close locks too), resolved from the station's enrolment, never from the request.
-        // Every chain at a station of no hall.
-        const stationHall = await deps.stationHall?.(till.stationId)
+        const override = await input.override?.()
         answer = {
           payout: {
             kind: 'lotto',
-            ...(await deps.lotto.pay({
-              code,
-              scopes: stationHall ? [`hall:${stationHall}`, 'lotto'] : undefined,
-              stationId: till.stationId,
-              cashierId: till.cashierId,
-              payee,
-              override: await input.override?.(),
-              onPaid: drawer(till, 'lotto', input.payeeDocument),
-            })),
+            ...(await narrowOrAll(await productScopes(till, 'lotto'), (scopes) =>
+              deps.lotto.pay({
+                code,
+                scopes,
+                stationId: till.stationId,
+                cashierId: till.cashierId,
+                payee,
+                override,
+                onPaid: drawer(till, 'lotto', input.payeeDocument),
+              }),
+            )),
           },
         }
         break
       }
       case 'lottery':
+        // A raffle's code reads as this line's too: its payout finds the raffle and runs again unscoped (lifecycle).
         answer = {
           payout: {
             kind: 'lottery',
-            ...(await deps.lottery.pay({
-              code,
-              stationId: till.stationId,
-              cashierId: till.cashierId,
-              payee,
-              objectCode: input.objectCode,
-              moreCodes: input.moreCodes?.map(clean),
-              onPaid: drawer(till, 'lottery', input.payeeDocument),
-            })),
+            ...(await narrowOrAll(await productScopes(till, 'lottery'), (scopes) =>
+              deps.lottery.pay({
+                code,
+                scopes,
+                stationId: till.stationId,
+                cashierId: till.cashierId,
+                payee,
+                objectCode: input.objectCode,
+                moreCodes: input.moreCodes?.map(clean),
+                onPaid: drawer(till, 'lottery', input.payeeDocument),
+              }),
+            )),
           },
         }
         break
@@ -231,16 +258,19 @@ export function createTicketDesk(deps: TicketDeskDeps) {
       throw new DomainError('NOT_REFUNDABLE', 'only a printed instant ticket is refunded as a misprint (INS-9)', {
         rule: 'INS-9',
       })
-    return deps.instant.refund({
-      code,
-      inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
-      reason: input.reason,
-      note: input.note,
-      stationId: input.till.stationId,
-      cashierId: input.till.cashierId,
-      approvedBy: input.approvedBy,
-      onPaid: drawer(input.till, 'instant'),
-    })
+    return narrowOrAll(await productScopes(input.till, 'instant'), (scopes) =>
+      deps.instant.refund({
+        scopes,
+        code,
+        inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
+        reason: input.reason,
+        note: input.note,
+        stationId: input.till.stationId,
+        cashierId: input.till.cashierId,
+        approvedBy: input.approvedBy,
+        onPaid: drawer(input.till, 'instant'),
+      }),
+    )
   }
 
   return { judge, pay, refundMisprint }

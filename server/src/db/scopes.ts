@@ -9,8 +9,13 @@ import { chainOfScope } from '../shared/journal-chain.ts'
 
 /** The global advisory lock every PostgreSQL transaction takes (exclusive when unscoped, shared when scoped). */
 export const GLOBAL_LOCK = 4242
-/** First key of the two-key advisory locks of scopes (the second is the scope's hash). */
+/** First key of the two-key advisory locks of halls' scopes (the second is the scope's hash). */
 export const SCOPE_LOCK_CLASS = 4243
+/**
+ * First key of the locks of operator products' scopes (`lotto`, `lottery`, `instant`): a class of their own, so that
+ * a hall's key and a product's never collide and the order below is one total order over every lock.
+ */
+export const PRODUCT_LOCK_CLASS = 4244
 
 interface Held {
   engine: 'sqlite' | 'postgres'
@@ -52,12 +57,32 @@ export function scopeLockKey(scope: string): number {
   return h | 0
 }
 
+/**
+ * The advisory locks of `scopes` in the one order every transaction takes them: halls before operator products, each
+ * class sorted by key. One total order: no two transactions wait for each other (no deadlock), whatever order their
+ * use cases named the scopes in. Halls first: a counter slip of hall A waits for hall A's lock before it takes
+ * `lotto`, so that another hall's lotto sale does not queue behind a slip that itself waits for hall A.
+ */
+export function scopeLocks(scopes: readonly string[]): Array<[number, number]> {
+  const keys = (cls: number, of: readonly string[]) =>
+    [...new Set(of.map(scopeLockKey))].sort((a, b) => a - b).map((k): [number, number] => [cls, k])
+  const halls = scopes.filter((s) => s.startsWith('hall:'))
+  return [
+    ...keys(SCOPE_LOCK_CLASS, halls),
+    ...keys(
+      PRODUCT_LOCK_CLASS,
+      scopes.filter((s) => !s.startsWith('hall:')),
+    ),
+  ]
+}
+
 /** The first statement of a transaction on PostgreSQL: BEGIN and its locks, in one round trip. */
 export function beginStatement(scopes: readonly string[] | null): string {
   if (!scopes) return `BEGIN; SELECT pg_advisory_xact_lock(${GLOBAL_LOCK})`
-  // Sorted by key (not by text) so that two transactions take colliding keys in the same order.
-  const keys = [...new Set(scopes.map(scopeLockKey))].sort((a, b) => a - b)
-  return `BEGIN; SELECT pg_advisory_xact_lock_shared(${GLOBAL_LOCK}), ${keys.map((k) => `pg_advisory_xact_lock(${SCOPE_LOCK_CLASS}, ${k})`).join(', ')}`
+  // PostgreSQL evaluates a target list left to right: the locks are taken in scopeLocks' order.
+  return `BEGIN; SELECT pg_advisory_xact_lock_shared(${GLOBAL_LOCK}), ${scopeLocks(scopes)
+    .map(([c, k]) => `pg_advisory_xact_lock(${c}, ${k})`)
+    .join(', ')}`
 }
 
 /** A transaction's first savepoint (TransactionOptions.savepoint): a plain identifier, since it is sent as text. */

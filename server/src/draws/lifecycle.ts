@@ -65,6 +65,8 @@ import {
 } from '../shared/draw-proof-v2.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
+import { chainOfScope } from '../shared/journal-chain.ts'
+import { heldScopes, ScopesTooNarrow } from '../db/scopes.ts'
 import { sealCodeOfDevice } from '../access/device-marks.ts'
 import {
   assertDrawDate,
@@ -1071,6 +1073,10 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
         assertPayable(v, rules.voidCode(v), (v as { kind?: string }).kind ?? line.products[0])
         const at = now()
         return pays(tx, v, at, async (o) => {
+          // Issue 23 point 5: the cash desk scoped the payout by the line it read from the code (`lottery`); a raffle's
+          // records go to the operator chain, which only an unscoped transaction writes: run again with every chain.
+          const held = heldScopes()
+          if (held && !held.includes(chainOfScope(o.scope))) throw new ScopesTooNarrow()
           const payoutId = line.newId('lpay')
           await insertPayout(tx, {
             id: payoutId,

@@ -231,6 +231,8 @@ export function createClaimUseCases(ctx: InstantContext) {
     payeeDocument?: string | null
     signatureRef?: string
     onPaid: OnPaid
+    /** The journal chains the payout locks (db/scopes.ts), decided by the cash desk; none: every chain. */
+    scopes?: readonly string[]
   }) {
     const payeeName = input.payeeName?.trim() ?? ''
     const payeeDocument = input.payeeDocument?.trim() ?? ''
@@ -241,75 +243,79 @@ export function createClaimUseCases(ctx: InstantContext) {
         { rule: 'INS-5', fields: ['payeeName', 'payeeDocument'] },
       )
     }
-    return db.transaction(async (tx) => {
-      const t = await ctx.byValidationCode(tx, input.code)
-      const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
-      if (v.outcome === 'NO_WIN')
-        throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, {
-          outcome: v.outcome,
-          product: 'instant',
-        })
-      if (v.outcome !== 'WIN') throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
-      if ((await settleTicket(tx, t.ticketId, TicketState.Paid)) !== 1)
-        throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid`, { outcome: 'ALREADY_PAID' })
-      const at = now()
-      const id = ctx.newId('inp')
-      await insertPrizePayout(tx, {
-        id,
-        ticketId: t.ticketId,
-        batchId: t.batch.id,
-        gameNo: t.batch.gameNo,
-        serial: t.serial,
-        tier: v.tier,
-        amountCents: v.amountCents,
-        currency: t.batch.currency,
-        stationId: input.stationId,
-        cashierId: input.cashierId,
-        payeeName,
-        // Issue 24 point 2: stored sealed; the register opens it for its readers.
-        payeeDocument: sealDocumentAtRest(deps.sealer, payeeDocument)!,
-        signatureRef: input.signatureRef ?? 'signed-slip',
-        paidAt: at,
-      })
-      const rec = await appendJournal(tx, {
-        at,
-        type: 'instant.prize_paid',
-        scope: scopeOf(t.batch),
-        // Personal data stays in the register (instant_payouts), not in the journal, which cannot forget.
-        // A paid prize is public record (INS-5): its tier and amount are written once the ticket is settled.
-        payload: {
-          payoutId: id,
+    return db.transaction(
+      async (tx) => {
+        const t = await ctx.byValidationCode(tx, input.code)
+        const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
+        if (v.outcome === 'NO_WIN')
+          throw new DomainError('NOT_A_WINNER', `ticket ${t.serial} has no prize`, {
+            outcome: v.outcome,
+            product: 'instant',
+          })
+        if (v.outcome !== 'WIN')
+          throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
+        if ((await settleTicket(tx, t.ticketId, TicketState.Paid)) !== 1)
+          throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid`, { outcome: 'ALREADY_PAID' })
+        const at = now()
+        const id = ctx.newId('inp')
+        await insertPrizePayout(tx, {
+          id,
+          ticketId: t.ticketId,
+          batchId: t.batch.id,
           gameNo: t.batch.gameNo,
           serial: t.serial,
           tier: v.tier,
           amountCents: v.amountCents,
           currency: t.batch.currency,
           stationId: input.stationId,
-          // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
-          sealCode: await sealCodeOfDevice(tx, input.stationId),
           cashierId: input.cashierId,
-          payeeIdentified: true,
-          rule: 'INS-11',
-        },
-      })
-      await input.onPaid(tx, {
-        amountCents: v.amountCents,
-        currency: t.batch.currency,
-        refId: id,
-        at,
-        kind: 'prize_payout',
-      })
-      return {
-        payoutId: id,
-        serial: t.serial,
-        gameNo: t.batch.gameNo,
-        tier: v.tier,
-        amountCents: v.amountCents,
-        currency: t.batch.currency,
-        paidAt: at,
-        journalSeq: rec.seq,
-      }
-    })
+          payeeName,
+          // Issue 24 point 2: stored sealed; the register opens it for its readers.
+          payeeDocument: sealDocumentAtRest(deps.sealer, payeeDocument)!,
+          signatureRef: input.signatureRef ?? 'signed-slip',
+          paidAt: at,
+        })
+        const rec = await appendJournal(tx, {
+          at,
+          type: 'instant.prize_paid',
+          scope: scopeOf(t.batch),
+          // Personal data stays in the register (instant_payouts), not in the journal, which cannot forget.
+          // A paid prize is public record (INS-5): its tier and amount are written once the ticket is settled.
+          payload: {
+            payoutId: id,
+            gameNo: t.batch.gameNo,
+            serial: t.serial,
+            tier: v.tier,
+            amountCents: v.amountCents,
+            currency: t.batch.currency,
+            stationId: input.stationId,
+            // REGULATIONS.md §8 / GEN-7: the payout's record names the seal code of the station that paid it.
+            sealCode: await sealCodeOfDevice(tx, input.stationId),
+            cashierId: input.cashierId,
+            payeeIdentified: true,
+            rule: 'INS-11',
+          },
+        })
+        await input.onPaid(tx, {
+          amountCents: v.amountCents,
+          currency: t.batch.currency,
+          refId: id,
+          at,
+          kind: 'prize_payout',
+        })
+        return {
+          payoutId: id,
+          serial: t.serial,
+          gameNo: t.batch.gameNo,
+          tier: v.tier,
+          amountCents: v.amountCents,
+          currency: t.batch.currency,
+          paidAt: at,
+          journalSeq: rec.seq,
+        }
+      },
+      input.scopes?.length ? { scopes: input.scopes } : undefined,
+    )
   }
 
   /**
@@ -330,6 +336,7 @@ export function createClaimUseCases(ctx: InstantContext) {
     payeeName?: string
     payeeDocument?: string
     onPaid: OnPaid
+    scopes?: readonly string[]
   }) {
     if (!deps.printers) throw new Error('payAtCashier needs the printers')
     // The cash desk's drawer movement (issue 23: the product line never touches cash).
@@ -395,72 +402,77 @@ export function createClaimUseCases(ctx: InstantContext) {
     note?: string
     approvedBy?: { id: string; name: string; role: string } | null
     onPaid: OnPaid
+    /** The journal chains the refund locks (db/scopes.ts), decided by the cash desk; none: every chain. */
+    scopes?: readonly string[]
   }) {
-    return db.transaction(async (tx) => {
-      const t = await ctx.byValidationCode(tx, input.code)
-      // INS-9 is about a printed play area (illegible, defective, wrong symbols): an electronic ticket's face is the
-      // server's own computation, so there is nothing misprinted to refund (issue 13 point 7).
-      if (t.batch.channel !== 'printed')
-        throw new DomainError(
-          'NOT_REFUNDABLE',
-          `ticket ${t.serial} is an electronic instant ticket: its play cannot be misprinted (INS-9)`,
-          { channel: t.batch.channel, rule: 'INS-9' },
-        )
-      const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
-      if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN')
-        throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
-      if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1)
-        throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid or refunded`)
-      const at = now()
-      const id = ctx.newId('inp')
-      const reason = input.note ? `${input.reason}: ${input.note}` : input.reason
-      await insertRefundPayout(tx, {
-        id,
-        ticketId: t.ticketId,
-        batchId: t.batch.id,
-        gameNo: t.batch.gameNo,
-        serial: t.serial,
-        tier: v.tier,
-        amountCents: t.batch.priceCents,
-        currency: t.batch.currency,
-        reason,
-        stationId: input.stationId,
-        cashierId: input.cashierId,
-        paidAt: at,
-      })
-      const rec = await appendJournal(tx, {
-        at,
-        type: 'instant.misprint_refunded',
-        scope: scopeOf(t.batch),
-        payload: {
-          payoutId: id,
+    return db.transaction(
+      async (tx) => {
+        const t = await ctx.byValidationCode(tx, input.code)
+        // INS-9 is about a printed play area (illegible, defective, wrong symbols): an electronic ticket's face is the
+        // server's own computation, so there is nothing misprinted to refund (issue 13 point 7).
+        if (t.batch.channel !== 'printed')
+          throw new DomainError(
+            'NOT_REFUNDABLE',
+            `ticket ${t.serial} is an electronic instant ticket: its play cannot be misprinted (INS-9)`,
+            { channel: t.batch.channel, rule: 'INS-9' },
+          )
+        const v = await outcomeOf(tx, t, input.inventoryCode, 'settle')
+        if (v.outcome !== 'WIN' && v.outcome !== 'NO_WIN')
+          throw new DomainError(refusal[v.outcome], v.reason ?? v.outcome, { outcome: v.outcome })
+        if ((await settleTicket(tx, t.ticketId, TicketState.Refunded)) !== 1)
+          throw new DomainError('ALREADY_PAID', `ticket ${t.serial} was already paid or refunded`)
+        const at = now()
+        const id = ctx.newId('inp')
+        const reason = input.note ? `${input.reason}: ${input.note}` : input.reason
+        await insertRefundPayout(tx, {
+          id,
+          ticketId: t.ticketId,
+          batchId: t.batch.id,
           gameNo: t.batch.gameNo,
           serial: t.serial,
+          tier: v.tier,
           amountCents: t.batch.priceCents,
+          currency: t.batch.currency,
           reason,
           stationId: input.stationId,
           cashierId: input.cashierId,
-          approvedBy: input.approvedBy ?? null,
-          rule: 'INS-9',
-        },
-      })
-      // The price leaves the drawer of the till that refunds it, in the same transaction.
-      await input.onPaid(tx, {
-        amountCents: t.batch.priceCents,
-        currency: t.batch.currency,
-        refId: id,
-        at,
-        kind: 'refund',
-      })
-      return {
-        payoutId: id,
-        serial: t.serial,
-        amountCents: t.batch.priceCents,
-        currency: t.batch.currency,
-        reason,
-        journalSeq: rec.seq,
-      }
-    })
+          paidAt: at,
+        })
+        const rec = await appendJournal(tx, {
+          at,
+          type: 'instant.misprint_refunded',
+          scope: scopeOf(t.batch),
+          payload: {
+            payoutId: id,
+            gameNo: t.batch.gameNo,
+            serial: t.serial,
+            amountCents: t.batch.priceCents,
+            reason,
+            stationId: input.stationId,
+            cashierId: input.cashierId,
+            approvedBy: input.approvedBy ?? null,
+            rule: 'INS-9',
+          },
+        })
+        // The price leaves the drawer of the till that refunds it, in the same transaction.
+        await input.onPaid(tx, {
+          amountCents: t.batch.priceCents,
+          currency: t.batch.currency,
+          refId: id,
+          at,
+          kind: 'refund',
+        })
+        return {
+          payoutId: id,
+          serial: t.serial,
+          amountCents: t.batch.priceCents,
+          currency: t.batch.currency,
+          reason,
+          journalSeq: rec.seq,
+        }
+      },
+      input.scopes?.length ? { scopes: input.scopes } : undefined,
+    )
   }
 
   /**

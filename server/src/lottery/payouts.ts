@@ -3,6 +3,8 @@
  * code's signature fails (LOT-8), blocked when reported lost or stolen (LST-4, LST-5), one payout per fraction
  * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
  */
+import { chainOfScope } from '../shared/journal-chain.ts'
+import { heldScopes, ScopesTooNarrow } from '../db/scopes.ts'
 import type { Sql } from '../db/database.ts'
 import { journalValidation } from '../draws/validation-journal.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -346,6 +348,10 @@ export function createPayoutUseCases(ctx: LotteryContext) {
         voidCode: (v) => (v.reason.startsWith('altered or forged') ? 'INVALID_SIGNATURE' : 'TICKET_VOID'),
       },
       async (tx, v, at, payOut) => {
+        // Issue 23 point 5: a raffle's records (a tómbola's objects and points included) go to the operator chain,
+        // which a transaction scoped by the cash desk to `lottery` does not hold: run again with every chain.
+        const held = heldScopes()
+        if (held && !held.includes(chainOfScope(`${v.kind}:`))) throw new ScopesTooNarrow()
         if (v.points !== undefined) return pointsPayout(tx, v, input, at, payOut)
         if (input.moreCodes?.length)
           throw new DomainError('VALIDATION_FAILED', "only a points tómbola's tickets are presented together (PRM-2)", {

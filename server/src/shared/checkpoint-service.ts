@@ -8,14 +8,14 @@ import type { Database } from '../db/database.ts'
 import type { Logger } from '../log.ts'
 import { signCheckpoint, type Checkpoint } from './checkpoints.ts'
 import { appendJournal } from './journal.ts'
+import { chainOfScope, OPERATOR_CHAIN } from './journal-chain.ts'
 import type { OperatorKeys } from './keys.ts'
 import {
   checkpointRows,
   checkpointRowsBetween,
   insertCheckpoint,
   lastCheckpointRow,
-  chainHeads,
-  lastJournalLink,
+  journalHeads,
   type CheckpointRow,
 } from './store.ts'
 
@@ -50,58 +50,83 @@ export function createCheckpointer(deps: {
 }) {
   const { db, keys } = deps
   const intervalMs = deps.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS
-  let queue: Promise<unknown> = Promise.resolve()
+  // One queue per journal chain a checkpoint's record goes to: checkpoints of one chain one at a time, while one
+  // waiting for its hall's lock does not hold up another hall's (issue 23 point 5).
+  const queues = new Map<string, Promise<unknown>>()
+  const inFlight = new Set<Promise<unknown>>()
+  const all = async () => {
+    while (inFlight.size) await Promise.all([...inFlight])
+  }
   let timer: ReturnType<typeof setInterval> | null = null
   let closed = false
 
-  /** Signs the current head now (serialised: one checkpoint at a time). Null when there is nothing new to sign. */
+  /** Signs the current heads now (one at a time per chain). Null when there is nothing new to sign. */
   function checkpoint(
     reason: CheckpointReason,
     scope: string | (() => Promise<string>) = '',
   ): Promise<StoredCheckpoint | null> {
-    const run = queue.then(async () =>
-      closed ? null : signNow(reason, typeof scope === 'string' ? scope : await scope()),
-    )
-    queue = run.catch((e) => deps.log?.warn('could not sign a journal checkpoint', e))
+    const run = (typeof scope === 'string' ? Promise.resolve(scope) : scope()).then((s) => {
+      const chain = chainOfScope(s)
+      const signed = (queues.get(chain) ?? Promise.resolve()).then(() => (closed ? null : signNow(reason, s)))
+      queues.set(
+        chain,
+        signed.catch(() => undefined),
+      )
+      return signed
+    })
+    const done = run.catch((e) => deps.log?.warn('could not sign a journal checkpoint', e))
+    inFlight.add(done)
+    void done.then(() => inFlight.delete(done))
     return run
   }
 
   async function signNow(reason: CheckpointReason, scope: string): Promise<StoredCheckpoint | null> {
     if (closed) return null
-    // Unscoped: the global lock held exclusively, so every chain's head is read at one instant and none moves.
-    return db.transaction(async (tx) => {
-      const head = await lastJournalLink(tx)
-      if (!head) return null
-      const last = await lastCheckpointRow(tx)
-      // The timer adds nothing when the only record since the last checkpoint is that checkpoint's own record.
-      if (last && Number(head.seq) <= Number(last.seq) + (reason === 'timer' ? 1 : 0)) return null
-      const cp = signCheckpoint(
-        { privateKey: keys.privateKey, keyId: keys.publicInfo().keyId },
-        { seq: Number(head.seq), hash: head.hash },
-        deps.clock.now().toISOString(),
-        // Issue 23 point 5: every chain's head, so that the checkpoint joins the chains.
-        await chainHeads(tx),
-      )
-      if (
-        !(await insertCheckpoint(tx, {
-          seq: cp.seq,
-          hash: cp.hash,
+    // Issue 23 point 5: the checkpoint locks only the chain its own record goes to (a game's hall, with the global
+    // lock shared), so the end of one hall's game neither waits for another hall's open transaction nor makes every
+    // later writer queue behind it for the exclusive lock. The heads of the other chains are read without their locks,
+    // in one statement (one snapshot): each is a committed record, and a chain only grows, so the record a signed head
+    // names stays that chain's record at that position for good, which is all verifyCheckpoints checks. A record of
+    // the operator chain ('' scope: the timer's) is written only by unscoped transactions (db/scopes.ts), so that one
+    // still takes every lock.
+    const chain = chainOfScope(scope)
+    const scopes = chain === OPERATOR_CHAIN ? undefined : [chain]
+    return db.transaction(
+      async (tx) => {
+        const { last: head, chains } = await journalHeads(tx)
+        if (!head) return null
+        const last = await lastCheckpointRow(tx)
+        // The timer adds nothing when the only record since the last checkpoint is that checkpoint's own record.
+        if (last && Number(head.seq) <= Number(last.seq) + (reason === 'timer' ? 1 : 0)) return null
+        const cp = signCheckpoint(
+          { privateKey: keys.privateKey, keyId: keys.publicInfo().keyId },
+          { seq: Number(head.seq), hash: head.hash },
+          deps.clock.now().toISOString(),
+          // Issue 23 point 5: every chain's head, so that the checkpoint joins the chains.
+          chains,
+        )
+        if (
+          !(await insertCheckpoint(tx, {
+            seq: cp.seq,
+            hash: cp.hash,
+            at: cp.at,
+            key_id: cp.keyId,
+            signature: cp.signature,
+            reason,
+            chains: JSON.stringify(cp.chains),
+          }))
+        )
+          return null
+        await appendJournal(tx, {
           at: cp.at,
-          key_id: cp.keyId,
-          signature: cp.signature,
-          reason,
-          chains: JSON.stringify(cp.chains),
-        }))
-      )
-        return null
-      await appendJournal(tx, {
-        at: cp.at,
-        type: 'journal.checkpoint',
-        scope,
-        payload: { ...cp, reason, actor: { kind: 'system', id: 'server' } },
-      })
-      return { ...cp, reason }
-    })
+          type: 'journal.checkpoint',
+          scope,
+          payload: { ...cp, reason, actor: { kind: 'system', id: 'server' } },
+        })
+        return { ...cp, reason }
+      },
+      scopes ? { scopes } : undefined,
+    )
   }
 
   return {
@@ -118,17 +143,17 @@ export function createCheckpointer(deps: {
     async stop() {
       if (timer) clearInterval(timer)
       timer = null
-      await queue
+      await all()
       closed = true
     },
     /** Waits for the checkpoints asked for so far. */
-    settled: () => queue.then(() => undefined),
+    settled: all,
     async list(after = 0, limit = 10_000): Promise<StoredCheckpoint[]> {
-      await queue
+      await all()
       return (await checkpointRows(db, after, limit)).map(toCheckpoint)
     },
     async between(from: string, to: string): Promise<StoredCheckpoint[]> {
-      await queue
+      await all()
       return (await checkpointRowsBetween(db, from, to)).map(toCheckpoint)
     },
   }

@@ -50,6 +50,31 @@ export async function chainHeads(tx: Sql): Promise<Array<{ chain: string; seq: n
   return heads.sort((a, b) => (a.chain < b.chain ? -1 : a.chain > b.chain ? 1 : 0))
 }
 
+/**
+ * The journal's last record and every chain's head, read in one statement (one snapshot on PostgreSQL, where other
+ * chains' writers commit meanwhile): the last record is the head of its chain with the highest `seq`, since a chain's
+ * records take their `seq` in chain order under that chain's lock. The records written before chains are
+ * `operator`'s until the operator chain has a record of its own.
+ */
+export async function journalHeads(tx: Sql): Promise<{
+  last: { seq: number; hash: string } | undefined
+  chains: Array<{ chain: string; seq: number; hash: string }>
+}> {
+  const rows = await tx.all<{ chain: string | null; seq: number; jseq: number; hash: string }>(
+    `SELECT j.chain, j.chain_seq AS seq, j.seq AS jseq, j.hash FROM journal j JOIN (SELECT chain, MAX(chain_seq) AS m FROM journal WHERE chain IS NOT NULL GROUP BY chain) h ON h.chain = j.chain AND h.m = j.chain_seq
+     UNION ALL SELECT NULL, l.seq, l.seq, l.hash FROM (SELECT seq, hash FROM journal WHERE chain IS NULL ORDER BY seq DESC LIMIT 1) l`,
+  )
+  let last: { seq: number; hash: string } | undefined
+  for (const r of rows) if (!last || Number(r.jseq) > last.seq) last = { seq: Number(r.jseq), hash: r.hash }
+  const chains = rows
+    .filter((r) => r.chain !== null)
+    .map((r) => ({ chain: r.chain!, seq: Number(r.seq), hash: r.hash }))
+  const legacy = rows.find((r) => r.chain === null)
+  if (legacy && !chains.some((h) => h.chain === 'operator'))
+    chains.push({ chain: 'operator', seq: Number(legacy.seq), hash: legacy.hash })
+  return { last, chains: chains.sort((a, b) => (a.chain < b.chain ? -1 : a.chain > b.chain ? 1 : 0)) }
+}
+
 /** SQLite (one writer): the journal's last seq. */
 export async function lastJournalSeq(tx: Sql): Promise<number | null> {
   return (await tx.get<{ seq: number | null }>('SELECT MAX(seq) AS seq FROM journal'))?.seq ?? null
@@ -211,14 +236,16 @@ export interface CheckpointRow {
 }
 
 /** Stores a checkpoint; a second one of the same head is not stored again. */
+/**
+ * False when a checkpoint of that record exists already. Checkpoints of two halls' chains may sign the same head at
+ * once (neither holds the other's lock): the second insert is skipped, not an error.
+ */
 export async function insertCheckpoint(tx: Sql, c: CheckpointRow): Promise<boolean> {
-  const seen = await tx.get('SELECT seq FROM journal_checkpoints WHERE seq = ?', [c.seq])
-  if (seen) return false
-  await tx.run(
-    'INSERT INTO journal_checkpoints (seq, hash, at, key_id, signature, reason, chains) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  const r = await tx.run(
+    'INSERT INTO journal_checkpoints (seq, hash, at, key_id, signature, reason, chains) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (seq) DO NOTHING',
     [c.seq, c.hash, c.at, c.key_id, c.signature, c.reason, c.chains],
   )
-  return true
+  return r.changes > 0
 }
 
 export function lastCheckpointRow(sql: Sql): Promise<CheckpointRow | undefined> {

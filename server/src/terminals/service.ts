@@ -25,7 +25,7 @@ import type { PlayerAdmission } from '../access/players.ts'
 import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { formatShortCode } from '../cashdesk/short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent } from '../cashdesk/vouchers.ts'
-import { stationNameOf, voucherById } from '../cashdesk/store.ts'
+import { hallOfStation, stationNameOf, voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { assertDeviceMarked } from '../access/device-marks.ts'
 import { appendJournal } from '../shared/journal.ts'
@@ -336,92 +336,100 @@ export function createTerminalService(deps: TerminalDeps) {
     await deps.prints.ensurePrinter(input.stationId)
     // GEN-23 / GEN-27: the voucher sale inside decides the buyer's admission (vouchers.sellWithin); a refusal is
     // journaled after its rollback.
+    // Issue 23 point 5: the load locks the terminal's hall (its session, ledger, voucher and journal record) and the
+    // station's (its drawer and shift, which the shift's close locks too), both from their enrolments, never from the
+    // request; the use case refuses a station of another hall below. Every chain at a station of no hall.
+    const stationHall = await hallOfStation(db, input.stationId)
+    const scopes = stationHall ? [...new Set([hallId, stationHall])].map((h) => `hall:${h}`) : undefined
     const { doc, ...result } = await vouchers.journalingRefusals(() =>
-      db.transaction(async (tx) => {
-        const at = now()
-        // The cash goes into the drawer of a station of the terminal's own hall, by someone of it (issue 23 point 3).
-        await assertActsInHall(tx, hallId, { stationId: input.stationId, resource: 'terminal session' })
-        const { verdict } = await termsOfHall(tx, hallId)
-        if (!('terms' in verdict))
-          throw new DomainError('RULE_DISABLED', 'the hall has no terms for its terminals (BNG-101, CFG-33)', {
-            rule: 'BNG-101',
-            reason: verdict.refused,
-          })
-        const open = await store.openSessionOf(tx, input.terminalId)
-        if (!open) {
-          // GEN-23 / GEN-25: a session started at the counter: the cashier confirms the player's age, and where the
-          // hall sells only to identified players the load names the buyer.
-          assertOfAge('counter', input.ageConfirmed)
-          assertIdentifiedWhereRequired(await vouchers.hallFor(tx, hallId), input.buyerDocument ?? null, 'counter')
-        } else await assertRowsSealed(tx, 'terminal_sessions', [open.id])
-        const sessionId = open?.id ?? newId('ts')
-        const { voucher: v, hall, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
-        await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'purchase', ref: sessionId })
-        // The voucher is the player's proof of the session (a lost one is recovered against it): printed at this
-        // station as any voucher sold here, naming the terminal.
-        const doc = await vouchers.paperWithin(tx, {
-          voucher: v,
-          hall,
-          stationId: input.stationId,
-          at,
-          loadedTo: terminal.name,
-        })
-        let balanceCents: number
-        if (open) {
-          if ((await store.loadSession(tx, open.id, v.amountCents)) !== 1)
-            throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed at the same moment', {})
-          balanceCents = open.balance_cents + v.amountCents
-        } else {
-          await store.insertSession(tx, {
-            id: sessionId,
-            hallId,
-            terminalId: input.terminalId,
-            voucherId: v.id,
-            currency: v.currency,
-            balanceCents: v.amountCents,
-            at,
-          })
-          balanceCents = v.amountCents
-        }
-        await store.insertLedger(tx, {
-          id: newId('tl'),
-          sessionId,
-          at,
-          kind: open ? 'loaded' : 'opened',
-          amountCents: v.amountCents,
-          balanceCents,
-          refId: v.id,
-          gameId: null,
-        })
-        await appendJournal(tx, {
-          at,
-          type: open ? 'terminal.credit_loaded' : 'terminal.session_opened',
-          scope: `hall:${hallId}`,
-          payload: {
-            sessionId,
-            terminalId: input.terminalId,
-            voucherId: v.id,
-            amountCents: v.amountCents,
-            currency: v.currency,
-            balanceCents,
+      db.transaction(
+        async (tx) => {
+          const at = now()
+          // The cash goes into the drawer of a station of the terminal's own hall, by someone of it (issue 23 point 3).
+          await assertActsInHall(tx, hallId, { stationId: input.stationId, resource: 'terminal session' })
+          const { verdict } = await termsOfHall(tx, hallId)
+          if (!('terms' in verdict))
+            throw new DomainError('RULE_DISABLED', 'the hall has no terms for its terminals (BNG-101, CFG-33)', {
+              rule: 'BNG-101',
+              reason: verdict.refused,
+            })
+          const open = await store.openSessionOf(tx, input.terminalId)
+          if (!open) {
+            // GEN-23 / GEN-25: a session started at the counter: the cashier confirms the player's age, and where the
+            // hall sells only to identified players the load names the buyer.
+            assertOfAge('counter', input.ageConfirmed)
+            assertIdentifiedWhereRequired(await vouchers.hallFor(tx, hallId), input.buyerDocument ?? null, 'counter')
+          } else await assertRowsSealed(tx, 'terminal_sessions', [open.id])
+          const sessionId = open?.id ?? newId('ts')
+          const { voucher: v, hall, aml } = await vouchers.sellWithin(tx, { ...input, hallId, at })
+          await markVoucherSpent(tx, v, { at, station: input.stationId, for: 'purchase', ref: sessionId })
+          // The voucher is the player's proof of the session (a lost one is recovered against it): printed at this
+          // station as any voucher sold here, naming the terminal.
+          const doc = await vouchers.paperWithin(tx, {
+            voucher: v,
+            hall,
             stationId: input.stationId,
-            cashierId: input.cashierId,
-            loadedAtCashDesk: true,
-            rule: 'BNG-101',
-          },
-        })
-        return {
-          sessionId,
-          started: !open,
-          terminal: { id: terminal.id, name: terminal.name },
-          amountCents: v.amountCents,
-          balanceCents,
-          currency: v.currency,
-          voucher: vouchers.view(v, at),
-          aml,
-          doc,
-        }
-      }),
+            at,
+            loadedTo: terminal.name,
+          })
+          let balanceCents: number
+          if (open) {
+            if ((await store.loadSession(tx, open.id, v.amountCents)) !== 1)
+              throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session closed at the same moment', {})
+            balanceCents = open.balance_cents + v.amountCents
+          } else {
+            await store.insertSession(tx, {
+              id: sessionId,
+              hallId,
+              terminalId: input.terminalId,
+              voucherId: v.id,
+              currency: v.currency,
+              balanceCents: v.amountCents,
+              at,
+            })
+            balanceCents = v.amountCents
+          }
+          await store.insertLedger(tx, {
+            id: newId('tl'),
+            sessionId,
+            at,
+            kind: open ? 'loaded' : 'opened',
+            amountCents: v.amountCents,
+            balanceCents,
+            refId: v.id,
+            gameId: null,
+          })
+          await appendJournal(tx, {
+            at,
+            type: open ? 'terminal.credit_loaded' : 'terminal.session_opened',
+            scope: `hall:${hallId}`,
+            payload: {
+              sessionId,
+              terminalId: input.terminalId,
+              voucherId: v.id,
+              amountCents: v.amountCents,
+              currency: v.currency,
+              balanceCents,
+              stationId: input.stationId,
+              cashierId: input.cashierId,
+              loadedAtCashDesk: true,
+              rule: 'BNG-101',
+            },
+          })
+          return {
+            sessionId,
+            started: !open,
+            terminal: { id: terminal.id, name: terminal.name },
+            amountCents: v.amountCents,
+            balanceCents,
+            currency: v.currency,
+            voucher: vouchers.view(v, at),
+            aml,
+            doc,
+          }
+        },
+        scopes ? { scopes } : undefined,
+      ),
     )
     // No printer is waited on under the write lock: the voucher prints after the commit.
     return { ...result, ...(await vouchers.printPaper(result.voucher.id, input.stationId, doc)) }
