@@ -9,6 +9,7 @@ import { verifyChain } from '../shared/journal-chain.ts'
 import { journalRowsAfter } from '../shared/store.ts'
 import { withRowSeals } from '../shared/row-seal-database.ts'
 import { createGroupCommit } from './group-commit.ts'
+import { currentActor, currentScope, runAs } from '../shared/request-context.ts'
 import { openSqlite, openSqliteReadonly, type SqliteConnection } from './sqlite-runtime.ts'
 import { openTestDatabase, testPostgresUrl } from '../../../test/helpers/database.ts'
 
@@ -72,6 +73,32 @@ describe('group commit on the storage port', () => {
     // Every answer came after its commit: a second connection already saw all nine sales.
     for (const seen of seenAtAnswer) expect(seen).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9])
     expect(group.stats()).toEqual({ batches: 1, units: 10 })
+  })
+
+  it("runs each unit in its own request's context: its actor and acting halls, not the batch's first caller's", async () => {
+    // A kiosk's sale judged with another kiosk's halls was refused WRONG_HALL (and its records would name the other
+    // request's actor) when both landed in one batch.
+    const group = createGroupCommit(db, NO_TIME_BOUND)
+    const actor = (id: string) => ({ kind: 'device', id, name: `Kiosco ${id}`, role: 'kiosk' })
+    const seen = await Promise.all(
+      ['a', 'b', 'c'].map((id) =>
+        runAs(
+          () => actor(id),
+          () =>
+            group.run(async (tx) => {
+              await tx.run('INSERT INTO sold (id, note) VALUES (?, ?)', [id.charCodeAt(0), id])
+              return [currentActor()?.id, currentScope()?.halls]
+            }),
+          () => ({ halls: [`hall_${id}`], deviceHall: `hall_${id}` }),
+        ),
+      ),
+    )
+    expect(seen).toEqual([
+      ['a', ['hall_a']],
+      ['b', ['hall_b']],
+      ['c', ['hall_c']],
+    ])
+    expect(group.stats()).toEqual({ batches: 1, units: 3 })
   })
 
   it('bounds a batch by count, carrying the rest into the next batch in order', async () => {

@@ -18,7 +18,7 @@
  */
 import type { Database, Sql } from './database.ts'
 import { normaliseScopes } from './scopes.ts'
-import { currentActor, type JournalActor } from '../shared/request-context.ts'
+import { currentActor, requestContext, type JournalActor } from '../shared/request-context.ts'
 import { journalUnitRefusal, sealedUnit } from '../shared/row-seal-database.ts'
 import type { JournalTip } from '../shared/row-seals.ts'
 
@@ -27,6 +27,11 @@ interface Unit {
   resolve: (v: unknown) => void
   reject: (e: unknown) => void
   actor: JournalActor | undefined
+  /**
+   * Runs the unit as its own request, not the batch's first caller's: what it asks of the request (the acting
+   * principal's halls, currentScope; the journal's actor, currentActor) is its caller's.
+   */
+  asCaller: <T>(fn: () => T) => T
 }
 
 export interface GroupCommit {
@@ -107,7 +112,7 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
               unreleased = false
               try {
                 // Issue 24 point 1: the rows a unit writes are sealed by its own records.
-                const value = await sealedUnit(tx, () => unit.fn(tx), link)
+                const value = await sealedUnit(tx, () => unit.asCaller(() => unit.fn(tx)), link)
                 if (joined) unreleased = true
                 else await tx.run('RELEASE SAVEPOINT group_unit')
                 done.push({ unit, ok: true, value })
@@ -163,7 +168,13 @@ export function createGroupCommit(db: Database, options: { maxBatch?: number; bu
     run<T>(fn: (tx: Sql) => Promise<T>, runOptions?: { scopes?: readonly string[] }): Promise<T> {
       const target = laneOf(normaliseScopes(runOptions?.scopes))
       return new Promise<T>((resolve, reject) => {
-        target.push({ fn, resolve: resolve as (v: unknown) => void, reject, actor: currentActor() })
+        target.push({
+          fn,
+          resolve: resolve as (v: unknown) => void,
+          reject,
+          actor: currentActor(),
+          asCaller: requestContext(),
+        })
       })
     },
     stats: () => ({ batches, units }),

@@ -44,6 +44,15 @@ export function runAs<T>(actor: () => JournalActor, fn: () => T, scope?: () => A
   return storage.run({ actor, scope }, fn)
 }
 
+/**
+ * The request being served, to run later work as its own (a group-commit unit written in a batch that another
+ * request's call started): `asCaller(fn)` runs `fn` with this request's actor and scope, or with none outside one.
+ */
+export function requestContext(): <T>(fn: () => T) => T {
+  const s = storage.getStore()
+  return s ? (fn) => storage.run(s, fn) : (fn) => storage.exit(fn)
+}
+
 /** The actor of the request being served, if any. */
 export function currentActor(): JournalActor | undefined {
   return storage.getStore()?.actor()
