@@ -33,6 +33,8 @@ export interface Config {
   auth: 'on' | 'off'
   /** Requests per minute per person, device or (anonymous) address. */
   rateLimitPerMinute: number
+  /** Kiosk purchases worked on at once up to their commit, the rest in line (BOLILLO_SALE_CONCURRENCY, default 16). */
+  saleConcurrency?: number
   // Issue 14 point 4: limits before authentication, and whose X-Forwarded-For is believed.
   /** Refused credentials (bad logins, bad tokens) per minute per client address before it is turned away. */
   authFailuresPerMinute?: number
@@ -292,6 +294,7 @@ export function loadConfig(
     sqliteSynchronous: oneOf('BOLILLO_SQLITE_SYNCHRONOUS', 'FULL', ['FULL', 'NORMAL'] as const),
     auth: oneOf('BOLILLO_AUTH', 'on', ['on', 'off'] as const),
     rateLimitPerMinute: int('BOLILLO_RATE_LIMIT_PER_MINUTE', 1200, 1, 10_000_000),
+    saleConcurrency: int('BOLILLO_SALE_CONCURRENCY', 16, 1, 10_000),
     authFailuresPerMinute: int('BOLILLO_AUTH_FAILURES_PER_MINUTE', 30, 1, 10_000_000),
     trustedProxies: trustedProxies(env.BOLILLO_TRUSTED_PROXIES, errors),
     voucherDays: int('BOLILLO_VOUCHER_DAYS', TICKET_DEFAULTS.voucherDays, 1, 3660),

@@ -352,6 +352,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     admission: players,
     sealer,
     demoReferencesRefused: config.production ?? false,
+    saleConcurrency: config.saleConcurrency,
   })
   // Issue 27 (BNG-101): electronic bingo on hall terminals; a virtual card's prize is credited when it is awarded.
   const terminals = createTerminalService({

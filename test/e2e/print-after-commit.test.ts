@@ -73,7 +73,14 @@ describe('sales commit, then print (issue 23 point 5)', () => {
       startFakePrinter('ok'),
     ])
     // The map is read when a station first prints: filled below, once the devices are enrolled.
-    server = await startTestServer({ auth: 'on', printers: printerOf, printerTimeoutMs: TIMEOUT_MS })
+    // One place in the kiosk purchases' line (BOLILLO_SALE_CONCURRENCY; 16 by default): a stalled printer that kept
+    // its kiosk's place while printing, or while its status is asked, would hold up every other kiosk's purchase.
+    server = await startTestServer({
+      auth: 'on',
+      printers: printerOf,
+      printerTimeoutMs: TIMEOUT_MS,
+      saleConcurrency: 1,
+    })
     hall = await paidHall(server.services)
     other = await hallWithGameOnSale(server.services, { name: 'Sala Sopocachi' })
     const { auth } = server.services
@@ -150,9 +157,19 @@ describe('sales commit, then print (issue 23 point 5)', () => {
     expect(Date.now() - started).toBeLessThan(2 * TIMEOUT_MS)
     expect(r.body.cards).toHaveLength(1)
     expect(await rowOf(r.body.purchaseId)).toMatchObject({ status: 'pending', reprints: 0 })
-    // That kiosk's printer is now known stuck: its next player keeps his credit (asked outside any lock).
+    // That kiosk's printer is now known stuck: its next player keeps his credit (asked outside any lock), and while
+    // its printer is asked, another kiosk's purchase is answered (the question holds no place in the line).
     const next = await voucher(500)
-    const refused = await buyCard(kiosks.stall, next.code)
+    const more = await voucher(500)
+    let refusedAnswered = false
+    const refusing = buyCard(kiosks.stall, next.code).then((x) => {
+      refusedAnswered = true
+      return x
+    })
+    await stall.connected(2)
+    expect((await buyCard(kiosks.good, more.code)).status).toBe(201)
+    expect(refusedAnswered).toBe(false)
+    const refused = await refusing
     expect(refused.status).toBe(503)
     expect(refused.body.error).toMatchObject({ code: 'DEVICE_UNAVAILABLE', details: { reason: 'no_response' } })
     expect((await api(server.url, 'POST', '/api/vouchers/check', { code: next.code }, asCashier())).body.status).toBe(

@@ -35,6 +35,7 @@ import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import { groupCode } from '../instant/codes.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { chosenLayoutOf } from '../bingo/modalities.ts'
+import { createFifoGate } from '../shared/fifo-gate.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { encodeTicketCode, encodeTicketCodeAsync, TicketKind } from '../shared/ticket-code.ts'
@@ -92,7 +93,12 @@ export interface PaidSalesDeps {
   sealer: Pick<Sealer, 'tag'>
   /** Issue 24 point 4: a server without the demo (config.production) takes no DEMO seal or type approval. */
   demoReferencesRefused?: boolean
+  /** Kiosk purchases worked on at once, up to their commit; the rest wait in line (fifo-gate.ts). */
+  saleConcurrency?: number
 }
+
+/** Enough to fill a group commit and keep the signing threads and the disk's sync busy (bench/sales-paid.ts). */
+export const DEFAULT_SALE_CONCURRENCY = 16
 
 /** A card as the buyer holds it: `rows` the numbers of each row, `grid` the same in their columns (0 = blank). */
 export interface PrintedCard {
@@ -187,6 +193,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
   // in its own savepoint of a batch with one commit for all, answered and printed only after that commit.
   const sales = deps.salesCommit
   const marks = { demoReferencesRefused: deps.demoReferencesRefused ?? false }
+  const gate = createFifoGate(deps.saleConcurrency ?? DEFAULT_SALE_CONCURRENCY)
 
   async function offer(hallId: string): Promise<KioskFullOffer> {
     const base = await deps.kiosk.offer(hallId)
@@ -467,12 +474,34 @@ export function createPaidSales(deps: PaidSalesDeps) {
       })
     if (cardCount + slips.length + instantCount === 0)
       throw new DomainError('VALIDATION_FAILED', 'the purchase holds nothing to buy', { field: 'cards' })
+    // A printer known to be broken is asked for its status first, outside the line: a stalled printer holds no place.
+    await prints.ensurePrinter(input.kioskId)
+    // In line with the other purchases until the commit; the paper is printed after leaving it (see fifo-gate.ts).
+    await gate.enter()
+    let inside = true
+    const leave = () => {
+      if (inside) gate.leave()
+      inside = false
+    }
+    try {
+      return await purchaseThenPrint(input, cardCount, slips, instantCount, leave)
+    } finally {
+      leave()
+    }
+  }
+
+  async function purchaseThenPrint(
+    input: KioskBasket,
+    cardCount: number,
+    slips: NonNullable<KioskBasket['slips']>,
+    instantCount: number,
+    leave: () => void,
+  ): Promise<KioskPurchase> {
     // The voucher's signature checked and the cards' ids drawn and signed ahead, on the thread pool, side by side.
     const [signed, cardsAhead] = await Promise.all([verifySignedVoucher(input.voucherCode), signCardsAhead(cardCount)])
     const voucherAhead = await voucherBeforeSale(input.voucherCode, signed)
     const players = await playersOf(input, voucherAhead)
     const printer = printers.forStation(input.kioskId)
-    await prints.ensurePrinter(input.kioskId)
     const scopes = kioskScopes(voucherAhead, slips.length, instantCount)
     const publish: Array<() => void> = []
     const { docs, printHall, ...result } = await admittedSale(
@@ -721,6 +750,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       },
       { scopes },
     )
+    leave()
     for (const p of publish) p()
     const print = await prints.printSale(
       { ref: result.purchaseId, stationId: input.kioskId, hallId: printHall },
