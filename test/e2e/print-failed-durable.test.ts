@@ -83,6 +83,8 @@ describe('a failed print is recorded without an fsync on the event loop', () => 
     // No commit fsynced on the event loop meanwhile (the sale's batch, the failure's mark, the voucher's printed mark
     // written in the background), and the failure's mark was synced before the answer.
     expect(steps).not.toContain('commit with fsync')
-    expect(steps.slice(-3)).toEqual(['commit, sync deferred', 'synced', 'answered'])
+    // (Other deferred syncs, a background printed mark's, may land in between: the order is what counts.)
+    expect(steps.at(-1)).toBe('answered')
+    expect(steps.lastIndexOf('synced')).toBeGreaterThan(steps.lastIndexOf('commit, sync deferred'))
   })
 })

@@ -28,6 +28,20 @@ describe('durable() of a SQLite file', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 
+  it('commits a plain transaction without an fsync on the event loop, answering after the WAL sync thread', async () => {
+    // The sync thread started (the first commit), so that what follows measures a commit, not the thread's start.
+    await db.transaction((tx) => tx.run('INSERT INTO sold (id) VALUES (0)'))
+    const order: string[] = []
+    const committed = db
+      .transaction((tx) => tx.run('INSERT INTO sold (id) VALUES (1)'))
+      .then(() => order.push('transaction answered'))
+    // Committed with an fsync on the loop, it would be answered within this turn's microtasks, before the next turn.
+    setImmediate(() => order.push('next turn of the loop'))
+    await committed
+    expect(order).toEqual(['next turn of the loop', 'transaction answered'])
+    expect(await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sold')).toEqual({ n: 2 })
+  })
+
   // A FIFO opened for reading holds a pool thread until someone opens it for writing: every thread of the pool is
   // held that way (no CPU spent), and a file status asked afterwards waits in the pool's queue behind them.
   it.skipIf(process.platform !== 'linux' || runtime === 'bun')(
