@@ -18,6 +18,11 @@ export interface JournalRow {
   payload: string
   prev_hash: string
   hash: string
+  /**
+   * Migration 0590: the voucher whose row this record sealed as spent (null on every other record). Not hashed: the
+   * record's `rowSeals` (hashed) holds that voucher's seal, and verify-journal checks the two agree.
+   */
+  voucher_id?: string | null
 }
 
 /** Seq and hash of the newest journal record (the checkpoints' global position). */
@@ -101,8 +106,19 @@ export function nextJournalSeqs(
 
 export async function insertJournalRow(tx: Sql, row: JournalRow): Promise<void> {
   await tx.run(
-    'INSERT INTO journal (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [row.seq, row.chain, row.chain_seq, row.at, row.type, row.scope, row.payload, row.prev_hash, row.hash],
+    'INSERT INTO journal (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash, voucher_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      row.seq,
+      row.chain,
+      row.chain_seq,
+      row.at,
+      row.type,
+      row.scope,
+      row.payload,
+      row.prev_hash,
+      row.hash,
+      row.voucher_id ?? null,
+    ],
   )
 }
 
