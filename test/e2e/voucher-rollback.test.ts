@@ -220,4 +220,36 @@ describe('a spent voucher put back from a copy of the file is refused on every r
     const rows = (verdict as { rows?: { problems: Array<{ table: string; what: string }> } }).rows?.problems ?? []
     expect(rows.filter((p) => p.table === 'vouchers' && /older copy/.test(p.what))).toHaveLength(3)
   })
+
+  it("a voucher's name written outside the server onto a record that does not seal it: the honest voucher is refused (fails closed) and verify-journal names the record", async () => {
+    const honest = await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())
+    const other = await sellVoucher(server.url, hall.hallId, 500, {}, asCashier())
+    const { seq } = (await db().get<{ seq: number }>(
+      "SELECT MAX(seq) AS seq FROM journal WHERE type = 'voucher.issued' AND payload LIKE ?",
+      [`%${other.id}%`],
+    ))!
+    // The journal is append-only: the insider lifts its guard, writes the name, and puts the guard back.
+    if (server.services.config.databaseUrl) {
+      await tamper('ALTER TABLE journal DISABLE TRIGGER journal_no_update', [])
+      await tamper('UPDATE journal SET voucher_id = ? WHERE seq = ?', [honest.id, Number(seq)])
+      await tamper('ALTER TABLE journal ENABLE TRIGGER journal_no_update', [])
+    } else {
+      await tamper('DROP TRIGGER journal_no_update', [])
+      await tamper('UPDATE journal SET voucher_id = ? WHERE seq = ?', [honest.id, Number(seq)])
+      await tamper(
+        "CREATE TRIGGER journal_no_update BEFORE UPDATE ON journal BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END",
+        [],
+      )
+    }
+    const before = await books()
+    const r = await cashOut(honest.code)
+    expect([r.status, r.body.error?.code]).toEqual([409, 'ROW_TAMPERED'])
+    expect(await books()).toEqual(before)
+    const verdict = await server.services.verifyJournal()
+    const problems = (verdict as { rows?: { problems: Array<{ table: string; id: string; what: string }> } }).rows
+      ?.problems
+    expect(problems).toContainEqual(
+      expect.objectContaining({ table: 'journal', id: String(seq), what: expect.stringContaining(honest.id) }),
+    )
+  })
 })

@@ -428,6 +428,13 @@ export async function insertLegacySealMarker(tx: Sql, seq: number, marker = 'leg
   )
 }
 
+/** The journal records that name a voucher whose spend they sealed (migration 0590), in order (row-verify.ts). */
+export function journalVoucherRefs(db: Sql): Promise<Array<{ seq: number; voucher_id: string }>> {
+  return db.all<{ seq: number; voucher_id: string }>(
+    'SELECT seq, voucher_id FROM journal WHERE voucher_id IS NOT NULL ORDER BY seq',
+  )
+}
+
 /** Every voucher's amount, and every shift with the sum of its cash movements (row-verify.ts). */
 export function voucherAmounts(db: Sql): Promise<Array<{ id: string; amount_cents: number }>> {
   return db.all<{ id: string; amount_cents: number }>('SELECT id, amount_cents FROM vouchers ORDER BY id')
