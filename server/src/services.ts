@@ -31,7 +31,7 @@ import { openSqlite } from './db/sqlite-runtime.ts'
 import { verifyChain, type JournalRecord } from './shared/journal-chain.ts'
 import { rowSealKeyOf, sealLegacyRows, withRowSeals } from './shared/row-seal-database.ts'
 import { collectJournalSeals, verifySealedRows } from './shared/row-seals.ts'
-import { recomputeBalances, rowsVerdict } from './shared/row-verify.ts'
+import { recomputeBalances, rowsVerdict, voucherRefProblems } from './shared/row-verify.ts'
 import { loadOrCreateKeysIn, type OperatorKeys } from './shared/keys.ts'
 import { assertProductionStart } from './shared/production.ts'
 import { createDemoScopeCheck, demoDeviceIds } from './shared/demo-scope.ts'
@@ -539,6 +539,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       // Issue 24 point 1: the tables the server pays from agree with the journal, row by row and in their sums.
       const rows = await verifySealedRows(db, rowSealKey, journalSeals, records.at(-1)?.seq ?? 0)
       rows.problems.push(...(await recomputeBalances(db, records)))
+      rows.problems.push(...(await voucherRefProblems(db, records)))
       return rowsVerdict(chain, rows)
     },
     minutes: {

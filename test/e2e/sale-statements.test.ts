@@ -74,6 +74,8 @@ describe('statements per paid kiosk sale (issue 23 point 5)', () => {
   // 35 since the admission reads the player's cards, the hall's seated players and the previous game in one statement
   // (three before), and a new player's seat is checked and counted in one statement (a read and a write before).
   // 34 since the voucher's hall and buyer are read once per request, for the hall guard and the sale's scopes alike.
+  // Still 34 with the check against a spent voucher put back from a copy (GEN-13, migration 0590): the journal's latest
+  // record of the voucher is an index probe inside the voucher's own read, and its name rides in the journal's INSERT.
   it('a card: at most 34 statements, authentication and its print mark included', async () => {
     const counts = await statementsOf({ cards: { gameId: hall.gameId, count: 1 } })
     expect(Math.min(...counts)).toBeLessThanOrEqual(34)
@@ -83,7 +85,8 @@ describe('statements per paid kiosk sale (issue 23 point 5)', () => {
   // (above); 27 before its voucher, payment and slip were sealed from the values written (no read back); 24 until the
   // journal's chains: 27 with the voucher's hall read to lock it, and the heads of two chains (the hall's and lotto's);
   // 24 with the voucher and the kiosk's credential read once each, and no "last seen" write (as the card's, above).
-  // 23 with the voucher's hall and buyer read once per request (the hall guard's read serves the sale too).
+  // 23 with the voucher's hall and buyer read once per request (the hall guard's read serves the sale too); still 23
+  // with the check against a spent voucher put back (above).
   it('a lotto slip: at most 23 statements', async () => {
     const counts = await statementsOf({
       slips: [

@@ -5,7 +5,7 @@
  */
 import type { Database, Sql } from '../db/database.ts'
 import type { GameRow } from '../bingo/service.ts'
-import { SEALED_TABLES, touchRows, touchWrittenRows } from '../shared/row-seals.ts'
+import { SEALED_TABLES, touchRows, touchSpentVoucher, touchWrittenRows } from '../shared/row-seals.ts'
 
 /** A `vouchers` row as stored (PostgreSQL returns its BIGINT columns as text). */
 interface VoucherRow {
@@ -405,17 +405,26 @@ export async function voucherById(tx: Sql, voucherId: string): Promise<Voucher |
 
 /**
  * A voucher with its seal beside it (`seal`: the sealed columns under their own names, `seal_seq`, `seal_mac`), for
- * the check of the voucher about to be spent without a second read (issue 24 point 1).
+ * the check of the voucher about to be spent without a second read (issue 24 point 1); and `journalSeq`, the
+ * journal's latest record that sealed it as spent (null: none), found in the same statement through the partial
+ * index of migration 0590 (one probe, never a scan of the hall's records), against a row put back from a copy.
  */
 export async function voucherWithSealById(
   tx: Sql,
   voucherId: string,
-): Promise<{ voucher: Voucher; sealed: Record<string, unknown> } | undefined> {
-  const row = await tx.get<VoucherRow & { seal_seq: unknown; seal_mac: unknown }>(
-    `SELECT v.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac FROM vouchers v LEFT JOIN row_seals rs ON rs.tbl = 'vouchers' AND rs.row_id = v.id WHERE v.id = ?`,
+): Promise<{ voucher: Voucher; sealed: Record<string, unknown>; journalSeq: number | null } | undefined> {
+  const row = await tx.get<VoucherRow & { seal_seq: unknown; seal_mac: unknown; spent_journal_seq: unknown }>(
+    `SELECT v.*, rs.journal_seq AS seal_seq, rs.mac AS seal_mac, (SELECT MAX(j.seq) FROM journal j WHERE j.voucher_id = v.id) AS spent_journal_seq FROM vouchers v LEFT JOIN row_seals rs ON rs.tbl = 'vouchers' AND rs.row_id = v.id WHERE v.id = ?`,
     [voucherId],
   )
-  return row && { voucher: toVoucher(row), sealed: row as unknown as Record<string, unknown> }
+  return (
+    row && {
+      voucher: toVoucher(row),
+      sealed: row as unknown as Record<string, unknown>,
+      journalSeq:
+        row.spent_journal_seq === null || row.spent_journal_seq === undefined ? null : Number(row.spent_journal_seq),
+    }
+  )
 }
 
 export async function insertVoucher(
@@ -565,8 +574,11 @@ export async function markVoucherSpentRow(
     `UPDATE vouchers SET status = 'spent', spent_at = ?, spent_station = ?, spent_for = ?, spent_ref = ? WHERE id = ? AND status = 'active' RETURNING ${VOUCHER_SEALED_COLUMNS}`,
     [spend.at, spend.station, spend.for, spend.ref, voucherId],
   )
-  if (rows.length > 0) touchWrittenRows(tx, 'vouchers', rows)
-  else touchRows(tx, 'vouchers', [voucherId])
+  if (rows.length > 0) {
+    touchWrittenRows(tx, 'vouchers', rows)
+    // GEN-13: the record sealing the spent row names the voucher (journal.voucher_id), for the next spend's check.
+    touchSpentVoucher(tx, voucherId)
+  } else touchRows(tx, 'vouchers', [voucherId])
   return rows.length
 }
 

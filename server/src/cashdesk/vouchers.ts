@@ -19,7 +19,7 @@ import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import { appendJournal } from '../shared/journal.ts'
-import { assertReadRowsSealed } from '../shared/row-seals.ts'
+import { assertLatestSealOfJournal, assertReadRowsSealed } from '../shared/row-seals.ts'
 import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
@@ -182,6 +182,11 @@ export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: s
   // Issue 24 point 1: a voucher whose row was changed outside the server (amount, status, expiry) is not spent. The
   // row checked is the row read here, its seal read with it.
   assertReadRowsSealed(tx, 'vouchers', [read.sealed])
+  // GEN-13 (a voucher's value leaves the house once) and issue 24 point 1: a spent voucher's row and seal put back from
+  // an older copy of the file match each other, but the journal has sealed the voucher since (its spend names it,
+  // journal.voucher_id). Every spend of a stored voucher loads it here: the kiosk's purchase, a terminal's session
+  // opened with it and the cashier's cash-out; the check is the same read, so the sale pays no statement for it.
+  assertLatestSealOfJournal(tx, 'vouchers', read.sealed, read.journalSeq)
   const v = read.voucher
   if (v.status !== 'active')
     throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spentFor} at ${v.spentAt})`, {

@@ -2,7 +2,7 @@ import { nextChainRecord, type JournalRecord } from './journal-chain.ts'
 import type { Sql } from '../db/database.ts'
 import { insertJournalRow, journalRowsAfter, type JournalRow } from './store.ts'
 import { withActor } from './request-context.ts'
-import { sealPendingRows } from './row-seals.ts'
+import { sealPendingRows, takeSpentVoucher } from './row-seals.ts'
 import { linkFor, rememberLink } from './journal-link.ts'
 import { scrubJournalPayload } from './journal-privacy.ts'
 
@@ -48,6 +48,8 @@ export async function appendJournal(
     payload: JSON.stringify(record.payload),
     prev_hash: record.prevHash,
     hash: record.hash,
+    // GEN-13: the voucher whose spent row this record seals, findable by index (outside the hashed content).
+    voucher_id: takeSpentVoucher(tx, rowSeals),
   })
   rememberLink(tx, link.chain, seq, { chainSeq: record.chainSeq!, hash: record.hash })
   return record

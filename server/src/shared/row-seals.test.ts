@@ -314,3 +314,68 @@ describe('rows sealed from the values written, not read back (issue 23 point 5)'
     expect(await verifySealedRows(raw, key, seals)).toEqual({ checked: 1, problems: [] })
   })
 })
+
+describe('the journal record that seals a spent voucher names it (GEN-13, migration 0590)', () => {
+  let raw: Database | null = null
+  afterEach(async () => {
+    await raw?.close()
+    raw = null
+  })
+  const at = '2026-11-24T10:00:00.000Z'
+  const voucher = (id: string) => ({
+    id,
+    hallId: 'h1',
+    currency: 'BOB',
+    amountCents: 500,
+    origin: 'cashier' as const,
+    parentId: null,
+    stationId: 's1',
+    issuedBy: 'u1',
+    issuedAt: at,
+    expiresAt: '2026-12-24T10:00:00.000Z',
+    smallCents: 500,
+    otherCents: 0,
+    buyerDocument: null,
+    shortCodeHash: `hash-${id}`,
+  })
+  const spend = (tx: Sql, id: string) => markVoucherSpentRow(tx, id, { at, station: 'k1', for: 'purchase', ref: 'kp1' })
+  const named = async () =>
+    (await raw!.all<{ type: string; voucher_id: string | null }>('SELECT type, voucher_id FROM journal ORDER BY seq'))
+      .filter((r) => r.type.startsWith('test.') || r.type === 'rows.sealed')
+      .map((r) => [r.type, r.voucher_id])
+
+  it('by the record that seals the spend (its own or the rows.sealed at the end), once; two spends waiting for one record are refused', async () => {
+    raw = await openTestDatabase()
+    const db = withRowSeals(raw, randomBytes(32), () => new Date(at))
+    await sealLegacyRows(db)
+    await raw.run(
+      'INSERT INTO halls (id, name, profile_id, currency, playing_positions, settings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ['h1', 'Sala', 'bo-asfi', 'BOB', 100, '{}', at],
+    )
+    await db.transaction(async (tx) => {
+      for (const id of ['v1', 'v2', 'v3', 'v4']) await insertVoucher(tx, voucher(id))
+      await appendJournal(tx, { at, type: 'test.issued', scope: '', payload: {} })
+    })
+    await db.transaction(async (tx) => {
+      expect(await spend(tx, 'v1')).toBe(1)
+      await appendJournal(tx, { at, type: 'test.spent', scope: '', payload: {} })
+      await appendJournal(tx, { at, type: 'test.after', scope: '', payload: {} })
+    })
+    // No record of its own: the transaction's closing rows.sealed seals the spend, and names it.
+    await db.transaction(async (tx) => {
+      expect(await spend(tx, 'v2')).toBe(1)
+    })
+    await expect(
+      db.transaction(async (tx) => {
+        await spend(tx, 'v3')
+        await spend(tx, 'v4')
+      }),
+    ).rejects.toThrow(/not yet journaled/)
+    expect(await named()).toEqual([
+      ['test.issued', null],
+      ['test.spent', 'v1'],
+      ['test.after', null],
+      ['rows.sealed', 'v2'],
+    ])
+  })
+})

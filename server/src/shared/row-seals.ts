@@ -555,6 +555,11 @@ export interface RowSealState {
    * drawn, as any rollback does, and the next unit takes the spares after them.
    */
   spareSeqs: number[]
+  /**
+   * The voucher whose row this body has just marked spent ({@link touchSpentVoucher}): the journal record that seals
+   * it names it in its `voucher_id` column ({@link takeSpentVoucher}).
+   */
+  spentVoucher?: string
   ended?: boolean
 }
 type TxState = RowSealState
@@ -640,6 +645,33 @@ export function touchRows(tx: Sql, table: SealedTable, ids: readonly string[]): 
   // Changed again since its values were handed over (an UPDATE after the INSERT): read back when sealed.
   const written = s.written?.get(table)
   if (written) for (const id of ids) written.delete(id)
+}
+
+/**
+ * GEN-13 (issue 24 point 1): a voucher's row marked spent in `tx`. The journal record that seals it will name the
+ * voucher in its `voucher_id` column (migration 0590), so that the next spend finds the journal's latest record of the
+ * voucher through an index and refuses a row put back from before ({@link assertLatestSealOfJournal}). A body spends
+ * one voucher at most before its record (a kiosk purchase, a cash-out, a terminal's load): a second one waiting with
+ * the first would leave one of them unnamed, so it is a programming error.
+ */
+export function touchSpentVoucher(tx: Sql, voucherId: string): void {
+  const s = states.get(tx)
+  if (!s) return
+  if (s.spentVoucher !== undefined && s.spentVoucher !== voucherId)
+    throw new Error(`voucher ${s.spentVoucher} spent and not yet journaled when ${voucherId} is spent`)
+  s.spentVoucher = voucherId
+}
+
+/**
+ * The voucher a journal record about to be appended names ({@link touchSpentVoucher}), when that record seals its
+ * row (`rowSeals`, from {@link sealPendingRows}); null otherwise. Taken once: the next record names it no more.
+ */
+export function takeSpentVoucher(tx: Sql, rowSeals: Record<string, string> | null): string | null {
+  const s = states.get(tx)
+  const id = s?.spentVoucher
+  if (!s || id === undefined || !rowSeals || !(`vouchers:${id}` in rowSeals)) return null
+  s.spentVoucher = undefined
+  return id
 }
 
 /**
@@ -847,6 +879,30 @@ export function assertReadRowsSealed(tx: Sql, table: SealedTable, rows: Readonly
     verified.set(memo, fingerprint)
   }
   if (problems.length > 0) throw rowTampered(problems)
+}
+
+/**
+ * GEN-13 (issue 24 point 1): a row that matches its seal may still be an older state put back from a copy of the file,
+ * seals and all (a spent voucher made active again). `latestSeq` is the journal's latest record about the row, read
+ * with it through an index (for a voucher, `journal.voucher_id`); a row whose seal names an earlier record is refused
+ * (ROW_TAMPERED, the transaction journals the refusal). Call after {@link assertReadRowsSealed} on the same row.
+ */
+export function assertLatestSealOfJournal(
+  tx: Sql,
+  table: SealedTable,
+  row: Record<string, unknown>,
+  latestSeq: number | null,
+): void {
+  if (!states.has(tx) || latestSeq === null) return
+  const sealSeq = Number(row.seal_seq)
+  if (latestSeq > sealSeq)
+    throw rowTampered([
+      {
+        table,
+        id: rowKeyOf(table, row),
+        what: `row and seal are those of journal record #${sealSeq}, but record #${latestSeq} sealed it since (put back from an older copy)`,
+      },
+    ])
 }
 
 export function rowTampered(problems: RowProblem[]): DomainError {

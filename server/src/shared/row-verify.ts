@@ -5,7 +5,7 @@
 import type { Sql } from '../db/database.ts'
 import type { ChainVerification, JournalRecord } from './journal-chain.ts'
 import type { RowProblem } from './row-seals.ts'
-import { shiftsWithMovementSums, voucherAmounts } from './store.ts'
+import { journalVoucherRefs, shiftsWithMovementSums, voucherAmounts } from './store.ts'
 
 /**
  * Each voucher's amount against the `voucher.issued` record that issued it, and each closed shift's expected cash
@@ -50,6 +50,31 @@ export async function recomputeBalances(db: Sql, records: readonly JournalRecord
         table: 'cashier_shifts',
         id: s.id,
         what: `expected_cents is ${stored} but journal record #${rec.seq} (shift.closed) closed it expecting ${rec.expectedCents}`,
+      })
+  }
+  return problems
+}
+
+/**
+ * GEN-13 (migration 0590): the voucher a record names in its `voucher_id` column (outside the hashed content, so
+ * that the chain and old journals verify as before) must be one whose seal the record's hashed payload carries
+ * (`rowSeals`). A name written into another record outside the server (to make an honest voucher look put back, and
+ * refuse it) is reported here; a name removed leaves the row put back reported by the row check (verifySealedRows).
+ */
+export async function voucherRefProblems(db: Sql, records: readonly JournalRecord[]): Promise<RowProblem[]> {
+  const refs = await journalVoucherRefs(db)
+  if (refs.length === 0) return []
+  const named = new Map(refs.map((r) => [Number(r.seq), r.voucher_id]))
+  const problems: RowProblem[] = []
+  for (const r of records) {
+    const voucherId = named.get(r.seq)
+    if (voucherId === undefined) continue
+    const seals = (r.payload as { rowSeals?: Record<string, unknown> } | null)?.rowSeals
+    if (!seals || typeof seals !== 'object' || !(`vouchers:${voucherId}` in seals))
+      problems.push({
+        table: 'journal',
+        id: String(r.seq),
+        what: `record #${r.seq} names voucher ${voucherId} (voucher_id) but does not seal it (changed outside the server)`,
       })
   }
   return problems

@@ -18,6 +18,11 @@ export interface JournalRow {
   payload: string
   prev_hash: string
   hash: string
+  /**
+   * Migration 0590: the voucher whose row this record sealed as spent (null on every other record). Not hashed: the
+   * record's `rowSeals` (hashed) holds that voucher's seal, and verify-journal checks the two agree.
+   */
+  voucher_id?: string | null
 }
 
 /** Seq and hash of the newest journal record (the checkpoints' global position). */
@@ -101,8 +106,19 @@ export function nextJournalSeqs(
 
 export async function insertJournalRow(tx: Sql, row: JournalRow): Promise<void> {
   await tx.run(
-    'INSERT INTO journal (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [row.seq, row.chain, row.chain_seq, row.at, row.type, row.scope, row.payload, row.prev_hash, row.hash],
+    'INSERT INTO journal (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash, voucher_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      row.seq,
+      row.chain,
+      row.chain_seq,
+      row.at,
+      row.type,
+      row.scope,
+      row.payload,
+      row.prev_hash,
+      row.hash,
+      row.voucher_id ?? null,
+    ],
   )
 }
 
@@ -409,6 +425,13 @@ export async function insertLegacySealMarker(tx: Sql, seq: number, marker = 'leg
   await tx.run(
     "INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ('*', ?, ?, '-') ON CONFLICT (tbl, row_id) DO NOTHING",
     [marker, seq],
+  )
+}
+
+/** The journal records that name a voucher whose spend they sealed (migration 0590), in order (row-verify.ts). */
+export function journalVoucherRefs(db: Sql): Promise<Array<{ seq: number; voucher_id: string }>> {
+  return db.all<{ seq: number; voucher_id: string }>(
+    'SELECT seq, voucher_id FROM journal WHERE voucher_id IS NOT NULL ORDER BY seq',
   )
 }
 
