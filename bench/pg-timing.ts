@@ -35,6 +35,16 @@ export function tapPostgres(): PgTiming {
       l.max = Math.max(l.max, ms)
       lines.set(key, l)
     }
+    // A query object with its own callback (db/postgres.ts sends a transaction's queries so): timed to its callback.
+    const submitted = first as { submit?: unknown; callback?: (...a: unknown[]) => void } | undefined
+    if (typeof submitted?.submit === 'function' && typeof submitted.callback === 'function') {
+      const callback = submitted.callback
+      submitted.callback = (...a: unknown[]) => {
+        done()
+        callback(...a)
+      }
+      return original.apply(this, args)
+    }
     const result = original.apply(this, args)
     if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done)
     return result

@@ -151,13 +151,19 @@ function ballClient(
  * process.cpuUsage() adds up every thread, the thread pool's crypto and the writer thread included.
  */
 function mainThreadCpuMs(): number {
+  const { user, system } = mainThreadCpuSplit()
+  return user + system
+}
+
+/** The same, user and system (kernel: the sockets' writes and reads among it) apart. */
+function mainThreadCpuSplit(): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name; in clock ticks (100/s).
-    return (Number(fields[11]) + Number(fields[12])) * 10
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 }
   } catch {
-    return NaN
+    return { user: NaN, system: NaN }
   }
 }
 
@@ -361,6 +367,7 @@ async function run(
       writeBodies(codes.length)
       const profiling = await startProfile()
       const units0 = services.paidSales.stats()
+      const split0 = mainThreadCpuSplit()
       const main0 = mainThreadCpuMs()
       const cpu0 = process.cpuUsage()
       timing?.reset()
@@ -369,6 +376,7 @@ async function run(
       const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
       const cpu = process.cpuUsage(cpu0)
       const mainMs = mainThreadCpuMs() - main0
+      const split1 = mainThreadCpuSplit()
       const backendMs = backendCpuDelta(backends0, await backendCpuMs(services.db))
       await profiling?.stop()
       report('postgres, warm', warm)
@@ -376,7 +384,7 @@ async function run(
       // Warm-up included: per sale is over every purchase sent (the group commit's units count printed marks too).
       const sold = Math.max(1, warm.totalSent)
       log(
-        `postgres CPU per sale: server ${((cpu.user + cpu.system) / sold).toFixed(0)} µs (its event loop's thread ${Number.isNaN(mainMs) ? '-' : ((mainMs * 1000) / sold).toFixed(0)} µs), PostgreSQL's backends ${((backendMs * 1000) / sold).toFixed(0)} µs; ${g.batches - units0.batches} batches for ${g.units - units0.units} units (sales and printed marks) over ${sold} purchases`,
+        `postgres CPU per sale: server ${((cpu.user + cpu.system) / sold).toFixed(0)} µs (its event loop's thread ${Number.isNaN(mainMs) ? '-' : ((mainMs * 1000) / sold).toFixed(0)} µs: user ${(((split1.user - split0.user) * 1000) / sold).toFixed(0)}, system ${(((split1.system - split0.system) * 1000) / sold).toFixed(0)}), PostgreSQL's backends ${((backendMs * 1000) / sold).toFixed(0)} µs; ${g.batches - units0.batches} batches for ${g.units - units0.units} units (sales and printed marks) over ${sold} purchases`,
       )
       // `ok` counts only requests sent and answered inside the window: with answers slower than about a second it
       // undercounts; this counts every answer from the start of the warm-up (about `clients` still in flight).

@@ -327,6 +327,16 @@ suite('names, not ids, on every paper of a night (issue 29 point 6)', () => {
       expect(receipt).toMatch(/Sesión N\.º 1/)
       const cardJob = [...papers].find(([n]) => n.includes('-counter-') && n.endsWith('.escpos.sealed'))![1]
       expect(cardJob).toMatch(/Caja 1\s+Sesión N\.º 1/)
+      // Issue 23 point 5: a kiosk card's session number and hall are read with its game and its kiosk (one statement
+      // each): the paper still names them.
+      const kioskCardJobs = [...papers].filter(
+        ([n, t]) => n.includes('-kiosk-') && n.endsWith('.escpos.sealed') && t.includes('Serie'),
+      )
+      expect(kioskCardJobs.length).toBeGreaterThan(0)
+      for (const [, t] of kioskCardJobs) {
+        expect(t).toMatch(/Kiosco 1\s+Sesión N\.º 1/)
+        expect(t).toContain('Sala Illimani')
+      }
       expect(papers.get('shift-report')).toMatch(/Venta en caja\s+A-\d{5} … A-\d{5} \(30\)/)
       expect(papers.get('minutes')).toContain('Sesión N.º 1')
 

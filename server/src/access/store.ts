@@ -328,6 +328,14 @@ export interface DeviceMarksRow {
   printer_parent_id?: string | null
   printer_created_at?: string | null
   printer_seal_seq?: number | string | null
+  /** The hall asked for beside the device (`withHall`), its `halls` columns; absent where not asked for. */
+  vh_id?: string | null
+  vh_name?: string | null
+  vh_profile_id?: string | null
+  vh_currency?: string | null
+  vh_playing_positions?: number | string | null
+  vh_settings?: string | null
+  vh_created_at?: string | null
   printer_seal_mac?: string | null
 }
 
@@ -336,7 +344,18 @@ export interface DeviceMarksRow {
  * it prints on: the registered printer that serves it by name, or else the shared printer of its hall, or else the
  * operator's (no hall). A retired printer is no printer; a suspended one is found, and refused by the check.
  */
-export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksRow | undefined> {
+export function deviceMarksById(
+  db: Sql,
+  deviceId: string,
+  options?: {
+    /**
+     * A hall whose row comes back beside the device's (`vh_*` columns; `vh_id` null: no such hall): a kiosk sale
+     * reads its kiosk and its voucher's hall in one round trip (issue 23 point 5).
+     */
+    withHall?: string
+  },
+): Promise<DeviceMarksRow | undefined> {
+  const withHall = options?.withHall
   return db.get<DeviceMarksRow>(
     `SELECT d.id, d.kind, d.name, d.hall_id, d.seal_code, d.type_approval_no, h.profile_id AS hall_profile_id,
             p.id AS printer_id, p.seal_code AS printer_seal_code, p.type_approval_no AS printer_type_approval_no,
@@ -345,7 +364,13 @@ export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksR
             p.kind AS printer_kind, p.manufacturer AS printer_manufacturer, p.model AS printer_model,
             p.serial_no AS printer_serial_no, p.certificate_id AS printer_certificate_id,
             p.certificate_expires_at AS printer_certificate_expires_at, p.parent_id AS printer_parent_id,
-            p.created_at AS printer_created_at, ps.journal_seq AS printer_seal_seq, ps.mac AS printer_seal_mac
+            p.created_at AS printer_created_at, ps.journal_seq AS printer_seal_seq, ps.mac AS printer_seal_mac${
+              withHall === undefined
+                ? ''
+                : `,
+            vh.id AS vh_id, vh.name AS vh_name, vh.profile_id AS vh_profile_id, vh.currency AS vh_currency,
+            vh.playing_positions AS vh_playing_positions, vh.settings AS vh_settings, vh.created_at AS vh_created_at`
+            }
        FROM device_credentials d LEFT JOIN halls h ON h.id = d.hall_id
        LEFT JOIN devices p ON p.id = (
          SELECT x.id FROM devices x
@@ -354,9 +379,14 @@ export function deviceMarksById(db: Sql, deviceId: string): Promise<DeviceMarksR
                  OR (x.serves_device_id IS NULL AND (x.hall_id = d.hall_id OR x.hall_id IS NULL)))
           ORDER BY CASE WHEN x.serves_device_id = d.id THEN 0 WHEN x.hall_id IS NOT NULL THEN 1 ELSE 2 END, x.id
           LIMIT 1)
-       LEFT JOIN row_seals ps ON ps.tbl = 'devices' AND ps.row_id = p.id
+       LEFT JOIN row_seals ps ON ps.tbl = 'devices' AND ps.row_id = p.id${
+         withHall === undefined
+           ? ''
+           : `
+       LEFT JOIN halls vh ON vh.id = ?`
+       }
       WHERE d.id = ?`,
-    [deviceId],
+    withHall === undefined ? [deviceId] : [withHall, deviceId],
   )
 }
 

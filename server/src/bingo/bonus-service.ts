@@ -261,8 +261,9 @@ export function createBonusService(deps: BonusDeps) {
     },
 
     async cardsSelling(sql, e) {
-      const halls = await gameHallsOfGame(sql, e.game.id)
-      if (halls.length > 0) {
+      // BNG-100: the game's halls as the sale read them with its game (a kiosk sale), else read here.
+      const halls = e.joined?.gameHalls ?? (await gameHallsOfGame(sql, e.game.id)).length
+      if (halls > 0) {
         throw new DomainError(
           'ILLEGAL_TRANSITION',
           `game ${e.game.id} is simultaneous: each hall sells its own range (POST /api/games/${e.game.id}/halls/{hallId}/sales)`,

@@ -39,7 +39,7 @@ import { unpaidPrizesOfHall } from './store/halls.ts'
 import { gameForSale, markGameClosingSigned, type GameRow } from './store/games.ts'
 import { insertCards, soldRuns, soldSerials, takenCardKeys } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
-import type { GameState, SoldCard } from './types.ts'
+import type { GameState, JoinedSaleFacts, SoldCard } from './types.ts'
 import type { Profile } from '../shared/profile.ts'
 import {
   checkDerivedPlan,
@@ -578,6 +578,15 @@ export async function sellWithin(
   }
 }
 
+/** The facts the caller's read of this game joined in (cashdesk gameWithSealsById), undefined where it did not. */
+function joinedSaleFacts(row: GameRow | undefined, gameId: string): JoinedSaleFacts | undefined {
+  if (row?.id !== gameId || row.game_hall_count === undefined || row.hc_hall_id === undefined) return undefined
+  return {
+    hallClosedAt: row.hc_hall_id === null ? null : String(row.hc_closed_at),
+    gameHalls: Number(row.game_hall_count),
+  }
+}
+
 async function sellTx(
   ctx: BingoContext,
   tx: Tx,
@@ -599,7 +608,9 @@ async function sellTx(
   const { game } = forSale
   assertLegal(GameAction.Sell, game.status, game.id)
   const chosen = await chosenCardsOf(tx, game, input)
-  for (const h of ctx.deps.hooks ?? []) await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel })
+  const joined = joinedSaleFacts(input.gameRow, input.gameId)
+  for (const h of ctx.deps.hooks ?? [])
+    await h.cardsSelling?.(tx, { game, count: input.count, channel: input.channel, ...(joined ? { joined } : {}) })
   const series = forSale.series.map((s) => s.series)
   for (const s of series) cardsInSeries?.set(s.code, s.cardCount)
   // Issue 24 point 1: a card is sold at the face value the server wrote (a game's or a series' price edited behind

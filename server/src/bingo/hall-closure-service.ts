@@ -20,11 +20,14 @@ import { hallClosure, hallProfileSettings, insertHallClosure } from './store/hal
 import { appendPrimaLedgerEntry, updatePrimaState } from './store/prima.ts'
 
 async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
-  const closed = await hallClosure(sql, hallId)
-  if (closed)
-    throw new DomainError('HALL_CLOSED', `hall ${hallId} was closed at ${closed.closedAt}`, {
+  refuseClosed(hallId, (await hallClosure(sql, hallId))?.closedAt ?? null)
+}
+
+function refuseClosed(hallId: string, closedAt: string | null): void {
+  if (closedAt !== null)
+    throw new DomainError('HALL_CLOSED', `hall ${hallId} was closed at ${closedAt}`, {
       hallId,
-      closedAt: closed.closedAt,
+      closedAt,
       rule: 'BNG-65',
     })
 }
@@ -33,7 +36,9 @@ async function assertHallOpen(sql: Sql, hallId: string): Promise<void> {
 export const hallClosureHooks: BingoHooks = {
   sessionOpened: (tx, e) => assertHallOpen(tx, e.hallId),
   gameAnnounced: (tx, e) => assertHallOpen(tx, e.hallId),
-  cardsSelling: (tx, e) => assertHallOpen(tx, e.game.hallId),
+  // BNG-65: the closure as the sale read it with its game, in its own transaction (a kiosk sale), else read here.
+  cardsSelling: async (tx, e) =>
+    e.joined ? refuseClosed(e.game.hallId, e.joined.hallClosedAt) : assertHallOpen(tx, e.game.hallId),
 }
 
 export function createHallClosureService(deps: { db: Database; clock: { now(): Date } }) {

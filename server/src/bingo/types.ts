@@ -43,6 +43,17 @@ export interface BingoDeps {
  * Extension points called inside a use case's transaction, after its own checks. A hook that throws refuses the
  * action and rolls it back; a hook may append journal records with the `scope` given.
  */
+/**
+ * What the caller read with the game's row in the sale's own transaction (cashdesk `gameWithSealsById`: one round
+ * trip under the hall's lock instead of one per hook); a hook reads for itself what is absent.
+ */
+export interface JoinedSaleFacts {
+  /** BNG-65: when the hall was closed for good; null while it is open. */
+  hallClosedAt: string | null
+  /** BNG-100: how many halls share the game (0: an ordinary game). */
+  gameHalls: number
+}
+
 export interface BingoHooks {
   sessionOpened?(
     tx: Sql,
@@ -96,7 +107,7 @@ export interface BingoHooks {
     },
   ): Promise<void>
   /** Issue #8 (app/bonus.ts): prima, pots, lucky ball, simultaneous games. */
-  cardsSelling?(tx: Sql, e: { game: Game; count: number; channel: string }): Promise<void>
+  cardsSelling?(tx: Sql, e: { game: Game; count: number; channel: string; joined?: JoinedSaleFacts }): Promise<void>
   /** BNG-34: before a game's sale opens (a refusal keeps it announced). */
   salesOpening?(tx: Sql, e: { game: Game; profile: Profile; at: string; scope: string }): Promise<void>
   salesClosed?(tx: Sql, e: { game: Game; profile: Profile; at: string; scope: string }): Promise<void>

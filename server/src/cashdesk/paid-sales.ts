@@ -21,6 +21,7 @@ import { AJ_LEGEND } from '../shared/lottery-common.ts'
 import type { LottoPrize } from '../lotto/plan.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { BingoService, GameRow, SoldCard } from '../bingo/service.ts'
+import type { Hall } from '../bingo/store/halls.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import type { LottoReceipt, LottoService, SlipInput } from '../lotto/service.ts'
@@ -61,10 +62,24 @@ import type { AmlScreen } from './cash-intake.ts'
 import type { CashPieces } from '../shared/cash-count.ts'
 import { assertActsInHallOf } from '../access/acting-hall.ts'
 import { assertDeviceMarked, assertMarksOf } from '../access/device-marks.ts'
-import { deviceMarksById, voucherFactsById, type VoucherFacts } from '../access/store.ts'
+import { deviceMarksById, voucherFactsById, type DeviceMarksRow, type VoucherFacts } from '../access/store.ts'
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import type { GroupCommit } from '../db/group-commit.ts'
+
+/** The hall read beside a kiosk's row (`deviceMarksById` withHall); undefined: no such hall. */
+function joinedHall(d: DeviceMarksRow): Hall | undefined {
+  if (!d.vh_id) return undefined
+  return {
+    id: d.vh_id,
+    name: String(d.vh_name),
+    profileId: String(d.vh_profile_id),
+    currency: String(d.vh_currency),
+    playingPositions: Number(d.vh_playing_positions),
+    settings: d.vh_settings as string,
+    createdAt: String(d.vh_created_at),
+  }
+}
 
 /** The people a sale names and the hall they are asked about in (read in the sale's transaction). */
 interface Admitted {
@@ -272,7 +287,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const face = Number(game.face_value_cents)
     // Issue 29 point 6: the paper names the station and numbers the session as people say them.
     const station = input.stationName ?? (await stationNameOf(tx, input.station))
-    const sessionNo = await sessionNoOf(tx, game.session_id)
+    // Read with the game where the caller's read joined it in (a kiosk sale), else here.
+    const sessionNo =
+      game.session_no !== undefined
+        ? Number(game.session_no) > 0
+          ? Number(game.session_no)
+          : null
+        : await sessionNoOf(tx, game.session_id)
     // BNG-98: a chosen-number card prints the player's numbers in one row, not a cell for each of the universe's.
     const chosen = chosenLayoutOf(layout) !== null
     const cards = sold.map((c) => ({
@@ -514,7 +535,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
         // Issue 23 point 5: the kiosk's row is read once, in this transaction, for its hall, its marks and its name
         // on the paper (three reads before). A kiosk revoked meanwhile is refused by its credential's check on the
         // request; an unenrolled station id (authentication off) has no row, and its name is looked up as before.
-        const kiosk = await deviceMarksById(tx, input.kioskId)
+        // The voucher's hall comes back with it (one round trip under the hall's lock instead of two).
+        const kiosk = await deviceMarksById(tx, input.kioskId, { withHall: v.hallId })
         // A kiosk enrolled in a hall takes only that hall's vouchers, and only from someone of that hall (issue 23
         // point 3: decided from the voucher and the kiosk, whatever code or body the request came with).
         assertActsInHallOf(v.hallId, {
@@ -526,7 +548,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
         assertMarksOf(tx, kiosk, marks)
         const stationName = kiosk?.name ?? (await stationNameOf(tx, input.kioskId))
         // The hall's row read once for the paper, GEN-25 and the card purchase's checks (issue 23 point 5).
-        const hallRow = await bingo.hallWithin(tx, v.hallId)
+        const hallRow = kiosk ? joinedHall(kiosk) : await bingo.hallWithin(tx, v.hallId)
         if (!hallRow) throw new DomainError('NOT_FOUND', `hall ${v.hallId} not found`, { hallId: v.hallId })
         const hall = vouchers.hallView({ ...hallRow, profile_id: hallRow.profileId })
         // GEN-25: a hall that sells only to identified players takes only a voucher that names its buyer.

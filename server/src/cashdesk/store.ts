@@ -373,17 +373,26 @@ export async function gameById(tx: Sql, gameId: string): Promise<GameRow | undef
 
 /**
  * {@link gameById} with the game row's own seal beside it (`seal_seq`, `seal_mac`): a kiosk card sale reads its game
- * once for its checks, its admission and the price check of the sale itself (bingo gameForSale).
+ * once for its checks, its admission and the price check of the sale itself (bingo gameForSale). In the same
+ * statement (issue 23 point 5: each is a round trip under the hall's lock on PostgreSQL), what the sale's other
+ * checks and its paper would each read on their own: the hall's closure (BNG-65), whether the game is simultaneous
+ * (BNG-100) and the session's number among the hall's (issue 29 point 6).
  */
 export async function gameWithSealsById(tx: Sql, gameId: string): Promise<GameRow | undefined> {
   return tx.get<GameRow>(
     `SELECT g.*, l.game_id AS sl_game_id, l.limits AS sl_limits, l.authorisation_ref AS sl_authorisation_ref,
             l.set_at AS sl_set_at, l.set_by AS sl_set_by, s.journal_seq AS sl_seal_seq, s.mac AS sl_seal_mac,
-            rg.journal_seq AS seal_seq, rg.mac AS seal_mac
+            rg.journal_seq AS seal_seq, rg.mac AS seal_mac,
+            hc.hall_id AS hc_hall_id, hc.closed_at AS hc_closed_at,
+            (SELECT COUNT(*) FROM game_halls gh WHERE gh.game_id = g.id) AS game_hall_count,
+            (SELECT COUNT(*) FROM sessions sa, sessions me
+              WHERE me.id = g.session_id AND sa.hall_id = me.hall_id
+                AND (sa.opened_at < me.opened_at OR (sa.opened_at = me.opened_at AND sa.id <= me.id))) AS session_no
        FROM games g
        LEFT JOIN game_sale_limits l ON l.game_id = g.id
        LEFT JOIN row_seals s ON s.tbl = 'game_sale_limits' AND s.row_id = g.id
        LEFT JOIN row_seals rg ON rg.tbl = 'games' AND rg.row_id = g.id
+       LEFT JOIN hall_closures hc ON hc.hall_id = g.hall_id
       WHERE g.id = ?`,
     [gameId],
   )

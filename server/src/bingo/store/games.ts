@@ -76,6 +76,15 @@ export interface GameRow {
   /** The game row's own seal where the read joined it in (cashdesk `gameWithSealsById`; gameForSale's read). */
   seal_seq?: unknown
   seal_mac?: unknown
+  /**
+   * Where the read joined them in (cashdesk `gameWithSealsById`, in the sale's transaction): the hall's closure row
+   * (BNG-65; both null when the hall is open), the game's simultaneous halls (BNG-100) and the session's number
+   * (sessionNoOf). Absent where the read did not: each is then read on its own.
+   */
+  hc_hall_id?: string | null
+  hc_closed_at?: string | null
+  game_hall_count?: number | string
+  session_no?: number | string
   id: string
   session_id: string
   hall_id: string
