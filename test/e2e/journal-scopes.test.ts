@@ -22,6 +22,8 @@ import { gameById } from '../../server/src/bingo/store/games.ts'
  * checks every chain. Over real HTTP with authentication on: counter card sales of two halls.
  */
 const PASSWORD = 'correct horse battery'
+/** A self-excluded player's document (GEN-23, GEN-27). */
+const EXCLUDED = 'CI 7654321 LP'
 
 describe('one journal chain per hall (issue 23 point 5)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -506,7 +508,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
   )
 
   it.skipIf(!testPostgresUrl)(
-    "PostgreSQL: with hall A's transaction open, hall B's instant payout, card refund, terminal credit and end-of-game checkpoint commit; hall A's wait on its lock and commit after; every chain and checkpoint verifies",
+    "PostgreSQL: with hall A's transaction open, hall B's instant payout, card refund, terminal credit, end-of-game checkpoint and excluded player's refusal commit; hall A's wait on its lock and commit after; every chain and checkpoint verifies",
     async () => {
       const { db, bingo } = server.services
       const payee = { payeeName: 'Ana Quispe Mamani', payeeDocument: '4455667 LP' }
@@ -561,8 +563,12 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
           })
         ).id
       }
-      const inSouth = { ...(await voided(tillSouth, south)), terminalId: await terminal(south) }
-      const inNorth = { ...(await voided(tillNorth, north)), terminalId: await terminal(north) }
+      const inSouth = { ...(await voided(tillSouth, south)), terminalId: await terminal(south), hallId: south.hallId }
+      const inNorth = { ...(await voided(tillNorth, north)), terminalId: await terminal(north), hallId: north.hallId }
+      await server.services.players.exclude(
+        { document: EXCLUDED, name: 'Juan Pérez', kind: 'self_excluded', reason: 'autoexclusión firmada' },
+        'test',
+      )
       const three = (till: Till, w: (typeof winners)[number], v: typeof inSouth) => ({
         instant: api(
           server.url,
@@ -584,12 +590,22 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         ).then((r) => [r.status, r.body.error]),
         // What the end of the voided game asks for (services.ts), under that game's scope.
         checkpoint: server.services.checkpoints.checkpoint('game-ended', v.scope).then(() => 'signed'),
+        // GEN-23 / GEN-27: a voucher for an excluded player, refused at the permission gate; the refusal is journaled
+        // (player.refused, access.refused) in the station's hall only.
+        refusal: api(
+          server.url,
+          'POST',
+          '/api/vouchers',
+          { hallId: v.hallId, amountCents: 1000, cash: countOf(1000), buyerDocument: EXCLUDED },
+          till.headers,
+        ).then((r) => [r.status, r.body.error?.code]),
       })
       const expected = {
         instant: [200, undefined],
         refund: [201, undefined],
         credit: [201, undefined],
         checkpoint: 'signed',
+        refusal: [403, 'PLAYER_EXCLUDED'],
       }
       const settled = async (ops: Record<string, Promise<unknown>>, ms: number) =>
         Object.fromEntries(
@@ -610,7 +626,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       await inside
       let northOps: ReturnType<typeof three> | undefined
       try {
-        // Hall A first: its payout, refund and checkpoint wait on hall A's advisory lock (pg_locks)...
+        // Hall A first: its payout, refund, credit, checkpoint and refusal wait on hall A's advisory lock (pg_locks)...
         northOps = three(tillNorth, winners[1], inNorth)
         const waiters = async () =>
           Number(
@@ -622,8 +638,8 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
             )?.n ?? 0,
           )
         const until = Date.now() + 15_000
-        while ((await waiters()) < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
-        expect(await waiters()).toBe(4)
+        while ((await waiters()) < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await waiters()).toBe(5)
         // ...and no writer waits for the global lock, nor for another's `instant` lock.
         expect(
           await db.all(
@@ -637,6 +653,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         expect(await within(northOps.instant, 10)).toBe('pending')
         expect(await within(northOps.refund, 10)).toBe('pending')
         expect(await within(northOps.credit, 10)).toBe('pending')
+        expect(await within(northOps.refusal, 10)).toBe('pending')
         release()
         await held
         expect(await settled(northOps, 30_000)).toEqual(expected)
@@ -670,6 +687,9 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       const chains = (type: string) => [...new Set(all.filter((r) => r.type === type).map((r) => r.chain))].sort()
       expect(chains('instant.prize_paid')).toEqual(['instant'])
       expect(chains('refund.paid')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
+      // Each hall's refusal (its own record and the audit record naming who tried) in that hall's chain alone.
+      expect(chains('player.refused')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
+      expect(chains('access.refused')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
     },
     180_000,
   )
