@@ -46,6 +46,33 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     for await (const r of readJournal(server.services.db)) out.push(r)
     return out
   }
+  /** Requests waiting (not granted) on a hall's advisory lock (pg_locks). */
+  const hallLockWaiters = async (hallId: string) =>
+    Number(
+      (
+        await server.services.db.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
+          [SCOPE_LOCK_CLASS, scopeLockKey(`hall:${hallId}`) >>> 0],
+        )
+      )?.n ?? 0,
+    )
+  /** Hall A's lock held by a transaction that writes nothing, until `release` is called. */
+  const holdHall = async (hallId: string) => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let entered!: () => void
+    const inside = new Promise<void>((r) => (entered = r))
+    const held = server.services.db.transaction(
+      async (tx) => {
+        await tx.get('SELECT 1 AS one')
+        entered()
+        await gate
+      },
+      { scopes: [`hall:${hallId}`] },
+    )
+    await inside
+    return { release, held }
+  }
   /** Settles within `ms`, or 'pending'. */
   const within = <T>(p: Promise<T>, ms: number) =>
     Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))])
@@ -265,6 +292,76 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       expect((await server.services.verifyJournal()).ok).toBe(true)
     }
   }, 120_000)
+
+  it("issue 23 point 3: an excluded player's refusal at the permission gate is decided and recorded in the hall the request touches, never in a hall its body names (GEN-23, GEN-27)", async () => {
+    const { auth, players } = server.services
+    // A director of both halls, logged in at no enrolled device: the hall guard lets her name either hall.
+    await auth.createUser({
+      username: 'directora',
+      displayName: 'Lucía Mamani',
+      role: 'director',
+      password: PASSWORD,
+      halls: [north.hallId, south.hallId],
+    })
+    const token = (await api(server.url, 'POST', '/api/auth/login', { username: 'directora', password: PASSWORD })).body
+      .token
+    const director = { authorization: `Bearer ${token}` }
+    // A card of hall A's (north's) game: what the payout touches.
+    const sold = await sell(tillNorth, north)
+    expect(sold.status).toBe(201)
+    const code = sold.body.cards[0].code as string
+    const excluded = async (document: string, hallId: string | null) =>
+      (
+        await players.exclude(
+          { document, name: 'Juan Pérez', kind: 'self_excluded', reason: 'autoexclusión firmada', hallId },
+          'test',
+        )
+      ).id
+    /** Hall A's card paid to `document`, the body naming hall B. */
+    const payToB = (document: string) =>
+      api(
+        server.url,
+        'POST',
+        '/api/tickets/pay',
+        { code, hallId: south.hallId, payeeName: 'Juan Pérez', payeeDocument: document },
+        director,
+      ).then((r) => [r.status, r.body.error?.code])
+    const refusalChains = async (exclusionId: string) => {
+      const all = await records()
+      const refused = all.filter(
+        (r) => r.type === 'player.refused' && (r.payload as { exclusionId?: string }).exclusionId === exclusionId,
+      )
+      const audit = all.filter(
+        (r) =>
+          r.type === 'access.refused' &&
+          r.seq > refused[0]?.seq &&
+          (r.payload as { principal?: { name?: string } }).principal?.name === 'Lucía Mamani',
+      )
+      return { refused: refused.map((r) => r.chain), audit: audit.map((r) => r.chain) }
+    }
+
+    // Excluded in hall A only: the body's hall B does not let the payout past the gate.
+    const inA = await excluded('CI 3216549 LP', north.hallId)
+    expect(await payToB('3216549')).toEqual([403, 'PLAYER_EXCLUDED'])
+    expect(await refusalChains(inA)).toEqual({ refused: [`hall:${north.hallId}`], audit: [`hall:${north.hallId}`] })
+
+    // Excluded everywhere: the refusal goes to hall A's chain, never hall B's; on PostgreSQL it locks hall A alone, so
+    // with hall B's lock held it commits and nothing waits on hall B.
+    const everywhere = await excluded('CI 1112223 LP', null)
+    const hold = testPostgresUrl ? await holdHall(south.hallId) : null
+    try {
+      expect(await within(payToB('1112223'), 10_000)).toEqual([403, 'PLAYER_EXCLUDED'])
+      if (hold) expect(await hallLockWaiters(south.hallId)).toBe(0)
+    } finally {
+      hold?.release()
+      await hold?.held
+    }
+    expect(await refusalChains(everywhere)).toEqual({
+      refused: [`hall:${north.hallId}`],
+      audit: [`hall:${north.hallId}`],
+    })
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
 
   it.skipIf(!testPostgresUrl)(
     "PostgreSQL: with hall A's transaction open, hall B's ball, claim and its judgement, prize payout, lotto counter sale and voucher sale commit; the same five in hall A wait on its lock and commit after",
@@ -692,5 +789,94 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       expect(chains('access.refused')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
     },
     180_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: with hall A's transaction open, fixing the beacon of hall B's bolillo-draw-v2 game (its draw order, RNG-32) commits; hall A's waits on its lock, the only waiter, and commits after",
+    async () => {
+      const { db, bingo, beacon } = server.services
+      // A game an earlier test left open in either hall ends first (a hall plays one game at a time).
+      const tenCards = (till: Till, gameId: string) =>
+        api(
+          server.url,
+          'POST',
+          `/api/games/${gameId}/sales`,
+          { count: 10, cash: countOf(5000), ageConfirmed: true },
+          till.headers,
+        )
+      for (const [till, hall] of [
+        [tillSouth, south],
+        [tillNorth, north],
+      ] as const) {
+        const open = await db.all<{ id: string; status: string }>(
+          "SELECT id, status FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')",
+          [hall.hallId],
+        )
+        for (const g of open) {
+          if (g.status === 'on_sale') expect((await tenCards(till, g.id)).status).toBe(201)
+          await playToTheEnd(server.services, g.id)
+        }
+      }
+      // The round is fetched after each close of sales (scheduleBeacon); held back here until hall A's lock is held.
+      let publish!: () => void
+      const published = new Promise<void>((r) => (publish = r))
+      const obtain = beacon.obtain
+      beacon.obtain = async (...args) => {
+        await published
+        return obtain.apply(beacon, args)
+      }
+      const beaconOf = async (gameId: string) => (await gameById(db, gameId))?.beaconRandomness ?? null
+      const stored = async (gameId: string, ms: number) => {
+        const until = Date.now() + ms
+        while (!(await beaconOf(gameId)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        return (await beaconOf(gameId)) !== null
+      }
+      let hold: Awaited<ReturnType<typeof holdHall>> | null = null
+      try {
+        // In each hall a game with cards sold, its sales closed: the beacon round is fixed, its value not yet stored.
+        const closed = async (till: Till, hall: HallSetup) => {
+          const gameId = await nextGameOnSale(server.services, hall)
+          expect((await tenCards(till, gameId)).status).toBe(201)
+          await bingo.closeSales({ gameId })
+          return gameId
+        }
+        const inSouth = await closed(tillSouth, south)
+        const inNorth = await closed(tillNorth, north)
+        // The close's checkpoints are signed and the cards' printed marks written before hall A is held: what waits
+        // below is the beacon alone.
+        await server.services.checkpoints.settled()
+        await server.services.cashdesk.prints.flushPrinted()
+        expect([await beaconOf(inSouth), await beaconOf(inNorth)]).toEqual([null, null])
+        hold = await holdHall(north.hallId)
+        publish()
+        // Hall B's beacon is stored under hall B's lock; hall A's waits on hall A's, the one waiter there.
+        expect(await stored(inSouth, 10_000)).toBe(true)
+        const until = Date.now() + 15_000
+        while ((await hallLockWaiters(north.hallId)) < 1 && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 50))
+        expect(await hallLockWaiters(north.hallId)).toBe(1)
+        expect(await beaconOf(inNorth)).toBeNull()
+        hold.release()
+        await hold.held
+        expect(await stored(inNorth, 15_000)).toBe(true)
+        const all = await records()
+        for (const [hall, gameId] of [
+          [south, inSouth],
+          [north, inNorth],
+        ] as const)
+          expect(
+            all
+              .filter((r) => r.type === 'game.beacon' && (r.payload as { gameId?: string }).gameId === gameId)
+              .map((r) => r.chain),
+          ).toEqual([`hall:${hall.hallId}`])
+      } finally {
+        beacon.obtain = obtain
+        publish()
+        hold?.release()
+        await hold?.held
+      }
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+    },
+    120_000,
   )
 })
