@@ -12,7 +12,7 @@ import { appendJournal, readJournal } from '../../server/src/shared/journal.ts'
 import { committedJournalHorizon } from '../../server/src/shared/store.ts'
 import { verifyCheckpoints } from '../../server/src/shared/checkpoints.ts'
 import type { JournalRecord } from '../../server/src/shared/journal-chain.ts'
-import { GLOBAL_LOCK, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
+import { GLOBAL_LOCK, PRODUCT_LOCK_CLASS, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
 import { gameScope } from '../../server/src/bingo/context.ts'
 import { gameById } from '../../server/src/bingo/store/games.ts'
 
@@ -46,18 +46,21 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     for await (const r of readJournal(server.services.db)) out.push(r)
     return out
   }
-  /** Requests waiting (not granted) on a hall's advisory lock (pg_locks). */
-  const hallLockWaiters = async (hallId: string) =>
+  /** Requests waiting (not granted) on a scope's advisory lock (pg_locks): a hall's, or a product's. */
+  const lockWaiters = async (scope: string) =>
     Number(
       (
         await server.services.db.get<{ n: number }>(
           "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
-          [SCOPE_LOCK_CLASS, scopeLockKey(`hall:${hallId}`) >>> 0],
+          [scope.startsWith('hall:') ? SCOPE_LOCK_CLASS : PRODUCT_LOCK_CLASS, scopeLockKey(scope) >>> 0],
         )
       )?.n ?? 0,
     )
+  const hallLockWaiters = (hallId: string) => lockWaiters(`hall:${hallId}`)
   /** Hall A's lock held by a transaction that writes nothing, until `release` is called. */
-  const holdHall = async (hallId: string) => {
+  const holdHall = (hallId: string) => holdScope(`hall:${hallId}`)
+  /** A scope's lock (a hall's, a product's) held by a transaction that writes nothing, until `release` is called. */
+  const holdScope = async (scope: string) => {
     let release!: () => void
     const gate = new Promise<void>((r) => (release = r))
     let entered!: () => void
@@ -68,7 +71,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         entered()
         await gate
       },
-      { scopes: [`hall:${hallId}`] },
+      { scopes: [scope] },
     )
     await inside
     return { release, held }
@@ -878,5 +881,46 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       expect((await server.services.verifyJournal()).ok).toBe(true)
     },
     120_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: an instant ticket's scan at the cash desk (§8, INS-11) locks the `instant` product alone: with hall A's transaction open, scans at both halls' desks commit; with `instant` held, a scan is its one waiter and commits after",
+    async () => {
+      const tickets = await printedInstant(server.services, south.hallId)
+      const scan = (till: Till, code: string) =>
+        api(server.url, 'POST', '/api/tickets/validate', { code }, till.headers).then((r) => [
+          r.status,
+          r.body.error?.code,
+        ])
+      const scanned = async () =>
+        (await records()).filter((r) => r.type === 'instant.ticket_validated').map((r) => r.chain)
+      const before = (await scanned()).length
+      const hall = await holdHall(north.hallId)
+      try {
+        // Neither scan writes a row of hall A: both commit while hall A's transaction is open.
+        expect(await within(scan(tillSouth, tickets[0].code), 10_000)).toEqual([200, undefined])
+        expect(await within(scan(tillNorth, tickets[1].code), 10_000)).toEqual([200, undefined])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const product = await holdScope('instant')
+      let waiting: Promise<unknown> | undefined
+      try {
+        waiting = scan(tillSouth, tickets[2].code)
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('instant')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('instant')).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        product.release()
+        await product.held
+      }
+      expect(await waiting).toEqual([200, undefined])
+      const after = await scanned()
+      expect(after.length).toBe(before + 3)
+      expect([...new Set(after)]).toEqual(['instant'])
+    },
+    60_000,
   )
 })
