@@ -46,6 +46,9 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     for await (const r of readJournal(server.services.db)) out.push(r)
     return out
   }
+  // One batch of pre-printed instant tickets (an instant game's number is the operator's, once), made when first asked.
+  let instantStock: Awaited<ReturnType<typeof printedInstant>> | undefined
+  const instantTickets = async () => (instantStock ??= await printedInstant(server.services, south.hallId))
   /** Requests waiting (not granted) on a scope's advisory lock (pg_locks): a hall's, or a product's. */
   const lockWaiters = async (scope: string) =>
     Number(
@@ -613,7 +616,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       const { db, bingo } = server.services
       const payee = { payeeName: 'Ana Quispe Mamani', payeeDocument: '4455667 LP' }
       // Instant tickets (the operator's: paid at any of its cash desks, INS-11), sold in hall B.
-      const tickets = await printedInstant(server.services, south.hallId)
+      const tickets = await instantTickets()
       const winners = tickets.filter((t) => t.tier > 0).slice(0, 2)
       for (const w of winners)
         expect(
@@ -886,7 +889,8 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
   it.skipIf(!testPostgresUrl)(
     "PostgreSQL: an instant ticket's scan at the cash desk (§8, INS-11) locks the `instant` product alone: with hall A's transaction open, scans at both halls' desks commit; with `instant` held, a scan is its one waiter and commits after",
     async () => {
-      const tickets = await printedInstant(server.services, south.hallId)
+      // Tickets no other test sells or pays.
+      const tickets = (await instantTickets()).filter((t) => t.tier === 0)
       const scan = (till: Till, code: string) =>
         api(server.url, 'POST', '/api/tickets/validate', { code }, till.headers).then((r) => [
           r.status,
@@ -920,6 +924,63 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       const after = await scanned()
       expect(after.length).toBe(before + 3)
       expect([...new Set(after)]).toEqual(['instant'])
+    },
+    60_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: the timer's checkpoint locks the operator chain alone: with hall A's transaction open it is signed; with the operator chain's lock held it is that lock's one waiter, hall B's sale commits meanwhile, and it is signed after",
+    async () => {
+      const { checkpoints } = server.services
+      // Hall B's game on sale; one an earlier test left closed or drawing ends first (a hall plays one at a time).
+      const openGame = async (hall: HallSetup) => {
+        const open = await server.services.db.all<{ id: string; status: string }>(
+          "SELECT id, status FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')",
+          [hall.hallId],
+        )
+        for (const g of open) if (g.status !== 'on_sale') await playToTheEnd(server.services, g.id)
+        return open.find((g) => g.status === 'on_sale')?.id ?? (await nextGameOnSale(server.services, hall))
+      }
+      // Something new to sign: a card of hall B's game on sale.
+      const fresh = async () => {
+        const sale = await within(sell(tillSouth, { ...south, gameId: await openGame(south) }), 10_000)
+        expect(sale === 'pending' ? sale : sale.status).toBe(201)
+      }
+      await fresh()
+      await checkpoints.settled()
+      const hall = await holdHall(north.hallId)
+      try {
+        const cp = await within(checkpoints.checkpoint('timer'), 10_000)
+        expect(cp).not.toBe('pending')
+        expect(cp).not.toBeNull()
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      await fresh()
+      const operator = await holdScope('operator')
+      let timer: ReturnType<typeof checkpoints.checkpoint> | undefined
+      try {
+        timer = checkpoints.checkpoint('timer')
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('operator')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('operator')).toBe(1)
+        // A hall's writer takes no operator lock: it commits while the timer waits.
+        await fresh()
+        expect(await within(timer, 10)).toBe('pending')
+      } finally {
+        operator.release()
+        await operator.held
+      }
+      expect(await timer).not.toBeNull()
+      const all = await records()
+      const timers = all.filter(
+        (r) => r.type === 'journal.checkpoint' && (r.payload as { reason?: string }).reason === 'timer',
+      )
+      expect([...new Set(timers.map((r) => r.chain))]).toEqual(['operator'])
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+      const report = verifyCheckpoints(all, await checkpoints.list(), server.services.keys.publicKey)
+      expect(report.ok, JSON.stringify(report.problems)).toBe(true)
     },
     60_000,
   )
