@@ -46,6 +46,15 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     for await (const r of readJournal(server.services.db)) out.push(r)
     return out
   }
+  /** The hall's game on sale; one an earlier test left closed or drawing ends first (a hall plays one at a time). */
+  const openGameIn = async (hall: HallSetup) => {
+    const open = await server.services.db.all<{ id: string; status: string }>(
+      "SELECT id, status FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')",
+      [hall.hallId],
+    )
+    for (const g of open) if (g.status !== 'on_sale') await playToTheEnd(server.services, g.id)
+    return open.find((g) => g.status === 'on_sale')?.id ?? (await nextGameOnSale(server.services, hall))
+  }
   // One batch of pre-printed instant tickets (an instant game's number is the operator's, once), made when first asked.
   let instantStock: Awaited<ReturnType<typeof printedInstant>> | undefined
   const instantTickets = async () => (instantStock ??= await printedInstant(server.services, south.hallId))
@@ -932,18 +941,9 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     "PostgreSQL: the timer's checkpoint locks the operator chain alone: with hall A's transaction open it is signed; with the operator chain's lock held it is that lock's one waiter, hall B's sale commits meanwhile, and it is signed after",
     async () => {
       const { checkpoints } = server.services
-      // Hall B's game on sale; one an earlier test left closed or drawing ends first (a hall plays one at a time).
-      const openGame = async (hall: HallSetup) => {
-        const open = await server.services.db.all<{ id: string; status: string }>(
-          "SELECT id, status FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')",
-          [hall.hallId],
-        )
-        for (const g of open) if (g.status !== 'on_sale') await playToTheEnd(server.services, g.id)
-        return open.find((g) => g.status === 'on_sale')?.id ?? (await nextGameOnSale(server.services, hall))
-      }
       // Something new to sign: a card of hall B's game on sale.
       const fresh = async () => {
-        const sale = await within(sell(tillSouth, { ...south, gameId: await openGame(south) }), 10_000)
+        const sale = await within(sell(tillSouth, { ...south, gameId: await openGameIn(south) }), 10_000)
         expect(sale === 'pending' ? sale : sale.status).toBe(201)
       }
       await fresh()
@@ -981,6 +981,62 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       expect((await server.services.verifyJournal()).ok).toBe(true)
       const report = verifyCheckpoints(all, await checkpoints.list(), server.services.keys.publicKey)
       expect(report.ok, JSON.stringify(report.problems)).toBe(true)
+    },
+    60_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: a refusal's audit record (issue 9) and the anonymous refusals' summary (issue 14 point 4) lock the operator chain alone: with hall A's transaction open, hall B's refused payout answers and the summary is written; with the operator chain's lock held, each is its one waiter",
+    async () => {
+      const { refusals } = server.services
+      // A card of hall A's game, presented at hall B's desk: WRONG_HALL, journaled as access.refused.
+      const card = await sell(tillNorth, { ...north, gameId: await openGameIn(north) })
+      expect(card.status).toBe(201)
+      const refused = () =>
+        api(
+          server.url,
+          'POST',
+          '/api/tickets/pay',
+          { code: card.body.cards[0].code, payeeName: 'Juan Pérez', payeeDocument: '4455668 LP' },
+          tillSouth.headers,
+        ).then((r) => [r.status, r.body.error?.code])
+      const count = () =>
+        refusals.count({ code: 'UNAUTHORIZED', method: 'GET', route: '/api/journal', address: '203.0.113.9' })
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(refused(), 10_000)).toEqual([403, 'WRONG_HALL'])
+        count()
+        expect(await within(refusals.flush(), 10_000)).toBeUndefined()
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      for (const op of [refused, () => (count(), refusals.flush())]) {
+        const operator = await holdScope('operator')
+        let waiting: Promise<unknown> | undefined
+        try {
+          waiting = op()
+          const until = Date.now() + 15_000
+          while ((await lockWaiters('operator')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+          expect(await lockWaiters('operator')).toBe(1)
+          expect(await within(waiting, 10)).toBe('pending')
+        } finally {
+          operator.release()
+          await operator.held
+        }
+        await waiting
+      }
+      const all = await records()
+      const chains = (type: string) => [...new Set(all.filter((r) => r.type === type).map((r) => r.chain))]
+      expect(chains('access.refused.summary')).toEqual(['operator'])
+      expect([
+        ...new Set(
+          all
+            .filter((r) => r.type === 'access.refused' && (r.payload as { code?: string }).code === 'WRONG_HALL')
+            .map((r) => r.chain),
+        ),
+      ]).toEqual(['operator'])
+      expect((await server.services.verifyJournal()).ok).toBe(true)
     },
     60_000,
   )

@@ -326,7 +326,8 @@ export function createHttpApp(services: Services) {
         })
       } else {
         // Issue 23 point 5: an excluded player's refusal goes to the chain of the hall it was decided in (the one its
-        // player.refused record locks), and locks that hall alone; the other refusals stay in the operator chain.
+        // player.refused record locks), and locks that hall alone; the other refusals go to the operator chain and lock
+        // it alone (db/scopes.ts): a refused scan at one hall's desk neither waits for nor holds up another hall.
         const hall = err instanceof PlayerExcluded ? err.hallId : null
         await services.db
           .transaction(
@@ -344,7 +345,7 @@ export function createHttpApp(services: Services) {
                   reason: err.message,
                 },
               }),
-            hall ? { scopes: [`hall:${hall}`] } : undefined,
+            { scopes: [hall ? `hall:${hall}` : 'operator'] },
           )
           .catch((e) => services.log.warn('could not journal a refusal', e))
       }
