@@ -12,7 +12,7 @@ import { appendJournal, readJournal } from '../../server/src/shared/journal.ts'
 import { committedJournalHorizon } from '../../server/src/shared/store.ts'
 import { verifyCheckpoints } from '../../server/src/shared/checkpoints.ts'
 import type { JournalRecord } from '../../server/src/shared/journal-chain.ts'
-import { GLOBAL_LOCK, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
+import { GLOBAL_LOCK, PRODUCT_LOCK_CLASS, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
 import { gameScope } from '../../server/src/bingo/context.ts'
 import { gameById } from '../../server/src/bingo/store/games.ts'
 
@@ -22,6 +22,8 @@ import { gameById } from '../../server/src/bingo/store/games.ts'
  * checks every chain. Over real HTTP with authentication on: counter card sales of two halls.
  */
 const PASSWORD = 'correct horse battery'
+/** A self-excluded player's document (GEN-23, GEN-27). */
+const EXCLUDED = 'CI 7654321 LP'
 
 describe('one journal chain per hall (issue 23 point 5)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -43,6 +45,48 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     const out: JournalRecord[] = []
     for await (const r of readJournal(server.services.db)) out.push(r)
     return out
+  }
+  /** The hall's game on sale; one an earlier test left closed or drawing ends first (a hall plays one at a time). */
+  const openGameIn = async (hall: HallSetup) => {
+    const open = await server.services.db.all<{ id: string; status: string }>(
+      "SELECT id, status FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')",
+      [hall.hallId],
+    )
+    for (const g of open) if (g.status !== 'on_sale') await playToTheEnd(server.services, g.id)
+    return open.find((g) => g.status === 'on_sale')?.id ?? (await nextGameOnSale(server.services, hall))
+  }
+  // One batch of pre-printed instant tickets (an instant game's number is the operator's, once), made when first asked.
+  let instantStock: Awaited<ReturnType<typeof printedInstant>> | undefined
+  const instantTickets = async () => (instantStock ??= await printedInstant(server.services, south.hallId))
+  /** Requests waiting (not granted) on a scope's advisory lock (pg_locks): a hall's, or a product's. */
+  const lockWaiters = async (scope: string) =>
+    Number(
+      (
+        await server.services.db.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
+          [scope.startsWith('hall:') ? SCOPE_LOCK_CLASS : PRODUCT_LOCK_CLASS, scopeLockKey(scope) >>> 0],
+        )
+      )?.n ?? 0,
+    )
+  const hallLockWaiters = (hallId: string) => lockWaiters(`hall:${hallId}`)
+  /** Hall A's lock held by a transaction that writes nothing, until `release` is called. */
+  const holdHall = (hallId: string) => holdScope(`hall:${hallId}`)
+  /** A scope's lock (a hall's, a product's) held by a transaction that writes nothing, until `release` is called. */
+  const holdScope = async (scope: string) => {
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let entered!: () => void
+    const inside = new Promise<void>((r) => (entered = r))
+    const held = server.services.db.transaction(
+      async (tx) => {
+        await tx.get('SELECT 1 AS one')
+        entered()
+        await gate
+      },
+      { scopes: [scope] },
+    )
+    await inside
+    return { release, held }
   }
   /** Settles within `ms`, or 'pending'. */
   const within = <T>(p: Promise<T>, ms: number) =>
@@ -263,6 +307,76 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       expect((await server.services.verifyJournal()).ok).toBe(true)
     }
   }, 120_000)
+
+  it("issue 23 point 3: an excluded player's refusal at the permission gate is decided and recorded in the hall the request touches, never in a hall its body names (GEN-23, GEN-27)", async () => {
+    const { auth, players } = server.services
+    // A director of both halls, logged in at no enrolled device: the hall guard lets her name either hall.
+    await auth.createUser({
+      username: 'directora',
+      displayName: 'Lucía Mamani',
+      role: 'director',
+      password: PASSWORD,
+      halls: [north.hallId, south.hallId],
+    })
+    const token = (await api(server.url, 'POST', '/api/auth/login', { username: 'directora', password: PASSWORD })).body
+      .token
+    const director = { authorization: `Bearer ${token}` }
+    // A card of hall A's (north's) game: what the payout touches.
+    const sold = await sell(tillNorth, north)
+    expect(sold.status).toBe(201)
+    const code = sold.body.cards[0].code as string
+    const excluded = async (document: string, hallId: string | null) =>
+      (
+        await players.exclude(
+          { document, name: 'Juan Pérez', kind: 'self_excluded', reason: 'autoexclusión firmada', hallId },
+          'test',
+        )
+      ).id
+    /** Hall A's card paid to `document`, the body naming hall B. */
+    const payToB = (document: string) =>
+      api(
+        server.url,
+        'POST',
+        '/api/tickets/pay',
+        { code, hallId: south.hallId, payeeName: 'Juan Pérez', payeeDocument: document },
+        director,
+      ).then((r) => [r.status, r.body.error?.code])
+    const refusalChains = async (exclusionId: string) => {
+      const all = await records()
+      const refused = all.filter(
+        (r) => r.type === 'player.refused' && (r.payload as { exclusionId?: string }).exclusionId === exclusionId,
+      )
+      const audit = all.filter(
+        (r) =>
+          r.type === 'access.refused' &&
+          r.seq > refused[0]?.seq &&
+          (r.payload as { principal?: { name?: string } }).principal?.name === 'Lucía Mamani',
+      )
+      return { refused: refused.map((r) => r.chain), audit: audit.map((r) => r.chain) }
+    }
+
+    // Excluded in hall A only: the body's hall B does not let the payout past the gate.
+    const inA = await excluded('CI 3216549 LP', north.hallId)
+    expect(await payToB('3216549')).toEqual([403, 'PLAYER_EXCLUDED'])
+    expect(await refusalChains(inA)).toEqual({ refused: [`hall:${north.hallId}`], audit: [`hall:${north.hallId}`] })
+
+    // Excluded everywhere: the refusal goes to hall A's chain, never hall B's; on PostgreSQL it locks hall A alone, so
+    // with hall B's lock held it commits and nothing waits on hall B.
+    const everywhere = await excluded('CI 1112223 LP', null)
+    const hold = testPostgresUrl ? await holdHall(south.hallId) : null
+    try {
+      expect(await within(payToB('1112223'), 10_000)).toEqual([403, 'PLAYER_EXCLUDED'])
+      if (hold) expect(await hallLockWaiters(south.hallId)).toBe(0)
+    } finally {
+      hold?.release()
+      await hold?.held
+    }
+    expect(await refusalChains(everywhere)).toEqual({
+      refused: [`hall:${north.hallId}`],
+      audit: [`hall:${north.hallId}`],
+    })
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
 
   it.skipIf(!testPostgresUrl)(
     "PostgreSQL: with hall A's transaction open, hall B's ball, claim and its judgement, prize payout, lotto counter sale and voucher sale commit; the same five in hall A wait on its lock and commit after",
@@ -506,12 +620,12 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
   )
 
   it.skipIf(!testPostgresUrl)(
-    "PostgreSQL: with hall A's transaction open, hall B's instant payout, card refund, terminal credit and end-of-game checkpoint commit; hall A's wait on its lock and commit after; every chain and checkpoint verifies",
+    "PostgreSQL: with hall A's transaction open, hall B's instant payout, card refund, terminal credit, end-of-game checkpoint and excluded player's refusal commit; hall A's wait on its lock and commit after; every chain and checkpoint verifies",
     async () => {
       const { db, bingo } = server.services
       const payee = { payeeName: 'Ana Quispe Mamani', payeeDocument: '4455667 LP' }
       // Instant tickets (the operator's: paid at any of its cash desks, INS-11), sold in hall B.
-      const tickets = await printedInstant(server.services, south.hallId)
+      const tickets = await instantTickets()
       const winners = tickets.filter((t) => t.tier > 0).slice(0, 2)
       for (const w of winners)
         expect(
@@ -561,8 +675,12 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
           })
         ).id
       }
-      const inSouth = { ...(await voided(tillSouth, south)), terminalId: await terminal(south) }
-      const inNorth = { ...(await voided(tillNorth, north)), terminalId: await terminal(north) }
+      const inSouth = { ...(await voided(tillSouth, south)), terminalId: await terminal(south), hallId: south.hallId }
+      const inNorth = { ...(await voided(tillNorth, north)), terminalId: await terminal(north), hallId: north.hallId }
+      await server.services.players.exclude(
+        { document: EXCLUDED, name: 'Juan Pérez', kind: 'self_excluded', reason: 'autoexclusión firmada' },
+        'test',
+      )
       const three = (till: Till, w: (typeof winners)[number], v: typeof inSouth) => ({
         instant: api(
           server.url,
@@ -584,12 +702,22 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         ).then((r) => [r.status, r.body.error]),
         // What the end of the voided game asks for (services.ts), under that game's scope.
         checkpoint: server.services.checkpoints.checkpoint('game-ended', v.scope).then(() => 'signed'),
+        // GEN-23 / GEN-27: a voucher for an excluded player, refused at the permission gate; the refusal is journaled
+        // (player.refused, access.refused) in the station's hall only.
+        refusal: api(
+          server.url,
+          'POST',
+          '/api/vouchers',
+          { hallId: v.hallId, amountCents: 1000, cash: countOf(1000), buyerDocument: EXCLUDED },
+          till.headers,
+        ).then((r) => [r.status, r.body.error?.code]),
       })
       const expected = {
         instant: [200, undefined],
         refund: [201, undefined],
         credit: [201, undefined],
         checkpoint: 'signed',
+        refusal: [403, 'PLAYER_EXCLUDED'],
       }
       const settled = async (ops: Record<string, Promise<unknown>>, ms: number) =>
         Object.fromEntries(
@@ -610,7 +738,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       await inside
       let northOps: ReturnType<typeof three> | undefined
       try {
-        // Hall A first: its payout, refund and checkpoint wait on hall A's advisory lock (pg_locks)...
+        // Hall A first: its payout, refund, credit, checkpoint and refusal wait on hall A's advisory lock (pg_locks)...
         northOps = three(tillNorth, winners[1], inNorth)
         const waiters = async () =>
           Number(
@@ -622,8 +750,8 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
             )?.n ?? 0,
           )
         const until = Date.now() + 15_000
-        while ((await waiters()) < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
-        expect(await waiters()).toBe(4)
+        while ((await waiters()) < 5 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await waiters()).toBe(5)
         // ...and no writer waits for the global lock, nor for another's `instant` lock.
         expect(
           await db.all(
@@ -637,6 +765,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
         expect(await within(northOps.instant, 10)).toBe('pending')
         expect(await within(northOps.refund, 10)).toBe('pending')
         expect(await within(northOps.credit, 10)).toBe('pending')
+        expect(await within(northOps.refusal, 10)).toBe('pending')
         release()
         await held
         expect(await settled(northOps, 30_000)).toEqual(expected)
@@ -670,7 +799,245 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       const chains = (type: string) => [...new Set(all.filter((r) => r.type === type).map((r) => r.chain))].sort()
       expect(chains('instant.prize_paid')).toEqual(['instant'])
       expect(chains('refund.paid')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
+      // Each hall's refusal (its own record and the audit record naming who tried) in that hall's chain alone.
+      expect(chains('player.refused')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
+      expect(chains('access.refused')).toEqual([`hall:${north.hallId}`, `hall:${south.hallId}`].sort())
     },
     180_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: with hall A's transaction open, fixing the beacon of hall B's bolillo-draw-v2 game (its draw order, RNG-32) commits; hall A's waits on its lock, the only waiter, and commits after",
+    async () => {
+      const { db, bingo, beacon } = server.services
+      // A game an earlier test left open in either hall ends first (a hall plays one game at a time).
+      const tenCards = (till: Till, gameId: string) =>
+        api(
+          server.url,
+          'POST',
+          `/api/games/${gameId}/sales`,
+          { count: 10, cash: countOf(5000), ageConfirmed: true },
+          till.headers,
+        )
+      for (const [till, hall] of [
+        [tillSouth, south],
+        [tillNorth, north],
+      ] as const) {
+        const open = await db.all<{ id: string; status: string }>(
+          "SELECT id, status FROM games WHERE hall_id = ? AND status NOT IN ('finished', 'void')",
+          [hall.hallId],
+        )
+        for (const g of open) {
+          if (g.status === 'on_sale') expect((await tenCards(till, g.id)).status).toBe(201)
+          await playToTheEnd(server.services, g.id)
+        }
+      }
+      // The round is fetched after each close of sales (scheduleBeacon); held back here until hall A's lock is held.
+      let publish!: () => void
+      const published = new Promise<void>((r) => (publish = r))
+      const obtain = beacon.obtain
+      beacon.obtain = async (...args) => {
+        await published
+        return obtain.apply(beacon, args)
+      }
+      const beaconOf = async (gameId: string) => (await gameById(db, gameId))?.beaconRandomness ?? null
+      const stored = async (gameId: string, ms: number) => {
+        const until = Date.now() + ms
+        while (!(await beaconOf(gameId)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        return (await beaconOf(gameId)) !== null
+      }
+      let hold: Awaited<ReturnType<typeof holdHall>> | null = null
+      try {
+        // In each hall a game with cards sold, its sales closed: the beacon round is fixed, its value not yet stored.
+        const closed = async (till: Till, hall: HallSetup) => {
+          const gameId = await nextGameOnSale(server.services, hall)
+          expect((await tenCards(till, gameId)).status).toBe(201)
+          await bingo.closeSales({ gameId })
+          return gameId
+        }
+        const inSouth = await closed(tillSouth, south)
+        const inNorth = await closed(tillNorth, north)
+        // The close's checkpoints are signed and the cards' printed marks written before hall A is held: what waits
+        // below is the beacon alone.
+        await server.services.checkpoints.settled()
+        await server.services.cashdesk.prints.flushPrinted()
+        expect([await beaconOf(inSouth), await beaconOf(inNorth)]).toEqual([null, null])
+        hold = await holdHall(north.hallId)
+        publish()
+        // Hall B's beacon is stored under hall B's lock; hall A's waits on hall A's, the one waiter there.
+        expect(await stored(inSouth, 10_000)).toBe(true)
+        const until = Date.now() + 15_000
+        while ((await hallLockWaiters(north.hallId)) < 1 && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 50))
+        expect(await hallLockWaiters(north.hallId)).toBe(1)
+        expect(await beaconOf(inNorth)).toBeNull()
+        hold.release()
+        await hold.held
+        expect(await stored(inNorth, 15_000)).toBe(true)
+        const all = await records()
+        for (const [hall, gameId] of [
+          [south, inSouth],
+          [north, inNorth],
+        ] as const)
+          expect(
+            all
+              .filter((r) => r.type === 'game.beacon' && (r.payload as { gameId?: string }).gameId === gameId)
+              .map((r) => r.chain),
+          ).toEqual([`hall:${hall.hallId}`])
+      } finally {
+        beacon.obtain = obtain
+        publish()
+        hold?.release()
+        await hold?.held
+      }
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+    },
+    120_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: an instant ticket's scan at the cash desk (§8, INS-11) locks the `instant` product alone: with hall A's transaction open, scans at both halls' desks commit; with `instant` held, a scan is its one waiter and commits after",
+    async () => {
+      // Tickets no other test sells or pays.
+      const tickets = (await instantTickets()).filter((t) => t.tier === 0)
+      const scan = (till: Till, code: string) =>
+        api(server.url, 'POST', '/api/tickets/validate', { code }, till.headers).then((r) => [
+          r.status,
+          r.body.error?.code,
+        ])
+      const scanned = async () =>
+        (await records()).filter((r) => r.type === 'instant.ticket_validated').map((r) => r.chain)
+      const before = (await scanned()).length
+      const hall = await holdHall(north.hallId)
+      try {
+        // Neither scan writes a row of hall A: both commit while hall A's transaction is open.
+        expect(await within(scan(tillSouth, tickets[0].code), 10_000)).toEqual([200, undefined])
+        expect(await within(scan(tillNorth, tickets[1].code), 10_000)).toEqual([200, undefined])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const product = await holdScope('instant')
+      let waiting: Promise<unknown> | undefined
+      try {
+        waiting = scan(tillSouth, tickets[2].code)
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('instant')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('instant')).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        product.release()
+        await product.held
+      }
+      expect(await waiting).toEqual([200, undefined])
+      const after = await scanned()
+      expect(after.length).toBe(before + 3)
+      expect([...new Set(after)]).toEqual(['instant'])
+    },
+    60_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: the timer's checkpoint locks the operator chain alone: with hall A's transaction open it is signed; with the operator chain's lock held it is that lock's one waiter, hall B's sale commits meanwhile, and it is signed after",
+    async () => {
+      const { checkpoints } = server.services
+      // Something new to sign: a card of hall B's game on sale.
+      const fresh = async () => {
+        const sale = await within(sell(tillSouth, { ...south, gameId: await openGameIn(south) }), 10_000)
+        expect(sale === 'pending' ? sale : sale.status).toBe(201)
+      }
+      await fresh()
+      await checkpoints.settled()
+      const hall = await holdHall(north.hallId)
+      try {
+        const cp = await within(checkpoints.checkpoint('timer'), 10_000)
+        expect(cp).not.toBe('pending')
+        expect(cp).not.toBeNull()
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      await fresh()
+      const operator = await holdScope('operator')
+      let timer: ReturnType<typeof checkpoints.checkpoint> | undefined
+      try {
+        timer = checkpoints.checkpoint('timer')
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('operator')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('operator')).toBe(1)
+        // A hall's writer takes no operator lock: it commits while the timer waits.
+        await fresh()
+        expect(await within(timer, 10)).toBe('pending')
+      } finally {
+        operator.release()
+        await operator.held
+      }
+      expect(await timer).not.toBeNull()
+      const all = await records()
+      const timers = all.filter(
+        (r) => r.type === 'journal.checkpoint' && (r.payload as { reason?: string }).reason === 'timer',
+      )
+      expect([...new Set(timers.map((r) => r.chain))]).toEqual(['operator'])
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+      const report = verifyCheckpoints(all, await checkpoints.list(), server.services.keys.publicKey)
+      expect(report.ok, JSON.stringify(report.problems)).toBe(true)
+    },
+    60_000,
+  )
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: a refusal's audit record (issue 9) and the anonymous refusals' summary (issue 14 point 4) lock the operator chain alone: with hall A's transaction open, hall B's refused payout answers and the summary is written; with the operator chain's lock held, each is its one waiter",
+    async () => {
+      const { refusals } = server.services
+      // A card of hall A's game, presented at hall B's desk: WRONG_HALL, journaled as access.refused.
+      const card = await sell(tillNorth, { ...north, gameId: await openGameIn(north) })
+      expect(card.status).toBe(201)
+      const refused = () =>
+        api(
+          server.url,
+          'POST',
+          '/api/tickets/pay',
+          { code: card.body.cards[0].code, payeeName: 'Juan Pérez', payeeDocument: '4455668 LP' },
+          tillSouth.headers,
+        ).then((r) => [r.status, r.body.error?.code])
+      const count = () =>
+        refusals.count({ code: 'UNAUTHORIZED', method: 'GET', route: '/api/journal', address: '203.0.113.9' })
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(refused(), 10_000)).toEqual([403, 'WRONG_HALL'])
+        count()
+        expect(await within(refusals.flush(), 10_000)).toBeUndefined()
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      for (const op of [refused, () => (count(), refusals.flush())]) {
+        const operator = await holdScope('operator')
+        let waiting: Promise<unknown> | undefined
+        try {
+          waiting = op()
+          const until = Date.now() + 15_000
+          while ((await lockWaiters('operator')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+          expect(await lockWaiters('operator')).toBe(1)
+          expect(await within(waiting, 10)).toBe('pending')
+        } finally {
+          operator.release()
+          await operator.held
+        }
+        await waiting
+      }
+      const all = await records()
+      const chains = (type: string) => [...new Set(all.filter((r) => r.type === type).map((r) => r.chain))]
+      expect(chains('access.refused.summary')).toEqual(['operator'])
+      expect([
+        ...new Set(
+          all
+            .filter((r) => r.type === 'access.refused' && (r.payload as { code?: string }).code === 'WRONG_HALL')
+            .map((r) => r.chain),
+        ),
+      ]).toEqual(['operator'])
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+    },
+    60_000,
   )
 })

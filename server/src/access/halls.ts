@@ -114,3 +114,30 @@ function deviceAllows(who: Principal, hallId: string): boolean {
   const h = whoDeviceHall(who)
   return !h || h === hallId
 }
+
+/**
+ * Issue 23 point 3, "the hall of a request is the hall of the entities it resolves": the hall a request acts in, for
+ * the permission gate's checks that record under a hall (an excluded player's refusal, GEN-23 / GEN-27). The enrolled
+ * device it comes from (a station, a kiosk); else the one hall of the resources it names and the guard resolved (a
+ * game, a card's or voucher's code, a station, the route's own hall); else the principal's only hall. Never a
+ * `hallId` of the body: that is what the request says, not what it touches. Null when none of these names one hall.
+ */
+export async function hallOfRequest(
+  db: Sql,
+  who: Principal,
+  params: Record<string, string>,
+  body: unknown,
+): Promise<string | null> {
+  const device = whoDeviceHall(who)
+  if (device) return device
+  const { hallId: _said, ...rest } =
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {}
+  const halls = new Set<string>()
+  for (const { key, id } of namedResources(params, rest)) {
+    const of = RESOLVERS[key] ? await RESOLVERS[key](db, id) : await hallsOfCode(db, id)
+    if (of !== '*') for (const h of of) halls.add(h)
+  }
+  if (halls.size === 1) return [...halls][0]
+  if (halls.size === 0 && who.halls !== '*' && who.halls?.length === 1) return who.halls[0]
+  return null
+}

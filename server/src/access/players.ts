@@ -174,7 +174,7 @@ export function createPlayerAdmission(deps: {
   /** The refusal's own record (`player.refused`), in a transaction of its own. */
   function journalRefusal(err: PlayerExcluded) {
     // Issue 23 point 5: a refusal in a hall locks only that hall's chain, where its record goes (the hall the use
-    // case resolved, never the request's); one of no hall goes to the operator chain, which locks every chain.
+    // case resolved, never the request's); one of no hall goes to the operator chain and locks that chain alone.
     return db.transaction(
       (tx) =>
         appendJournal(tx, {
@@ -183,7 +183,7 @@ export function createPlayerAdmission(deps: {
           scope: err.hallId ? `hall:${err.hallId}` : '',
           payload: { exclusionId: err.exclusionId, kind: err.kind, rule: 'GEN-23' },
         }),
-      err.hallId ? { scopes: [`hall:${err.hallId}`] } : undefined,
+      { scopes: [err.hallId ? `hall:${err.hallId}` : 'operator'] },
     )
   }
 

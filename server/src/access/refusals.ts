@@ -48,8 +48,10 @@ export function createRefusalLog(deps: {
     counts = new Map()
     addresses = new Map()
     usernames = new Map()
-    await deps.db.transaction((tx) =>
-      appendJournal(tx, { at: payload.to, type: 'access.refused.summary', scope: '', payload }),
+    // Issue 23 point 5: one record of the operator chain and no row: it locks that chain alone (db/scopes.ts).
+    await deps.db.transaction(
+      (tx) => appendJournal(tx, { at: payload.to, type: 'access.refused.summary', scope: '', payload }),
+      { scopes: ['operator'] },
     )
   }
 

@@ -12,8 +12,9 @@ export const GLOBAL_LOCK = 4242
 /** First key of the two-key advisory locks of halls' scopes (the second is the scope's hash). */
 export const SCOPE_LOCK_CLASS = 4243
 /**
- * First key of the locks of operator products' scopes (`lotto`, `lottery`, `instant`): a class of their own, so that
- * a hall's key and a product's never collide and the order below is one total order over every lock.
+ * First key of the locks of operator products' scopes (`lotto`, `lottery`, `instant`) and of the operator chain's
+ * (`operator`): a class of their own, so that a hall's key and a product's never collide and the order below is one
+ * total order over every lock.
  */
 export const PRODUCT_LOCK_CLASS = 4244
 
@@ -26,14 +27,19 @@ interface Held {
 const held = new AsyncLocalStorage<Held>()
 
 /**
- * Distinct and sorted. Each scope is a journal chain's name (`hall:<id>`, `lotto`, ...; chainOfScope), never
- * `operator`: what the operator chain holds is written by unscoped transactions.
+ * Distinct and sorted. Each scope is a journal chain's name (`hall:<id>`, `lotto`, ..., `operator`; chainOfScope).
+ * `operator` locks the operator chain alone, as a product's lock does (its class, its key): a writer of that chain
+ * and of no row that only the global lock's exclusive side guards (the timer's checkpoint) names it, so that it
+ * neither waits for the halls' open transactions nor makes them wait. An unscoped transaction still holds every
+ * scope, `operator` among them, so the chain has one writer at a time either way.
  */
 export function normaliseScopes(scopes: readonly string[] | undefined): readonly string[] | null {
   if (!scopes || scopes.length === 0) return null
   for (const s of scopes)
-    if (typeof s !== 'string' || chainOfScope(s) !== s || s === 'operator')
-      throw new TypeError(`${JSON.stringify(s)} is not a transaction scope (a hall:<id> or an operator product)`)
+    if (typeof s !== 'string' || chainOfScope(s) !== s)
+      throw new TypeError(
+        `${JSON.stringify(s)} is not a transaction scope (a hall:<id>, an operator product or the operator chain)`,
+      )
   return [...new Set(scopes)].sort()
 }
 

@@ -1,8 +1,8 @@
 import { registerTerminalRoutes } from '../terminals/routes.ts'
 import { Hono } from 'hono'
 import { actorOf, errorBody, needs, principalOf, readsIdentity, type AppContext, type AppEnv } from './context.ts'
-import { assertSameHall, namedResources } from '../access/halls.ts'
-import { documentsIn } from '../access/players.ts'
+import { assertSameHall, hallOfRequest, namedResources } from '../access/halls.ts'
+import { documentsIn, PlayerExcluded } from '../access/players.ts'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
@@ -290,14 +290,12 @@ export function createHttpApp(services: Services) {
     if (c.req.path.startsWith('/api/players/')) return
     const parsed = c.get('requestBody')
     const documents = documentsIn(parsed)
-    const bodyHall =
-      parsed && typeof parsed === 'object' && typeof (parsed as { hallId?: unknown }).hallId === 'string'
-        ? (parsed as { hallId: string }).hallId
-        : undefined
+    // Issue 23 point 3: the exclusions of the hall the request touches (its device's, its resources'), never of a hall
+    // its body names; the refusal is recorded in that hall's chain and locks it alone (issue 23 point 5).
     if (documents.length)
       await services.players.assertAdmitted(
         documents,
-        c.req.param('hallId') ?? bodyHall ?? principalOf(c).device?.hallId ?? null,
+        await hallOfRequest(services.db, principalOf(c), c.req.param(), parsed),
       )
   }
 
@@ -327,21 +325,27 @@ export function createHttpApp(services: Services) {
           username,
         })
       } else {
+        // Issue 23 point 5: an excluded player's refusal goes to the chain of the hall it was decided in (the one its
+        // player.refused record locks), and locks that hall alone; the other refusals go to the operator chain and lock
+        // it alone (db/scopes.ts): a refused scan at one hall's desk neither waits for nor holds up another hall.
+        const hall = err instanceof PlayerExcluded ? err.hallId : null
         await services.db
-          .transaction((tx) =>
-            appendJournal(tx, {
-              at: services.clock.now().toISOString(),
-              type: 'access.refused',
-              scope: '',
-              payload: {
-                code: err.code,
-                method: c.req.method,
-                path: c.req.path,
-                principal: { kind: who.kind, id: who.id, name: who.name, role: who.role },
-                address,
-                reason: err.message,
-              },
-            }),
+          .transaction(
+            (tx) =>
+              appendJournal(tx, {
+                at: services.clock.now().toISOString(),
+                type: 'access.refused',
+                scope: hall ? `hall:${hall}` : '',
+                payload: {
+                  code: err.code,
+                  method: c.req.method,
+                  path: c.req.path,
+                  principal: { kind: who.kind, id: who.id, name: who.name, role: who.role },
+                  address,
+                  reason: err.message,
+                },
+              }),
+            { scopes: [hall ? `hall:${hall}` : 'operator'] },
           )
           .catch((e) => services.log.warn('could not journal a refusal', e))
       }

@@ -73,6 +73,9 @@ const refusal: Record<
 type Use = 'judge' | 'settle'
 
 /** §8 outcome in the words of the generic cashier scan (payouts.ts TicketStatus), plus the instant details. */
+/** The one chain a validation writes (`instant:<game>` scopes all go to `instant`), and so the one lock it takes. */
+const INSTANT_SCOPES = { scopes: ['instant'] } as const
+
 const SCAN_STATUS: Record<ValidationOutcome, string> = {
   WIN: 'winner',
   NO_WIN: 'not_winner',
@@ -188,7 +191,12 @@ export function createClaimUseCases(ctx: InstantContext) {
     return result(tier > 0 ? 'WIN' : 'NO_WIN', null)
   }
 
-  /** A ticket's worth at the cashier (REGULATIONS §8), journaled with the station and cashier; changes nothing else. */
+  /**
+   * A ticket's worth at the cashier (REGULATIONS §8), journaled with the station and cashier; changes nothing else.
+   * Issue 23 point 5: it writes one record of the `instant` chain (an instant game is the operator's, INS-11) and no
+   * row, so it locks that product alone, whatever the ticket or the station: another hall's open transaction does not
+   * hold it up, nor does it hold up another hall's writers.
+   */
   async function validate(input: {
     code: string
     inventoryCode?: string
@@ -214,7 +222,7 @@ export function createClaimUseCases(ctx: InstantContext) {
         },
       })
       return v
-    })
+    }, INSTANT_SCOPES)
   }
 
   /**

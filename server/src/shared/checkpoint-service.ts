@@ -8,7 +8,7 @@ import type { Database } from '../db/database.ts'
 import type { Logger } from '../log.ts'
 import { signCheckpoint, type Checkpoint } from './checkpoints.ts'
 import { appendJournal } from './journal.ts'
-import { chainOfScope, OPERATOR_CHAIN } from './journal-chain.ts'
+import { chainOfScope } from './journal-chain.ts'
 import type { OperatorKeys } from './keys.ts'
 import {
   checkpointRows,
@@ -86,11 +86,10 @@ export function createCheckpointer(deps: {
     // lock shared), so the end of one hall's game neither waits for another hall's open transaction nor makes every
     // later writer queue behind it for the exclusive lock. The heads of the other chains are read without their locks,
     // in one statement (one snapshot): each is a committed record, and a chain only grows, so the record a signed head
-    // names stays that chain's record at that position for good, which is all verifyCheckpoints checks. A record of
-    // the operator chain ('' scope: the timer's) is written only by unscoped transactions (db/scopes.ts), so that one
-    // still takes every lock.
-    const chain = chainOfScope(scope)
-    const scopes = chain === OPERATOR_CHAIN ? undefined : [chain]
+    // names stays that chain's record at that position for good, which is all verifyCheckpoints checks. The timer's
+    // record goes to the operator chain and locks that chain alone (db/scopes.ts `operator`): it writes no other row
+    // than its checkpoint's, which two checkpoints of one head store once (insertCheckpoint).
+    const scopes = [chainOfScope(scope)]
     return db.transaction(
       async (tx) => {
         const { last: head, chains } = await journalHeads(tx)
@@ -125,7 +124,7 @@ export function createCheckpointer(deps: {
         })
         return { ...cp, reason }
       },
-      scopes ? { scopes } : undefined,
+      { scopes },
     )
   }
 
