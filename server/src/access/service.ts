@@ -185,32 +185,40 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   /**
    * The devices seen since the last write of their times, written together right after this turn of the event loop
    * (issue 23 point 5). Alone, each was a statement outside any transaction: on SQLite with synchronous = FULL an
-   * fsync on the event loop per device, so a hundred kiosks starting their day (or their next minute) held every sale
-   * and ball of the server up for about two seconds. Together, in one transaction whose sync is left to the WAL's
-   * own thread (a time of last sight is no value: nobody is answered on it), locking only the devices' halls.
+   * fsync on the event loop per device and minute. Together, on SQLite in one transaction whose sync is left to the
+   * WAL's own thread (a time of last sight is no value: nobody is answered on it).
    */
-  const seenPending = new Map<string, { hallId: string | null; at: Date }>()
-  function noteSeen(id: string, hallId: string | null, at: Date): void {
+  const seenPending = new Map<string, { at: Date }>()
+  let seenWriting = false
+  function noteSeen(id: string, at: Date): void {
     seenAt.set(id, at.getTime())
-    if (seenPending.size === 0) setImmediate(() => void writeSeen())
-    seenPending.set(id, { hallId, at })
+    if (seenPending.size === 0 && !seenWriting) setImmediate(() => void writeSeen())
+    seenPending.set(id, { at })
   }
+  /** One write at a time: what is seen meanwhile goes in the next (never a queue of them holding connections). */
   async function writeSeen(): Promise<void> {
-    const seen = [...seenPending]
-    seenPending.clear()
-    const halls = [...new Set(seen.map(([, s]) => s.hallId))]
+    if (seenWriting) return
+    seenWriting = true
     try {
-      await db.transaction(
-        async (tx) => {
+      while (seenPending.size > 0) {
+        const seen = [...seenPending]
+        seenPending.clear()
+        const write = async (sql: Sql) => {
           for (const [id, s] of seen)
-            await touchDevice(tx, id, s.at.toISOString(), new Date(s.at.getTime() - 60_000).toISOString())
-        },
-        // A device of no hall (the operator's) writes under the global lock, as before.
-        { deferSync: true, ...(halls.includes(null) ? {} : { scopes: halls.map((h) => `hall:${h}`) }) },
-      )
-    } catch {
-      // A failed write refuses nothing; the devices are written again at their next request.
-      for (const [id] of seen) seenAt.delete(id)
+            await touchDevice(sql, id, s.at.toISOString(), new Date(s.at.getTime() - 60_000).toISOString())
+        }
+        try {
+          // PostgreSQL: plain statements, as before: a time of last sight is no journal record, so it takes none of
+          // the journal's locks, and the server's fsync is not ours. SQLite: one transaction, synced on the WAL's thread.
+          if (db.engine === 'postgres') await write(db)
+          else await db.transaction(write, { deferSync: true })
+        } catch {
+          // A failed write refuses nothing; the devices are written again at their next request.
+          for (const [id] of seen) seenAt.delete(id)
+        }
+      }
+    } finally {
+      seenWriting = false
     }
   }
 
@@ -861,7 +869,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       // minute after it costs no statement per request (issue 23 point 5). The row's time only moves forward.
       const at = now()
       const wrote = seenAt.get(id)
-      if (wrote === undefined || at.getTime() - wrote > 60_000) noteSeen(id, d.hall_id, at)
+      if (wrote === undefined || at.getTime() - wrote > 60_000) noteSeen(id, at)
       return device
     }
     throw new DomainError('UNAUTHORIZED', `unsupported Authorization scheme ${scheme}`)
