@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
-import { plan649 } from '../helpers/lottery-plans.ts'
+import { plan649, rafflePlan } from '../helpers/lottery-plans.ts'
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
+import pg from 'pg'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
+import { join } from 'node:path'
 import { printedInstant } from '../helpers/cashier.ts'
 import { TERMINAL_TERMS } from '../helpers/terminals.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -1040,4 +1044,242 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     },
     60_000,
   )
+})
+
+/**
+ * Issue 23 point 5, the raffle's cash desk (PRM-2, LOT-25, LOT-26, §8) and a refusal for a tampered row (issue 24
+ * point 1): a raffle's ticket is the operator's, its records in the operator chain. Its scan locks that chain alone;
+ * its payout locks that chain and the paying station's hall (the drawer); the `row.tampered` record of a refused
+ * payout locks the refused transaction's first chain (the paying hall), never every chain. Over real HTTP with
+ * authentication on, enrolled stations and real credentials; the locks are watched on PostgreSQL (pg_locks), the
+ * chains on both engines (a scoped transaction may append only to the chains it locked).
+ */
+describe('a raffle paid and scanned at the cash desk, and a tampered row refused, lock their own chains (issue 23 point 5)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let t = Date.parse('2025-06-01T12:00:00+02:00')
+  const clock = { now: () => new Date(t) }
+  let jefa = ''
+  let tillA: Till
+  let hallA = ''
+  let hallB = ''
+  let drawId = ''
+  const codes = new Map<number, string>()
+  let winning: Record<string, number> = {}
+  const boss = (method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: jefa, 'accept-language': 'es' })
+  const pay = (n: number) =>
+    api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: codes.get(n), payeeName: 'Pilar Sainz Ortiz', payeeDocument: '72000111X' },
+      tillA.headers,
+    ).then((r) => [r.status, r.body.error?.code])
+  const scan = (n: number) =>
+    api(server.url, 'POST', '/api/tickets/validate', { code: codes.get(n) }, tillA.headers).then((r) => [
+      r.status,
+      r.body.error?.code,
+    ])
+  const records = async () => {
+    const out: JournalRecord[] = []
+    for await (const r of readJournal(server.services.db)) out.push(r)
+    return out
+  }
+  const within = <T>(p: Promise<T>, ms: number) =>
+    Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))])
+  const lockWaiters = async (scope: string) =>
+    Number(
+      (
+        await server.services.db.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
+          [scope.startsWith('hall:') ? SCOPE_LOCK_CLASS : PRODUCT_LOCK_CLASS, scopeLockKey(scope) >>> 0],
+        )
+      )?.n ?? 0,
+    )
+  /** A scope's lock held by a transaction that writes nothing (on SQLite: none held), until `release` is called. */
+  const holdScope = async (scope: string) => {
+    if (!testPostgresUrl) return { release: () => undefined, held: Promise.resolve() }
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let entered!: () => void
+    const inside = new Promise<void>((r) => (entered = r))
+    const held = server.services.db.transaction(
+      async (tx) => {
+        await tx.get('SELECT 1 AS one')
+        entered()
+        await gate
+      },
+      { scopes: [scope] },
+    )
+    await inside
+    return { release, held }
+  }
+  /** Runs `op` with `scope` held: on PostgreSQL `op` is that lock's one waiter until it is released. */
+  const waitsOn = async <T>(scope: string, op: () => Promise<T>): Promise<T> => {
+    const hold = await holdScope(scope)
+    let waiting: Promise<T> | undefined
+    try {
+      waiting = op()
+      if (testPostgresUrl) {
+        const until = Date.now() + 15_000
+        while ((await lockWaiters(scope)) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters(scope)).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      }
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    return waiting
+  }
+  /** Runs `op` with another hall's lock held: it answers without waiting. */
+  const besideHallB = async <T>(op: () => Promise<T>) => {
+    const hold = await holdScope(`hall:${hallB}`)
+    try {
+      return await within(op(), 10_000)
+    } finally {
+      hold.release()
+      await hold.held
+    }
+  }
+  /** A statement on the database from outside the server (its own connection, no seal), as an insider would. */
+  async function tamper(sql: string, params: unknown[]): Promise<void> {
+    const url = server.services.config.databaseUrl
+    if (url) {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      try {
+        let i = 0
+        await client.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          params,
+        )
+      } finally {
+        await client.end()
+      }
+      return
+    }
+    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
+    try {
+      conn.prepare(sql).run(...params)
+    } finally {
+      conn.close()
+    }
+  }
+  const chainsOf = async (type: string, pred: (p: Record<string, unknown>) => boolean = () => true) => [
+    ...new Set(
+      (await records())
+        .filter((r) => r.type === type && pred(r.payload as Record<string, unknown>))
+        .map((r) => r.chain),
+    ),
+  ]
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on', checkpointIntervalMs: 0 }, { clock })
+    for (const [username, displayName, role] of [
+      ['jefa', 'Elena Ruiz', 'director'],
+      ['cajera', 'Rosa Gómez', 'cashier'],
+    ] as const)
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    const hall = (name: string) =>
+      boss('POST', '/api/halls', {
+        name,
+        profileId: 'ES-CB-2010',
+        licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3
+        saleRules: TEST_ES_SALE_RULES, // BNG-10
+        playingPositions: 100,
+      }).then((r) => {
+        expect(r.status).toBe(201)
+        return r.body.id as string
+      })
+    hallA = await hall('Sala Pereda')
+    hallB = await hall('Sala Liébana')
+    const prizes = rafflePlan().prizes
+    const raffle = await boss(
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({
+        gameCode: 'RIFACADENA',
+        numbering: { from: 1, to: 40, digits: 2 },
+        ticketPriceCents: 3_000,
+        prizes: [...prizes, { ...prizes[1], code: 'R3', name: 'Tercer premio', invoiceRef: 'FAC-2025-120' }],
+      }),
+    )
+    expect(raffle.status, JSON.stringify(raffle.body)).toBe(201)
+    drawId = raffle.body.drawId
+    tillA = await openTill(server.url, server.services, {
+      hallId: hallA,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caseta 1',
+      floatCents: 10_000,
+    })
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${drawId}/tickets`,
+      { ageConfirmed: true, numbers: Array.from({ length: 40 }, (_, i) => i + 1) },
+      tillA.headers,
+    )
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
+    t = Date.parse('2025-06-23T22:00:00+02:00')
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    await tillA.relogin()
+    expect((await boss('POST', `/api/lottery/draws/${drawId}/close`, {})).status).toBe(200)
+    expect((await boss('POST', `/api/lottery/draws/${drawId}/draw`)).status).toBe(200)
+    expect((await boss('POST', `/api/lottery/draws/${drawId}/settle`)).status).toBe(200)
+    winning = ((await boss('GET', `/api/lottery/draws/${drawId}`)).body.result ?? {}).winning
+    expect(Object.keys(winning).sort()).toEqual(['R1', 'R2', 'R3'])
+  }, 120_000)
+  afterAll(async () => server?.cleanup())
+
+  it("§8: a raffle ticket's scan locks the operator chain alone: with either hall's transaction open it answers; with the operator chain held it is that lock's one waiter; its record is in the operator chain", async () => {
+    const losing = [...codes.keys()].filter((n) => !Object.values(winning).includes(n))
+    expect(await besideHallB(() => scan(losing[0]))).toEqual([200, undefined])
+    const hold = await holdScope(`hall:${hallA}`)
+    try {
+      // The paying hall's own lock does not hold a scan up either: a scan moves no cash.
+      expect(await within(scan(losing[1]), 10_000)).toEqual([200, undefined])
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    expect(await waitsOn('operator', () => scan(losing[2]))).toEqual([200, undefined])
+    expect(await chainsOf('raffle.ticket_validated')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("issue 24 point 1: a raffle payout refused for a sale changed in the database is recorded (`row.tampered`) in the refused payout's first chain, the paying hall's: with hall B's transaction open the refusal answers; put back, the same ticket is paid", async () => {
+    const { db } = server.services
+    const sale = (await db.get<{ serial: string; buyer_name: string | null }>(
+      'SELECT serial, buyer_name FROM lottery_sales WHERE draw_id = ? AND number = ?',
+      [drawId, winning.R1],
+    ))!
+    await tamper("UPDATE lottery_sales SET buyer_name = 'Otro Comprador' WHERE draw_id = ? AND serial = ?", [
+      drawId,
+      sale.serial,
+    ])
+    expect(await besideHallB(() => pay(winning.R1))).toEqual([409, 'ROW_TAMPERED'])
+    const refused = (p: Record<string, unknown>) =>
+      (p.rows as Array<{ table: string; id: string }>).some(
+        (x) => x.table === 'lottery_sales' && x.id === `${drawId}|${sale.serial}`,
+      )
+    expect(await chainsOf('row.tampered', refused)).toEqual([`hall:${hallA}`])
+    await tamper('UPDATE lottery_sales SET buyer_name = ? WHERE draw_id = ? AND serial = ?', [
+      sale.buyer_name,
+      drawId,
+      sale.serial,
+    ])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("LOT-25, PRM-2: a raffle prize paid at hall A's desk locks hall A and the operator chain alone: with hall B's transaction open it is paid; with hall A's or the operator chain's held it is that lock's one waiter; its records are in the operator chain", async () => {
+    expect(await besideHallB(() => pay(winning.R1))).toEqual([200, undefined])
+    expect(await waitsOn(`hall:${hallA}`, () => pay(winning.R2))).toEqual([200, undefined])
+    expect(await waitsOn('operator', () => pay(winning.R3))).toEqual([200, undefined])
+    expect(await chainsOf('raffle.prize_paid')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
 })
