@@ -1044,6 +1044,69 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     },
     60_000,
   )
+
+  it("§8: a lotto slip's scan at the cash desk locks `lotto` alone: with hall A's transaction open a scan at hall A's desk answers; with `lotto` held it is that lock's one waiter; its record is in the `lotto` chain", async () => {
+    const { lotto } = server.services
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
+    const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
+    const draw = await lotto.createDraw(
+      plan649({
+        gameCode: 'LOTOSCAN',
+        salesStartAt: laPaz(day - 86_400_000),
+        salesCloseAt: laPaz(day + 5 * 86_400_000),
+        drawAt: laPaz(day + 5 * 86_400_000 + 3600_000),
+        claimDeadline: laPaz(day + 70 * 86_400_000),
+      }),
+    )
+    const slip = await api(
+      server.url,
+      'POST',
+      `/api/lotto/draws/${draw.drawId}/slips`,
+      {
+        boards: [[2, 8, 16, 24, 32, 40]],
+        player: { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' },
+        ageConfirmed: true,
+      },
+      tillNorth.headers,
+    )
+    expect(slip.status, JSON.stringify(slip.body)).toBe(201)
+    const scan = () =>
+      api(server.url, 'POST', '/api/tickets/validate', { code: slip.body.code }, tillNorth.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+        r.body.outcome,
+      ])
+    const before = (await records()).filter((r) => r.type === 'lotto.ticket_validated').length
+    if (testPostgresUrl) {
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(scan(), 10_000)).toEqual([200, undefined, 'PENDING'])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const product = await holdScope('lotto')
+      let waiting: ReturnType<typeof scan> | undefined
+      try {
+        waiting = scan()
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('lotto')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('lotto')).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        product.release()
+        await product.held
+      }
+      expect(await waiting).toEqual([200, undefined, 'PENDING'])
+    } else {
+      expect(await scan()).toEqual([200, undefined, 'PENDING'])
+      expect(await scan()).toEqual([200, undefined, 'PENDING'])
+    }
+    const scanned = (await records()).filter((r) => r.type === 'lotto.ticket_validated')
+    expect(scanned.length).toBe(before + 2)
+    expect([...new Set(scanned.map((r) => r.chain))]).toEqual(['lotto'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
 })
 
 /**
