@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
-import { plan649, rafflePlan } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
+import { printedFractions } from '../helpers/lottery-print.ts'
 import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import pg from 'pg'
 import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
@@ -1128,6 +1129,7 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
   let drawId = ''
   const codes = new Map<number, string>()
   let winning: Record<string, number> = {}
+  const fractions: string[] = []
   const boss = (method: string, path: string, body?: unknown) =>
     api(server.url, method, path, body, { authorization: jefa, 'accept-language': 'es' })
   const pay = (n: number) =>
@@ -1287,6 +1289,29 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
+    // A lottery issue of 20 numbers, printed (LOT-26): its fractions' codes, as the secure printer's file lists them.
+    const lottery = await boss(
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({
+        gameCode: 'LNBCADENA',
+        numbering: { from: 0, to: 19, digits: 2 },
+        series: 1,
+        fractions: 2,
+        ticketPriceCents: 2_000,
+        licensedMaxTickets: 1000,
+        budgetCents: 100_000,
+        prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 10_000 }],
+        salesStartAt: '2025-06-01T08:00:00-04:00',
+        salesCloseAt: '2025-07-01T12:00:00-04:00',
+        drawAt: '2025-07-01T18:00:00-04:00',
+        claimDeadline: '2025-08-30T23:59:59-04:00',
+      }),
+    )
+    expect(lottery.status, JSON.stringify(lottery.body)).toBe(201)
+    const run = await boss('POST', `/api/lottery/draws/${lottery.body.drawId}/print-runs`, { from: 0, to: 19 })
+    expect(run.status, JSON.stringify(run.body)).toBe(201)
+    fractions.push(...printedFractions(server, run.body).map((x) => x.code))
     t = Date.parse('2025-06-23T22:00:00+02:00')
     jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
     await tillA.relogin()
@@ -1311,6 +1336,27 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
     }
     expect(await waitsOn('operator', () => scan(losing[2]))).toEqual([200, undefined])
     expect(await chainsOf('raffle.ticket_validated')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("§8: a lottery fraction's scan locks `lottery` alone: with either hall's transaction open it answers; with `lottery` held it is that lock's one waiter; its record is in the `lottery` chain", async () => {
+    const scanFraction = (code: string) =>
+      api(server.url, 'POST', '/api/tickets/validate', { code }, tillA.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+      ])
+    expect(await besideHallB(() => scanFraction(fractions[0]))).toEqual([200, undefined])
+    const hold = await holdScope(`hall:${hallA}`)
+    try {
+      expect(await within(scanFraction(fractions[1]), 10_000)).toEqual([200, undefined])
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    expect(await waitsOn('lottery', () => scanFraction(fractions[2]))).toEqual([200, undefined])
+    const scanned = (await records()).filter((r) => r.type === 'lottery.ticket_validated')
+    expect(scanned.length).toBe(3)
+    expect([...new Set(scanned.map((r) => r.chain))]).toEqual(['lottery'])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 
