@@ -1046,6 +1046,50 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     60_000,
   )
 
+  it("§8: a bingo card's scan at the cash desk locks its hall alone: with hall A's transaction open a scan at hall B's desk answers; with hall B's held it is that lock's one waiter; its record is in hall B's chain", async () => {
+    const card = await sell(tillSouth, { ...south, gameId: await openGameIn(south) })
+    expect(card.status).toBe(201)
+    // The sale's printed mark is written (under hall B's lock) before hall B is held: what waits below is the scan.
+    await server.services.cashdesk.prints.flushPrinted()
+    await server.services.checkpoints.settled()
+    const scan = () =>
+      api(server.url, 'POST', '/api/tickets/validate', { code: card.body.cards[0].code }, tillSouth.headers).then(
+        (r) => [r.status, r.body.error?.code],
+      )
+    const ofCard = (r: JournalRecord) =>
+      r.type === 'ticket.validated' && (r.payload as { ticketId?: string }).ticketId === card.body.cards[0].id
+    if (testPostgresUrl) {
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(scan(), 10_000)).toEqual([200, undefined])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const own = await holdHall(south.hallId)
+      let waiting: ReturnType<typeof scan> | undefined
+      try {
+        waiting = scan()
+        const until = Date.now() + 15_000
+        while ((await hallLockWaiters(south.hallId)) < 1 && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 50))
+        expect(await hallLockWaiters(south.hallId)).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        own.release()
+        await own.held
+      }
+      expect(await waiting).toEqual([200, undefined])
+    } else {
+      expect(await scan()).toEqual([200, undefined])
+      expect(await scan()).toEqual([200, undefined])
+    }
+    const scanned = (await records()).filter(ofCard)
+    expect(scanned.length).toBe(2)
+    expect([...new Set(scanned.map((r) => r.chain))]).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
   it("§8: a lotto slip's scan at the cash desk locks `lotto` alone: with hall A's transaction open a scan at hall A's desk answers; with `lotto` held it is that lock's one waiter; its record is in the `lotto` chain", async () => {
     const { lotto } = server.services
     const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
