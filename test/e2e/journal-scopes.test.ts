@@ -1090,6 +1090,53 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: a pre-printed instant ticket sold at hall B's counter (INS-10) locks hall B and `instant` alone: with hall A's transaction open it is sold; with `instant` held it is that lock's one waiter; the sale's record is in `instant`, the cash in hall B's chain",
+    async () => {
+      const tickets = (await instantTickets()).filter((t) => t.tier === 0).slice(-2)
+      const sellInstant = (serial: string) =>
+        api(
+          server.url,
+          'POST',
+          '/api/instant/sales',
+          { ageConfirmed: true, code: serial, hallId: south.hallId },
+          tillSouth.headers,
+        ).then((r) => [r.status, r.body.error?.code])
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(sellInstant(tickets[0].serial), 10_000)).toEqual([201, undefined])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const product = await holdScope('instant')
+      let waiting: ReturnType<typeof sellInstant> | undefined
+      try {
+        waiting = sellInstant(tickets[1].serial)
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('instant')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('instant')).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        product.release()
+        await product.held
+      }
+      expect(await waiting).toEqual([201, undefined])
+      const all = await records()
+      const serials = new Set(tickets.map((t) => t.serial))
+      const sold = all.filter(
+        (r) => r.type === 'instant.ticket_sold' && serials.has((r.payload as { serial?: string }).serial ?? ''),
+      )
+      expect(sold.map((r) => r.chain)).toEqual(['instant', 'instant'])
+      const cash = all.filter(
+        (r) => r.type === 'sale.cash_taken' && JSON.stringify(r.payload).includes(tickets[0].serial) === true,
+      )
+      expect([...new Set(cash.map((r) => r.chain))]).toEqual([`hall:${south.hallId}`])
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+    },
+    60_000,
+  )
+
   it("§8: a lotto slip's scan at the cash desk locks `lotto` alone: with hall A's transaction open a scan at hall A's desk answers; with `lotto` held it is that lock's one waiter; its record is in the `lotto` chain", async () => {
     const { lotto } = server.services
     const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
@@ -1174,6 +1221,7 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
   const codes = new Map<number, string>()
   let winning: Record<string, number> = {}
   const fractions: string[] = []
+  let onSaleId = ''
   const boss = (method: string, path: string, body?: unknown) =>
     api(server.url, method, path, body, { authorization: jefa, 'accept-language': 'es' })
   const pay = (n: number) =>
@@ -1333,6 +1381,21 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
     )
     expect(sold.status, JSON.stringify(sold.body)).toBe(201)
     for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
+    // A second raffle, still on sale once the first is drawn: sold at the counter below.
+    const onSale = await boss(
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({
+        gameCode: 'RIFAVENTA',
+        numbering: { from: 1, to: 40, digits: 2 },
+        ticketPriceCents: 3_000,
+        salesCloseAt: '2025-07-20T20:00:00+02:00',
+        drawAt: '2025-07-20T22:00:00+02:00',
+        claimDeadline: '2025-09-18T23:59:59+02:00',
+      }),
+    )
+    expect(onSale.status, JSON.stringify(onSale.body)).toBe(201)
+    onSaleId = onSale.body.drawId
     // A lottery issue of 20 numbers, printed (LOT-26): its fractions' codes, as the secure printer's file lists them.
     const lottery = await boss(
       'POST',
@@ -1401,6 +1464,26 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
     const scanned = (await records()).filter((r) => r.type === 'lottery.ticket_validated')
     expect(scanned.length).toBe(3)
     expect([...new Set(scanned.map((r) => r.chain))]).toEqual(['lottery'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("PRM-1: raffle tickets sold at hall A's counter lock hall A and the operator chain alone: with hall B's transaction open they are sold; with hall A's or the operator chain's held the sale is that lock's one waiter; the tickets' record is in the operator chain, the cash in hall A's", async () => {
+    const sellRaffle = (n: number) =>
+      api(
+        server.url,
+        'POST',
+        `/api/lottery/draws/${onSaleId}/tickets`,
+        { ageConfirmed: true, numbers: [n] },
+        tillA.headers,
+      ).then((r) => [r.status, r.body.error?.code])
+    expect(await besideHallB(() => sellRaffle(1))).toEqual([201, undefined])
+    expect(await waitsOn(`hall:${hallA}`, () => sellRaffle(2))).toEqual([201, undefined])
+    expect(await waitsOn('operator', () => sellRaffle(3))).toEqual([201, undefined])
+    const all = await records()
+    const sold = all.filter((r) => r.type === 'raffle.tickets_sold' && JSON.stringify(r.payload).includes(onSaleId))
+    expect(sold.map((r) => r.chain)).toEqual(['operator', 'operator', 'operator'])
+    const cash = all.filter((r) => r.type === 'sale.cash_taken' && r.seq > sold[0].seq - 5)
+    expect([...new Set(cash.map((r) => r.chain))]).toEqual([`hall:${hallA}`])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 
