@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
-import { plan649 } from '../helpers/lottery-plans.ts'
+import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
+import { printedFractions } from '../helpers/lottery-print.ts'
+import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
+import pg from 'pg'
+import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
+import { join } from 'node:path'
 import { printedInstant } from '../helpers/cashier.ts'
 import { TERMINAL_TERMS } from '../helpers/terminals.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -1040,4 +1045,477 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     },
     60_000,
   )
+
+  it("§8: a bingo card's scan at the cash desk locks its hall alone: with hall A's transaction open a scan at hall B's desk answers; with hall B's held it is that lock's one waiter; its record is in hall B's chain", async () => {
+    const card = await sell(tillSouth, { ...south, gameId: await openGameIn(south) })
+    expect(card.status).toBe(201)
+    // The sale's printed mark is written (under hall B's lock) before hall B is held: what waits below is the scan.
+    await server.services.cashdesk.prints.flushPrinted()
+    await server.services.checkpoints.settled()
+    const scan = () =>
+      api(server.url, 'POST', '/api/tickets/validate', { code: card.body.cards[0].code }, tillSouth.headers).then(
+        (r) => [r.status, r.body.error?.code],
+      )
+    const ofCard = (r: JournalRecord) =>
+      r.type === 'ticket.validated' && (r.payload as { ticketId?: string }).ticketId === card.body.cards[0].id
+    if (testPostgresUrl) {
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(scan(), 10_000)).toEqual([200, undefined])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const own = await holdHall(south.hallId)
+      let waiting: ReturnType<typeof scan> | undefined
+      try {
+        waiting = scan()
+        const until = Date.now() + 15_000
+        while ((await hallLockWaiters(south.hallId)) < 1 && Date.now() < until)
+          await new Promise((r) => setTimeout(r, 50))
+        expect(await hallLockWaiters(south.hallId)).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        own.release()
+        await own.held
+      }
+      expect(await waiting).toEqual([200, undefined])
+    } else {
+      expect(await scan()).toEqual([200, undefined])
+      expect(await scan()).toEqual([200, undefined])
+    }
+    const scanned = (await records()).filter(ofCard)
+    expect(scanned.length).toBe(2)
+    expect([...new Set(scanned.map((r) => r.chain))]).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it.skipIf(!testPostgresUrl)(
+    "PostgreSQL: a pre-printed instant ticket sold at hall B's counter (INS-10) locks hall B and `instant` alone: with hall A's transaction open it is sold; with `instant` held it is that lock's one waiter; the sale's record is in `instant`, the cash in hall B's chain",
+    async () => {
+      const tickets = (await instantTickets()).filter((t) => t.tier === 0).slice(-2)
+      const sellInstant = (serial: string) =>
+        api(
+          server.url,
+          'POST',
+          '/api/instant/sales',
+          { ageConfirmed: true, code: serial, hallId: south.hallId },
+          tillSouth.headers,
+        ).then((r) => [r.status, r.body.error?.code])
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(sellInstant(tickets[0].serial), 10_000)).toEqual([201, undefined])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const product = await holdScope('instant')
+      let waiting: ReturnType<typeof sellInstant> | undefined
+      try {
+        waiting = sellInstant(tickets[1].serial)
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('instant')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('instant')).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        product.release()
+        await product.held
+      }
+      expect(await waiting).toEqual([201, undefined])
+      const all = await records()
+      const serials = new Set(tickets.map((t) => t.serial))
+      const sold = all.filter(
+        (r) => r.type === 'instant.ticket_sold' && serials.has((r.payload as { serial?: string }).serial ?? ''),
+      )
+      expect(sold.map((r) => r.chain)).toEqual(['instant', 'instant'])
+      const cash = all.filter(
+        (r) => r.type === 'sale.cash_taken' && JSON.stringify(r.payload).includes(tickets[0].serial) === true,
+      )
+      expect([...new Set(cash.map((r) => r.chain))]).toEqual([`hall:${south.hallId}`])
+      expect((await server.services.verifyJournal()).ok).toBe(true)
+    },
+    60_000,
+  )
+
+  it("§8: a lotto slip's scan at the cash desk locks `lotto` alone: with hall A's transaction open a scan at hall A's desk answers; with `lotto` held it is that lock's one waiter; its record is in the `lotto` chain", async () => {
+    const { lotto } = server.services
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
+    const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
+    const draw = await lotto.createDraw(
+      plan649({
+        gameCode: 'LOTOSCAN',
+        salesStartAt: laPaz(day - 86_400_000),
+        salesCloseAt: laPaz(day + 5 * 86_400_000),
+        drawAt: laPaz(day + 5 * 86_400_000 + 3600_000),
+        claimDeadline: laPaz(day + 70 * 86_400_000),
+      }),
+    )
+    const slip = await api(
+      server.url,
+      'POST',
+      `/api/lotto/draws/${draw.drawId}/slips`,
+      {
+        boards: [[2, 8, 16, 24, 32, 40]],
+        player: { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' },
+        ageConfirmed: true,
+      },
+      tillNorth.headers,
+    )
+    expect(slip.status, JSON.stringify(slip.body)).toBe(201)
+    const scan = () =>
+      api(server.url, 'POST', '/api/tickets/validate', { code: slip.body.code }, tillNorth.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+        r.body.outcome,
+      ])
+    const before = (await records()).filter((r) => r.type === 'lotto.ticket_validated').length
+    if (testPostgresUrl) {
+      const hall = await holdHall(north.hallId)
+      try {
+        expect(await within(scan(), 10_000)).toEqual([200, undefined, 'PENDING'])
+      } finally {
+        hall.release()
+        await hall.held
+      }
+      const product = await holdScope('lotto')
+      let waiting: ReturnType<typeof scan> | undefined
+      try {
+        waiting = scan()
+        const until = Date.now() + 15_000
+        while ((await lockWaiters('lotto')) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters('lotto')).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      } finally {
+        product.release()
+        await product.held
+      }
+      expect(await waiting).toEqual([200, undefined, 'PENDING'])
+    } else {
+      expect(await scan()).toEqual([200, undefined, 'PENDING'])
+      expect(await scan()).toEqual([200, undefined, 'PENDING'])
+    }
+    const scanned = (await records()).filter((r) => r.type === 'lotto.ticket_validated')
+    expect(scanned.length).toBe(before + 2)
+    expect([...new Set(scanned.map((r) => r.chain))]).toEqual(['lotto'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+})
+
+/**
+ * Issue 23 point 5, the raffle's cash desk (PRM-2, LOT-25, LOT-26, §8) and a refusal for a tampered row (issue 24
+ * point 1): a raffle's ticket is the operator's, its records in the operator chain. Its scan locks that chain alone;
+ * its payout locks that chain and the paying station's hall (the drawer); the `row.tampered` record of a refused
+ * payout locks the refused transaction's first chain (the paying hall), never every chain. Over real HTTP with
+ * authentication on, enrolled stations and real credentials; the locks are watched on PostgreSQL (pg_locks), the
+ * chains on both engines (a scoped transaction may append only to the chains it locked).
+ */
+describe('a raffle paid and scanned at the cash desk, and a tampered row refused, lock their own chains (issue 23 point 5)', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>
+  let t = Date.parse('2025-06-01T12:00:00+02:00')
+  const clock = { now: () => new Date(t) }
+  let jefa = ''
+  let tillA: Till
+  let hallA = ''
+  let hallB = ''
+  let drawId = ''
+  const codes = new Map<number, string>()
+  let winning: Record<string, number> = {}
+  const fractions: string[] = []
+  let onSaleId = ''
+  const boss = (method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: jefa, 'accept-language': 'es' })
+  const pay = (n: number) =>
+    api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: codes.get(n), payeeName: 'Pilar Sainz Ortiz', payeeDocument: '72000111X' },
+      tillA.headers,
+    ).then((r) => [r.status, r.body.error?.code])
+  const scan = (n: number) =>
+    api(server.url, 'POST', '/api/tickets/validate', { code: codes.get(n) }, tillA.headers).then((r) => [
+      r.status,
+      r.body.error?.code,
+    ])
+  const records = async () => {
+    const out: JournalRecord[] = []
+    for await (const r of readJournal(server.services.db)) out.push(r)
+    return out
+  }
+  const within = <T>(p: Promise<T>, ms: number) =>
+    Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))])
+  const lockWaiters = async (scope: string) =>
+    Number(
+      (
+        await server.services.db.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = ? AND objid = ? AND objsubid = 2",
+          [scope.startsWith('hall:') ? SCOPE_LOCK_CLASS : PRODUCT_LOCK_CLASS, scopeLockKey(scope) >>> 0],
+        )
+      )?.n ?? 0,
+    )
+  /** A scope's lock held by a transaction that writes nothing (on SQLite: none held), until `release` is called. */
+  const holdScope = async (scope: string) => {
+    if (!testPostgresUrl) return { release: () => undefined, held: Promise.resolve() }
+    let release!: () => void
+    const gate = new Promise<void>((r) => (release = r))
+    let entered!: () => void
+    const inside = new Promise<void>((r) => (entered = r))
+    const held = server.services.db.transaction(
+      async (tx) => {
+        await tx.get('SELECT 1 AS one')
+        entered()
+        await gate
+      },
+      { scopes: [scope] },
+    )
+    await inside
+    return { release, held }
+  }
+  /** Runs `op` with `scope` held: on PostgreSQL `op` is that lock's one waiter until it is released. */
+  const waitsOn = async <T>(scope: string, op: () => Promise<T>): Promise<T> => {
+    const hold = await holdScope(scope)
+    let waiting: Promise<T> | undefined
+    try {
+      waiting = op()
+      if (testPostgresUrl) {
+        const until = Date.now() + 15_000
+        while ((await lockWaiters(scope)) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+        expect(await lockWaiters(scope)).toBe(1)
+        expect(await within(waiting, 10)).toBe('pending')
+      }
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    return waiting
+  }
+  /** Runs `op` with another hall's lock held: it answers without waiting. */
+  const besideHallB = async <T>(op: () => Promise<T>) => {
+    const hold = await holdScope(`hall:${hallB}`)
+    try {
+      return await within(op(), 10_000)
+    } finally {
+      hold.release()
+      await hold.held
+    }
+  }
+  /** A statement on the database from outside the server (its own connection, no seal), as an insider would. */
+  async function tamper(sql: string, params: unknown[]): Promise<void> {
+    const url = server.services.config.databaseUrl
+    if (url) {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      try {
+        let i = 0
+        await client.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          params,
+        )
+      } finally {
+        await client.end()
+      }
+      return
+    }
+    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
+    try {
+      conn.prepare(sql).run(...params)
+    } finally {
+      conn.close()
+    }
+  }
+  const chainsOf = async (type: string, pred: (p: Record<string, unknown>) => boolean = () => true) => [
+    ...new Set(
+      (await records())
+        .filter((r) => r.type === type && pred(r.payload as Record<string, unknown>))
+        .map((r) => r.chain),
+    ),
+  ]
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on', checkpointIntervalMs: 0 }, { clock })
+    for (const [username, displayName, role] of [
+      ['jefa', 'Elena Ruiz', 'director'],
+      ['cajera', 'Rosa Gómez', 'cashier'],
+    ] as const)
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    const hall = (name: string) =>
+      boss('POST', '/api/halls', {
+        name,
+        profileId: 'ES-CB-2010',
+        licence: { authorisationRef: 'CONSEJERIA-PRUEBA-1', minimumBasis: 'cards' as const }, // GEN-3
+        saleRules: TEST_ES_SALE_RULES, // BNG-10
+        playingPositions: 100,
+      }).then((r) => {
+        expect(r.status).toBe(201)
+        return r.body.id as string
+      })
+    hallA = await hall('Sala Pereda')
+    hallB = await hall('Sala Liébana')
+    const prizes = rafflePlan().prizes
+    const raffle = await boss(
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({
+        gameCode: 'RIFACADENA',
+        numbering: { from: 1, to: 40, digits: 2 },
+        ticketPriceCents: 3_000,
+        prizes: [...prizes, { ...prizes[1], code: 'R3', name: 'Tercer premio', invoiceRef: 'FAC-2025-120' }],
+      }),
+    )
+    expect(raffle.status, JSON.stringify(raffle.body)).toBe(201)
+    drawId = raffle.body.drawId
+    tillA = await openTill(server.url, server.services, {
+      hallId: hallA,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caseta 1',
+      floatCents: 10_000,
+    })
+    const sold = await api(
+      server.url,
+      'POST',
+      `/api/lottery/draws/${drawId}/tickets`,
+      { ageConfirmed: true, numbers: Array.from({ length: 40 }, (_, i) => i + 1) },
+      tillA.headers,
+    )
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    for (const x of sold.body.tickets) codes.set(Number(x.number), x.code)
+    // A second raffle, still on sale once the first is drawn: sold at the counter below.
+    const onSale = await boss(
+      'POST',
+      '/api/lottery/draws',
+      rafflePlan({
+        gameCode: 'RIFAVENTA',
+        numbering: { from: 1, to: 40, digits: 2 },
+        ticketPriceCents: 3_000,
+        salesCloseAt: '2025-07-20T20:00:00+02:00',
+        drawAt: '2025-07-20T22:00:00+02:00',
+        claimDeadline: '2025-09-18T23:59:59+02:00',
+      }),
+    )
+    expect(onSale.status, JSON.stringify(onSale.body)).toBe(201)
+    onSaleId = onSale.body.drawId
+    // A lottery issue of 20 numbers, printed (LOT-26): its fractions' codes, as the secure printer's file lists them.
+    const lottery = await boss(
+      'POST',
+      '/api/lottery/draws',
+      lotteryPlan({
+        gameCode: 'LNBCADENA',
+        numbering: { from: 0, to: 19, digits: 2 },
+        series: 1,
+        fractions: 2,
+        ticketPriceCents: 2_000,
+        licensedMaxTickets: 1000,
+        budgetCents: 100_000,
+        prizes: [{ code: 'P1', name: 'Primer Premio', rule: { type: 'exact' }, amountCents: 10_000 }],
+        salesStartAt: '2025-06-01T08:00:00-04:00',
+        salesCloseAt: '2025-07-01T12:00:00-04:00',
+        drawAt: '2025-07-01T18:00:00-04:00',
+        claimDeadline: '2025-08-30T23:59:59-04:00',
+      }),
+    )
+    expect(lottery.status, JSON.stringify(lottery.body)).toBe(201)
+    const run = await boss('POST', `/api/lottery/draws/${lottery.body.drawId}/print-runs`, { from: 0, to: 19 })
+    expect(run.status, JSON.stringify(run.body)).toBe(201)
+    fractions.push(...printedFractions(server, run.body).map((x) => x.code))
+    t = Date.parse('2025-06-23T22:00:00+02:00')
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    await tillA.relogin()
+    expect((await boss('POST', `/api/lottery/draws/${drawId}/close`, {})).status).toBe(200)
+    expect((await boss('POST', `/api/lottery/draws/${drawId}/draw`)).status).toBe(200)
+    expect((await boss('POST', `/api/lottery/draws/${drawId}/settle`)).status).toBe(200)
+    winning = ((await boss('GET', `/api/lottery/draws/${drawId}`)).body.result ?? {}).winning
+    expect(Object.keys(winning).sort()).toEqual(['R1', 'R2', 'R3'])
+  }, 120_000)
+  afterAll(async () => server?.cleanup())
+
+  it("§8: a raffle ticket's scan locks the operator chain alone: with either hall's transaction open it answers; with the operator chain held it is that lock's one waiter; its record is in the operator chain", async () => {
+    const losing = [...codes.keys()].filter((n) => !Object.values(winning).includes(n))
+    expect(await besideHallB(() => scan(losing[0]))).toEqual([200, undefined])
+    const hold = await holdScope(`hall:${hallA}`)
+    try {
+      // The paying hall's own lock does not hold a scan up either: a scan moves no cash.
+      expect(await within(scan(losing[1]), 10_000)).toEqual([200, undefined])
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    expect(await waitsOn('operator', () => scan(losing[2]))).toEqual([200, undefined])
+    expect(await chainsOf('raffle.ticket_validated')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("§8: a lottery fraction's scan locks `lottery` alone: with either hall's transaction open it answers; with `lottery` held it is that lock's one waiter; its record is in the `lottery` chain", async () => {
+    const scanFraction = (code: string) =>
+      api(server.url, 'POST', '/api/tickets/validate', { code }, tillA.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+      ])
+    expect(await besideHallB(() => scanFraction(fractions[0]))).toEqual([200, undefined])
+    const hold = await holdScope(`hall:${hallA}`)
+    try {
+      expect(await within(scanFraction(fractions[1]), 10_000)).toEqual([200, undefined])
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    expect(await waitsOn('lottery', () => scanFraction(fractions[2]))).toEqual([200, undefined])
+    const scanned = (await records()).filter((r) => r.type === 'lottery.ticket_validated')
+    expect(scanned.length).toBe(3)
+    expect([...new Set(scanned.map((r) => r.chain))]).toEqual(['lottery'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("PRM-1: raffle tickets sold at hall A's counter lock hall A and the operator chain alone: with hall B's transaction open they are sold; with hall A's or the operator chain's held the sale is that lock's one waiter; the tickets' record is in the operator chain, the cash in hall A's", async () => {
+    const sellRaffle = (n: number) =>
+      api(
+        server.url,
+        'POST',
+        `/api/lottery/draws/${onSaleId}/tickets`,
+        { ageConfirmed: true, numbers: [n] },
+        tillA.headers,
+      ).then((r) => [r.status, r.body.error?.code])
+    expect(await besideHallB(() => sellRaffle(1))).toEqual([201, undefined])
+    expect(await waitsOn(`hall:${hallA}`, () => sellRaffle(2))).toEqual([201, undefined])
+    expect(await waitsOn('operator', () => sellRaffle(3))).toEqual([201, undefined])
+    const all = await records()
+    const sold = all.filter((r) => r.type === 'raffle.tickets_sold' && JSON.stringify(r.payload).includes(onSaleId))
+    expect(sold.map((r) => r.chain)).toEqual(['operator', 'operator', 'operator'])
+    const cash = all.filter((r) => r.type === 'sale.cash_taken' && r.seq > sold[0].seq - 5)
+    expect([...new Set(cash.map((r) => r.chain))]).toEqual([`hall:${hallA}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("issue 24 point 1: a raffle payout refused for a sale changed in the database is recorded (`row.tampered`) in the refused payout's first chain, the paying hall's: with hall B's transaction open the refusal answers; put back, the same ticket is paid", async () => {
+    const { db } = server.services
+    const sale = (await db.get<{ serial: string; buyer_name: string | null }>(
+      'SELECT serial, buyer_name FROM lottery_sales WHERE draw_id = ? AND number = ?',
+      [drawId, winning.R1],
+    ))!
+    await tamper("UPDATE lottery_sales SET buyer_name = 'Otro Comprador' WHERE draw_id = ? AND serial = ?", [
+      drawId,
+      sale.serial,
+    ])
+    expect(await besideHallB(() => pay(winning.R1))).toEqual([409, 'ROW_TAMPERED'])
+    const refused = (p: Record<string, unknown>) =>
+      (p.rows as Array<{ table: string; id: string }>).some(
+        (x) => x.table === 'lottery_sales' && x.id === `${drawId}|${sale.serial}`,
+      )
+    expect(await chainsOf('row.tampered', refused)).toEqual([`hall:${hallA}`])
+    await tamper('UPDATE lottery_sales SET buyer_name = ? WHERE draw_id = ? AND serial = ?', [
+      sale.buyer_name,
+      drawId,
+      sale.serial,
+    ])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("LOT-25, PRM-2: a raffle prize paid at hall A's desk locks hall A and the operator chain alone: with hall B's transaction open it is paid; with hall A's or the operator chain's held it is that lock's one waiter; its records are in the operator chain", async () => {
+    expect(await besideHallB(() => pay(winning.R1))).toEqual([200, undefined])
+    expect(await waitsOn(`hall:${hallA}`, () => pay(winning.R2))).toEqual([200, undefined])
+    expect(await waitsOn('operator', () => pay(winning.R3))).toEqual([200, undefined])
+    expect(await chainsOf('raffle.prize_paid')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
 })

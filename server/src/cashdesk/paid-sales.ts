@@ -66,6 +66,8 @@ import { deviceMarksById, voucherFactsById, type DeviceMarksRow, type VoucherFac
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import type { GroupCommit } from '../db/group-commit.ts'
+import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 
 /** The hall read beside a kiosk's row (`deviceMarksById` withHall); undefined: no such hall. */
 function joinedHall(d: DeviceMarksRow): Hall | undefined {
@@ -449,6 +451,29 @@ export function createPaidSales(deps: PaidSalesDeps) {
         await admission.assertAdmittedWithin(tx, who.documents, await who.hallOf(tx))
         return fn(tx)
       }, options),
+    )
+  }
+
+  /**
+   * Issue 23 point 5: a counter sale of an operator product (`chain`: `instant`, or the operator chain for a raffle's
+   * tickets, whose records are the operator's) locks that chain and the station's hall (its drawer, shift and cash
+   * intakes), the hall resolved from the station, never from the request; every chain at a station of no hall. A
+   * sale that finds, under its locks, that it books into another hall (a station moved meanwhile, under the global
+   * lock's exclusive side) runs again with every chain.
+   */
+  async function productCounterSale<T>(
+    who: Admitted | null,
+    stationId: string,
+    chain: 'instant' | typeof OPERATOR_CHAIN,
+    fn: (tx: Sql, inHall: (hallId: string) => void) => Promise<T>,
+  ): Promise<T> {
+    const stationHall = await hallOfStation(db, stationId)
+    const inHall = (hallId: string) => {
+      const held = heldScopes()
+      if (held && !held.includes(`hall:${hallId}`)) throw new ScopesTooNarrow()
+    }
+    return narrowOrAll(stationHall ? [`hall:${stationHall}`, chain] : undefined, (scopes) =>
+      admittedSale(who, (tx) => fn(tx, inHall), scopes ? { scopes } : undefined),
     )
   }
 
@@ -1230,8 +1255,9 @@ export function createPaidSales(deps: PaidSalesDeps) {
   async function counterInstantPrinted(input: Counter & { code: string; hallId?: string }) {
     const buyerDocument = buyerOf(input)
     const named = namedAtCounter(input, [buyerDocument])
-    return admittedSale(named, async (tx) => {
+    return productCounterSale(named, input.stationId, 'instant', async (tx, inHall) => {
       const hallId = input.hallId ?? (await hallOfStation(tx, input.stationId)) ?? undefined
+      if (hallId) inHall(hallId)
       const sale = await instant.sellPrintedWithin(tx, { code: input.code, stationId: input.stationId, hallId })
       const saleId = newId('cs')
       const { aml } = await takeCash(tx, {
@@ -1263,7 +1289,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
     const named = namedAtCounter(input, [buyerDocument])
     const printer = printers.forStation(input.stationId)
     await prints.ensurePrinter(input.stationId)
-    const { docs, ...result } = await admittedSale(named, async (tx) => {
+    const { docs, ...result } = await productCounterSale(named, input.stationId, 'instant', async (tx, inHall) => {
+      inHall(input.hallId)
       const sale = await instant.sellElectronicWithin(tx, {
         hallId: input.hallId,
         gameNo: input.gameNo,
@@ -1323,7 +1350,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
   ) {
     const buyerDocument = buyerOf(input)
     const named = namedAtCounter(input, [buyerDocument])
-    return admittedSale(named, async (tx) => {
+    return productCounterSale(named, input.stationId, OPERATOR_CHAIN, async (tx, inHall) => {
       const sale = await lottery.sellRaffleTicketsWithin(tx, input.drawId, {
         count: input.count,
         numbers: input.numbers,
@@ -1332,6 +1359,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
       })
       const saleId = newId('cs')
       const hallId = (await hallOfStation(tx, input.stationId)) ?? ''
+      if (hallId) inHall(hallId)
       const at = sale.tickets[0]?.soldAt ?? now()
       const { aml } = await takeCash(tx, {
         saleId,

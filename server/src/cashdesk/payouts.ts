@@ -49,7 +49,8 @@ import { awardsStayInHall, cameraRecord } from '../bingo/context.ts'
 import { cardById } from '../bingo/store/sales.ts'
 import { gameById } from '../bingo/store/games.ts'
 import { hallOfStation, journaledSettlements } from './store.ts'
-import { ScopesTooNarrow } from '../db/scopes.ts'
+import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { chainOfScope, OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 import { cardCustodyState } from '../bingo/store/custody.ts'
 import { copyDoc, payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
@@ -353,28 +354,45 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /** §8: what a scanned code is worth, journaled with the station and cashier. */
   async function validate(code: string, who: { stationId?: string; cashierId?: string } = {}): Promise<TicketStatus> {
     const parsed = cardIdOf(code)
-    return db.transaction(async (tx) => {
-      const at = now()
-      const st = 'cardId' in parsed ? await evaluate(tx, parsed.cardId, at) : parsed
-      const hallId = st.status === 'invalid' ? null : st.hallId
-      await appendJournal(tx, {
-        at,
-        type: 'ticket.validated',
-        scope: hallId ? `hall:${hallId}` : '',
-        payload: {
-          ticketId: st.ticketId,
-          kind: 'card',
-          status: st.status,
-          reason: st.status === 'invalid' ? st.reason : null,
-          stationId: who.stationId ?? null,
-          // REGULATIONS.md §8 / GEN-7: each outcome is logged with the terminal's seal code.
-          sealCode: await sealCodeOfDevice(tx, who.stationId),
-          cashierId: who.cashierId ?? null,
-          rule: '§8',
-        },
-      })
-      return st
+    // Issue 23 point 5: a scan reads and writes one record, in the chain of the card's hall (the operator's for a code
+    // that names no card), and so locks that chain alone: a scan at hall A's desk neither waits for hall B nor stops
+    // it. The hall is read from the card before the transaction (a card's game and a game's hall never change); a
+    // card found inside in another chain runs again with every chain.
+    const card = 'cardId' in parsed ? await cardById(db, parsed.cardId) : undefined
+    const game = card ? await gameById(db, card.gameId) : undefined
+    return narrowOrAll([game ? `hall:${game.hallId}` : OPERATOR_CHAIN], (scopes) =>
+      db.transaction(async (tx) => validateWithin(tx, parsed, who), scopes ? { scopes } : undefined),
+    )
+  }
+
+  async function validateWithin(
+    tx: Sql,
+    parsed: ReturnType<typeof cardIdOf>,
+    who: { stationId?: string; cashierId?: string },
+  ): Promise<TicketStatus> {
+    const at = now()
+    const st = 'cardId' in parsed ? await evaluate(tx, parsed.cardId, at) : parsed
+    const hallId = st.status === 'invalid' ? null : st.hallId
+    const scope = hallId ? `hall:${hallId}` : ''
+    const held = heldScopes()
+    if (held && !held.includes(chainOfScope(scope))) throw new ScopesTooNarrow()
+    await appendJournal(tx, {
+      at,
+      type: 'ticket.validated',
+      scope,
+      payload: {
+        ticketId: st.ticketId,
+        kind: 'card',
+        status: st.status,
+        reason: st.status === 'invalid' ? st.reason : null,
+        stationId: who.stationId ?? null,
+        // REGULATIONS.md §8 / GEN-7: each outcome is logged with the terminal's seal code.
+        sealCode: await sealCodeOfDevice(tx, who.stationId),
+        cashierId: who.cashierId ?? null,
+        rule: '§8',
+      },
     })
+    return st
   }
 
   function refuse(st: Exclude<TicketStatus, { status: 'winner' }>): never {

@@ -23,11 +23,12 @@ import { readAnswer, readPayment, type PayAnswer, type ScanAnswer } from './tick
 
 import { assertAcceptedDocument } from '../shared/identity.ts'
 import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 export interface TicketDeskDeps {
   cashdesk: Pick<Cashdesk, 'payouts' | 'cashOut'>
   instant: Pick<InstantService, 'handles' | 'scan' | 'payAtCashier' | 'refund'>
   lotto: Pick<LottoService, 'handles' | 'validate' | 'pay'>
-  lottery: Pick<LotteryService, 'handles' | 'validate' | 'pay'>
+  lottery: Pick<LotteryService, 'handles' | 'validate' | 'pay' | 'chainOfCode'>
   /** Issue 29 point 6: the names a person reads for a station and a person id ("Caja 1", "Rosa Vargas"). */
   names?: { station(id: string): Promise<string>; person(id: string): Promise<string> }
   /**
@@ -96,12 +97,17 @@ export function createTicketDesk(deps: TicketDeskDeps) {
    * Issue 23 point 5: the chains a payout or refund of an operator product locks: the product's (its tickets, wins and
    * payouts, shared by every hall's cash desks, so two desks paying one ticket serialise) and the paying station's
    * hall (its drawer and shift, which the shift's close locks too), the hall resolved from the station's enrolment,
-   * never from the request. Every chain at a station of no hall.
+   * never from the request. A raffle's ticket is the operator chain's (its records, objects and points: no product
+   * chain of its own). Every chain at a station of no hall.
    */
-  const productScopes = async (till: Till, product: 'lotto' | 'lottery' | 'instant') => {
+  const productScopes = async (till: Till, product: 'lotto' | 'lottery' | 'instant' | typeof OPERATOR_CHAIN) => {
     const hall = await deps.stationHall?.(till.stationId)
     return hall ? [`hall:${hall}`, product] : undefined
   }
+
+  /** A lottery fraction pays in `lottery`, a raffle's ticket (or a code naming no draw, refused) in the operator's. */
+  const lotteryChain = async (code: string) =>
+    (await deps.lottery.chainOfCode(code)) === 'lottery' ? ('lottery' as const) : OPERATOR_CHAIN
 
   /**
    * What a code is and what it is worth (§8), in the line's words and in the cashier's one shape (`view`). An instant
@@ -212,11 +218,11 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         break
       }
       case 'lottery':
-        // A raffle's code reads as this line's too: its payout finds the raffle and runs again unscoped (lifecycle).
+        // A raffle's code reads as this line's too: its draw, read from the code, says which chain it pays in.
         answer = {
           payout: {
             kind: 'lottery',
-            ...(await narrowOrAll(await productScopes(till, 'lottery'), (scopes) =>
+            ...(await narrowOrAll(await productScopes(till, await lotteryChain(code)), (scopes) =>
               deps.lottery.pay({
                 code,
                 scopes,

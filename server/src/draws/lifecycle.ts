@@ -1073,8 +1073,8 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
         assertPayable(v, rules.voidCode(v), (v as { kind?: string }).kind ?? line.products[0])
         const at = now()
         return pays(tx, v, at, async (o) => {
-          // Issue 23 point 5: the cash desk scoped the payout by the line it read from the code (`lottery`); a raffle's
-          // records go to the operator chain, which only an unscoped transaction writes: run again with every chain.
+          // Issue 23 point 5: the cash desk scoped the payout by the chain it read from the code (`lottery`, `lotto`,
+          // the operator's for a raffle); a record of a chain it did not lock runs again with every chain.
           const held = heldScopes()
           if (held && !held.includes(chainOfScope(o.scope))) throw new ScopesTooNarrow()
           const payoutId = line.newId('lpay')

@@ -3,8 +3,8 @@
  * code's signature fails (LOT-8), blocked when reported lost or stolen (LST-4, LST-5), one payout per fraction
  * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
  */
-import { chainOfScope } from '../shared/journal-chain.ts'
-import { heldScopes, ScopesTooNarrow } from '../db/scopes.ts'
+import { chainOfScope, OPERATOR_CHAIN } from '../shared/journal-chain.ts'
+import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import type { Sql } from '../db/database.ts'
 import { journalValidation } from '../draws/validation-journal.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -349,7 +349,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       },
       async (tx, v, at, payOut) => {
         // Issue 23 point 5: a raffle's records (a tómbola's objects and points included) go to the operator chain,
-        // which a transaction scoped by the cash desk to `lottery` does not hold: run again with every chain.
+        // which the cash desk locks for a raffle's code (chainOfCode); scoped otherwise, run again with every chain.
         const held = heldScopes()
         if (held && !held.includes(chainOfScope(`${v.kind}:`))) throw new ScopesTooNarrow()
         if (v.points !== undefined) return pointsPayout(tx, v, input, at, payOut)
@@ -612,26 +612,48 @@ export function createPayoutUseCases(ctx: LotteryContext) {
 
   /** §8: a fraction or raffle ticket judged at a cash desk, journaled with the station, its seal and the cashier. */
   async function validateAtDesk(code: string, who: { stationId?: string; cashierId?: string } = {}) {
-    return db.transaction(async (tx) => {
-      const v = await validate(code, tx)
-      const row = v.drawId ? await lotteryDrawById(tx, v.drawId) : undefined
-      await journalValidation(
-        tx,
-        {
-          at: ctx.now(),
-          type: `${v.kind}.ticket_validated`,
-          scope: row ? `${row.product}:${row.gameCode}` : '',
-          kind: v.kind,
-          ticketId: v.ticketId ?? null,
-          drawIds: v.drawId ? [v.drawId] : [],
-          outcome: v.outcome,
-          amountCents: v.amountCents,
+    // Issue 23 point 5: a scan writes one record, in its draw's product chain (`lottery`; a raffle's, `raffle:...`,
+    // in the operator chain, as everything of a raffle is), and so locks that chain alone: no hall waits for a scan.
+    // A draw found inside the transaction in another chain than the one read before runs again with every chain.
+    return narrowOrAll([await chainOfCode(code)], (scopes) =>
+      db.transaction(
+        async (tx) => {
+          const v = await validate(code, tx)
+          const row = v.drawId ? await lotteryDrawById(tx, v.drawId) : undefined
+          const scope = row ? `${row.product}:${row.gameCode}` : ''
+          const held = heldScopes()
+          if (held && !held.includes(chainOfScope(scope))) throw new ScopesTooNarrow()
+          await journalValidation(
+            tx,
+            {
+              at: ctx.now(),
+              type: `${v.kind}.ticket_validated`,
+              scope,
+              kind: v.kind,
+              ticketId: v.ticketId ?? null,
+              drawIds: v.drawId ? [v.drawId] : [],
+              outcome: v.outcome,
+              amountCents: v.amountCents,
+            },
+            who,
+          )
+          return v
         },
-        who,
-      )
-      return v
-    })
+        scopes ? { scopes } : undefined,
+      ),
+    )
   }
 
-  return { validate, validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
+  /**
+   * The journal chain of a presented code's draw, read before its transaction (a draw's product never changes):
+   * `lottery` for a fraction, the operator chain for a raffle's ticket (`raffle:...`) and for a code naming no draw.
+   */
+  async function chainOfCode(code: string): Promise<string> {
+    const id = life.readCode(code).id
+    if (id === undefined) return OPERATOR_CHAIN
+    const row = await lotteryDrawById(db, parseFractionCodeId(id)?.drawId ?? id.split('-')[0])
+    return chainOfScope(row ? `${row.product}:` : '')
+  }
+
+  return { validate, validateAtDesk, chainOfCode, pay, unclaimed, disposeUnclaimed, prizeRegister: life.prizeRegister }
 }

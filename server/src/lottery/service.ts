@@ -64,7 +64,7 @@ export function createLotteryService(deps: LotteryDeps) {
     recordIncident,
   } = createDrawUseCases(ctx, getDraw)
   const { settle, extracto, acta, extractoPdf, actaPdf } = createSettlementUseCases(ctx, lostStolenNotice)
-  const { validateAtDesk, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
+  const { validateAtDesk, chainOfCode, pay, unclaimed, disposeUnclaimed, prizeRegister } = createPayoutUseCases(ctx)
   const ballSets = createBallSetRegistry(ctx)
 
   return {
@@ -107,6 +107,8 @@ export function createLotteryService(deps: LotteryDeps) {
     actaPdf,
     /** §8: what a fraction or raffle ticket is worth at a cash desk, journaled with the station, its seal and the cashier. */
     validate: (code: string, who: { stationId?: string; cashierId?: string } = {}) => validateAtDesk(code, who),
+    /** The journal chain a presented code's scan and payout write (`lottery`; the operator's for a raffle's ticket). */
+    chainOfCode,
     pay,
     unclaimed,
     disposeUnclaimed,

@@ -10,6 +10,8 @@ import { ValidationOutcome } from '../shared/lottery-common.ts'
 import type { PayInput } from '../draws/lifecycle.ts'
 import type { Sql } from '../db/database.ts'
 import { journalValidation } from '../draws/validation-journal.ts'
+import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { chainOfScope, OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
 import {
@@ -185,25 +187,39 @@ export function createPayoutUseCases(ctx: LottoContext) {
 
   /** §8: a slip judged at a cash desk, journaled with the station, its seal and the cashier (draws/validation-journal.ts). */
   async function validateAtDesk(code: string, who: { stationId?: string; cashierId?: string } = {}) {
-    return db.transaction(async (tx) => {
-      const v = await validate(code, tx)
-      const gameCode = v.ticketId ? ((await slipById(tx, v.ticketId))?.gameCode ?? null) : null
-      await journalValidation(
-        tx,
-        {
-          at: ctx.now(),
-          type: 'lotto.ticket_validated',
-          scope: gameCode ? `lotto:${gameCode}` : '',
-          kind: 'lotto',
-          ticketId: v.ticketId ?? null,
-          drawIds: v.draws.map((d) => d.drawId),
-          outcome: v.outcome,
-          amountCents: v.amountCents,
+    // Issue 23 point 5: a scan writes one record, in `lotto` for a registered slip and in the operator chain for a
+    // code the sales system does not know, and so locks that chain alone (no hall waits for a scan). The chain is read
+    // from the code before the transaction (a slip's game never changes); a slip found inside that was not found
+    // before runs again with every chain.
+    const id = life.readCode(code).id
+    const known = id !== undefined && (await slipById(db, id)) !== undefined
+    return narrowOrAll([known ? 'lotto' : OPERATOR_CHAIN], (scopes) =>
+      db.transaction(
+        async (tx) => {
+          const v = await validate(code, tx)
+          const gameCode = v.ticketId ? ((await slipById(tx, v.ticketId))?.gameCode ?? null) : null
+          const scope = gameCode ? `lotto:${gameCode}` : ''
+          const held = heldScopes()
+          if (held && !held.includes(chainOfScope(scope))) throw new ScopesTooNarrow()
+          await journalValidation(
+            tx,
+            {
+              at: ctx.now(),
+              type: 'lotto.ticket_validated',
+              scope,
+              kind: 'lotto',
+              ticketId: v.ticketId ?? null,
+              drawIds: v.draws.map((d) => d.drawId),
+              outcome: v.outcome,
+              amountCents: v.amountCents,
+            },
+            who,
+          )
+          return v
         },
-        who,
-      )
-      return v
-    })
+        scopes ? { scopes } : undefined,
+      ),
+    )
   }
 
   /**

@@ -9,7 +9,7 @@ import { DomainError } from './errors.ts'
 import type { Sealer } from './sealing.ts'
 import { insertLegacySealMarker, legacySealMarker, legacySealRecord } from './store.ts'
 import { appendJournal } from './journal.ts'
-import { heldScopes } from '../db/scopes.ts'
+import { heldScopes, normaliseScopes } from '../db/scopes.ts'
 import {
   currentRowSeals,
   hasPendingRows,
@@ -50,7 +50,15 @@ export function withRowSeals(db: Database, key: Buffer, now: () => Date): Databa
           options,
         )
         .catch(async (err: unknown) => {
-          if (isTampered(err)) await db.transaction((tx) => appendJournal(tx, refusalEntry(err, now)))
+          // Issue 23 point 5: the refusal is recorded in the refused transaction's first chain (the hall, or the
+          // product, whose row it found changed) under that chain's lock alone, so that a tampered row found in one
+          // hall stops no other hall's sales; an unscoped transaction's refusal stays system-wide.
+          const chain = normaliseScopes(options?.scopes)?.[0]
+          if (isTampered(err))
+            await db.transaction(
+              (tx) => appendJournal(tx, refusalEntry(err, now)),
+              chain ? { scopes: [chain] } : undefined,
+            )
           throw err
         })
     },
