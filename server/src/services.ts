@@ -1,4 +1,5 @@
-import { randomBytes, randomFillSync } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
+import { pooledRandomBytes } from './shared/random-pool.ts'
 import { readFileSync } from 'node:fs'
 import { createMjpegRelay } from '../../hardware/src/mjpeg-relay.ts'
 import { join } from 'node:path'
@@ -56,28 +57,9 @@ import { createTerminalService, terminalHooks } from './terminals/service.ts'
 
 export const osEntropy: EntropySource = { name: 'os-csprng', randomBytes: (n) => randomBytes(n) }
 
-/**
- * The OS CSPRNG for record ids, read 4 KiB at a time: a call of node:crypto's randomBytes costs 8-10 µs whatever its
- * size, and a paid sale draws several ids. The same generator's bytes, each handed out once; ids only, never seeds
- * (draw seeds come from equipment.entropy, the health-tested source).
- */
+/** The OS CSPRNG for record ids, pooled (shared/random-pool.ts): ids only, never seeds. */
 export function pooledIdEntropy(): EntropySource {
-  const pool = Buffer.alloc(4096)
-  let at = pool.length
-  return {
-    name: 'os-csprng',
-    randomBytes(n: number): Uint8Array {
-      if (n > 256) return randomBytes(n)
-      if (at + n > pool.length) {
-        randomFillSync(pool)
-        at = 0
-      }
-      // A copy: the pool's bytes are overwritten on the next refill.
-      const out = Uint8Array.prototype.slice.call(pool, at, at + n)
-      at += n
-      return out
-    },
-  }
+  return { name: 'os-csprng', randomBytes: pooledRandomBytes() }
 }
 const idEntropy = pooledIdEntropy()
 export const systemClock: Clock = { now: () => new Date() }

@@ -4,7 +4,7 @@
  * per scope; an unscoped one holds the global lock exclusively, and so every scope. The engines record here what the
  * running transaction holds, so that the journal refuses a record for a chain the transaction did not lock.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { asyncSlot } from '../shared/async-slot.ts'
 import { chainOfScope } from '../shared/journal-chain.ts'
 
 /** The global advisory lock every PostgreSQL transaction takes (exclusive when unscoped, shared when scoped). */
@@ -24,7 +24,7 @@ interface Held {
   scopes: readonly string[] | null
 }
 // Found from the async context, not from the `tx` object (use cases re-wrap it; SQLite passes one object to all).
-const held = new AsyncLocalStorage<Held>()
+const held = asyncSlot<Held>('held')
 
 /**
  * Distinct and sorted. Each scope is a journal chain's name (`hall:<id>`, `lotto`, ..., `operator`; chainOfScope).
@@ -109,12 +109,12 @@ export function runHolding<T>(
 
 /** The scopes the running transaction locked, or null when it is unscoped (it excludes every writer) or outside one. */
 export function heldScopes(): readonly string[] | null {
-  return held.getStore()?.scopes ?? null
+  return held.get()?.scopes ?? null
 }
 
 /** The engine of the running transaction (SQLite outside one: the lotto writer thread runs its own). */
 export function transactionEngine(): Held['engine'] {
-  return held.getStore()?.engine ?? 'sqlite'
+  return held.get()?.engine ?? 'sqlite'
 }
 
 /**

@@ -245,32 +245,10 @@ export function sqliteDatabase(
   }
 }
 
-/**
- * `durable()` of a SQLite file: fsyncs its WAL on its own thread (wal-sync.ts). Callers that arrive while a sync runs
- * share the next one (it must start after their commit), so there are at most two syncs in flight, whatever the load.
- */
+/** `durable()` of a SQLite file: an fsync of its WAL begun after the call, shared between callers (wal-sync.ts). */
 function walSyncer(walSync: WalSync | null): () => Promise<void> {
   if (!walSync) return () => Promise.resolve()
-  let running: Promise<void> | null = null
-  let next: Promise<void> | null = null
-  const start = (): Promise<void> => {
-    const p = walSync.sync().finally(() => {
-      running = null
-    })
-    running = p
-    return p
-  }
-  return () => {
-    if (!running) return start()
-    // A sync is under way, begun perhaps before this caller's commit: the next one (shared) covers it.
-    next ??= running
-      .catch(() => undefined)
-      .then(() => {
-        next = null
-        return start()
-      })
-    return next
-  }
+  return () => walSync.sync()
 }
 
 /** Both drivers name SQLite's extended result code in `err.code` (SQLITE_CONSTRAINT_UNIQUE, ..._TRIGGER, ...). */

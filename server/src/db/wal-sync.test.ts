@@ -79,3 +79,40 @@ describe('durable() of a SQLite file', () => {
     },
   )
 })
+
+describe('the WAL sync thread', () => {
+  /** Blocks this thread (no turn of the event loop) until `done()` or 5 s; true if done. */
+  function spinUntil(done: () => boolean): boolean {
+    const until = Date.now() + 5000
+    while (Date.now() < until) if (done()) return true
+    return false
+  }
+
+  it('begins the next sync without waiting for the running one to be answered on the event loop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bolillo-walsync-thread-'))
+    const { startWalSync } = await import('./wal-sync.ts')
+    const wal = join(dir, 'w.sqlite-wal')
+    closeSync(openSync(wal, 'w'))
+    const sync = startWalSync(wal)
+    try {
+      // The thread has started and answered once.
+      await sync.sync()
+      const first = sync.begun()
+      expect(first).toBeGreaterThan(0)
+      const a = sync.sync()
+      // Asked for and not begun yet: a second caller shares it (it begins after both calls).
+      if (sync.begun() === first) expect(sync.sync()).toBe(a)
+      // The loop is held: the first sync's answer cannot be read. A commit made now needs a sync begun after it, and
+      // it must begin anyway (before, it was asked for only once the running sync's answer reached the loop: a busy
+      // server's commits waited two turns of its loop besides the disk).
+      expect(spinUntil(() => sync.begun() !== first)).toBe(true)
+      const b = sync.sync()
+      expect(b).not.toBe(a)
+      expect(spinUntil(() => ((sync.begun() - first) | 0) >= 2)).toBe(true)
+      await Promise.all([a, b])
+    } finally {
+      await sync.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

@@ -5,7 +5,7 @@
  * through promises and database callbacks under Node and Bun; a worker thread does not inherit it, so the lotto
  * sale path captures the actor when a slip is queued and sends it with the slip.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { asyncSlot } from './async-slot.ts'
 
 /** A journal record's actor: the authenticated person or device, the station, and who authorised it. */
 export interface JournalActor {
@@ -34,7 +34,7 @@ interface RequestScope {
   once?: Map<string, Promise<unknown>>
 }
 
-const storage = new AsyncLocalStorage<RequestScope>()
+const storage = asyncSlot<RequestScope>('request')
 
 /**
  * Runs `fn` with `actor` (read when a record is written, so a later authorisation is included) and, when given,
@@ -49,18 +49,18 @@ export function runAs<T>(actor: () => JournalActor, fn: () => T, scope?: () => A
  * request's call started): `asCaller(fn)` runs `fn` with this request's actor and scope, or with none outside one.
  */
 export function requestContext(): <T>(fn: () => T) => T {
-  const s = storage.getStore()
-  return s ? (fn) => storage.run(s, fn) : (fn) => storage.exit(fn)
+  const s = storage.get()
+  return (fn) => storage.run(s, fn)
 }
 
 /** The actor of the request being served, if any. */
 export function currentActor(): JournalActor | undefined {
-  return storage.getStore()?.actor()
+  return storage.get()?.actor()
 }
 
 /** Where the principal of the request being served may act; undefined outside an authenticated request. */
 export function currentScope(): ActingScope | undefined {
-  return storage.getStore()?.scope?.()
+  return storage.get()?.scope?.()
 }
 
 /** A journal payload with the current actor added, unless it names one already. */
@@ -77,7 +77,7 @@ export function withActor<T>(payload: T, actor: JournalActor | undefined = curre
  * same request is read afresh. Never for values a transaction may change: those are read in it.
  */
 export function oncePerRequest<T>(key: string, read: () => Promise<T | undefined>): Promise<T | undefined> {
-  const s = storage.getStore()
+  const s = storage.get()
   if (!s) return read()
   const once = (s.once ??= new Map())
   const kept = once.get(key) as Promise<T | undefined> | undefined

@@ -12,7 +12,7 @@
  * transaction by one `rows.sealed` record ({@link withRowSeals}). A transaction not opened through
  * {@link withRowSeals} (tests of a store, tools without a key) seals nothing and checks nothing.
  */
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { asyncSlot } from './async-slot.ts'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Sql } from '../db/database.ts'
 import { DomainError } from './errors.ts'
@@ -572,10 +572,10 @@ export interface JournalTip {
   chains: ReadonlyMap<string, { seq: number; hash: string }>
 }
 // The transaction being run, found from its async context rather than from the `tx` object, which use cases re-wrap.
-const current = new AsyncLocalStorage<TxState>()
+const current = asyncSlot<TxState>('row-seals')
 const states = {
-  get: (_tx: Sql): TxState | undefined => current.getStore(),
-  has: (_tx: Sql): boolean => current.getStore() !== undefined,
+  get: (_tx: Sql): TxState | undefined => current.get(),
+  has: (_tx: Sql): boolean => current.get() !== undefined,
 }
 
 /** Runs a transaction's body bound to the row-seal key (done by `withRowSeals` for every transaction it opens). */
@@ -590,7 +590,7 @@ export function runWithRowSeals<T>(
    */
   link?: { head?: JournalTip },
 ): Promise<T> {
-  const outer = current.getStore()
+  const outer = current.get()
   const state: TxState = { key, now, pending: new Map(), journalHead: link?.head, spareSeqs: outer?.spareSeqs ?? [] }
   if (link) link.head = undefined
   return current
@@ -626,7 +626,7 @@ export function rememberJournalHead(tx: Sql, tip: JournalTip): void {
 
 /** The row-seal binding of the transaction being run, if any (a group commit hands it to each unit). */
 export function currentRowSeals(): RowSealState | undefined {
-  return current.getStore()
+  return current.get()
 }
 
 /** Whether rows touched in `tx` wait for a journal record to seal them. */

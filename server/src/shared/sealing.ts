@@ -6,14 +6,17 @@
  * a caller-given context (e.g. "draw-seed|game:12") are authenticated as additional data, so a value sealed under
  * another key is refused by name, and a value copied to another row or purpose does not open.
  *
- * Pure apart from drawing the IV from node:crypto (a caller may pass one, for tests only).
+ * Pure apart from drawing the IV from the OS CSPRNG (pooled: a paid sale seals its paper; a caller may pass one, for
+ * tests only).
  */
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto'
+import { pooledRandomBytes } from './random-pool.ts'
 
 export const SEALED_VERSION = 'bolillo-sealed-v1'
 export const SEALING_KEY_BYTES = 32
 const IV_BYTES = 12
 const TAG_BYTES = 16
+const ivBytes = pooledRandomBytes()
 
 export interface SealingKey {
   /** Public fingerprint: first 16 hex of SHA-256("bolillo-sealing-key|" + key). Reveals nothing of the key. */
@@ -63,7 +66,7 @@ export function seal(
   key: SealingKey,
   plaintext: Uint8Array | string,
   context: string,
-  iv: Uint8Array = randomBytes(IV_BYTES),
+  iv: Uint8Array = ivBytes(IV_BYTES),
 ): string {
   if (iv.length !== IV_BYTES) throw new SealingError('MALFORMED', `IV must be ${IV_BYTES} bytes`)
   const cipher = createCipheriv('aes-256-gcm', key.bytes, iv, { authTagLength: TAG_BYTES })
