@@ -194,6 +194,42 @@ describe('electronic bingo on hall terminals (issue 27)', () => {
     expect(k.body.cards[0].cardNo).toBeLessThan(301)
   })
 
+  // BNG-9: the kiosk's sale reads the hall's terms with the game's row (one read under the hall's lock): the terms it
+  // obeys are the ones recorded now, not the profile's nor an earlier record.
+  it("keeps a kiosk's paper below the range the hall's terms reserve now, as they change (BNG-9)", async () => {
+    const buy = async (count: number) => {
+      const paper = await sellVoucher(server.url, hall.hallId, 500 * count, {}, asCashier())
+      return api(
+        server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: paper.code, ageConfirmed: true, cards: { gameId: hall.gameId, count } },
+        asKiosk(),
+      )
+    }
+    const setRange = async (terminalRangePercent: number) => {
+      const r = await api(
+        server.url,
+        'PUT',
+        `/api/halls/${hall.hallId}/terminal-terms`,
+        { ...terms, terms: { ...terms.terms, terminalRangePercent } },
+        asDirector(),
+      )
+      expect(r.status, JSON.stringify(r.body)).toBe(200)
+    }
+    // 99 %: of series A's 400 cards, 5..400 are the terminals'; paper has 1..4 at most, fewer than five cards.
+    await setRange(99)
+    const before = (await server.services.bingo.getGameState(hall.gameId)).cardsSold
+    const refused = await buy(5)
+    expect([refused.status, refused.body.error.code]).toEqual([409, 'SERIES_EXHAUSTED'])
+    expect((await server.services.bingo.getGameState(hall.gameId)).cardsSold).toBe(before)
+    // Back to 25 %: the same purchase is sold, below 301.
+    await setRange(25)
+    const sold = await buy(5)
+    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+    for (const c of sold.body.cards as Array<{ cardNo: number }>) expect(c.cardNo).toBeLessThan(301)
+  })
+
   it('enforces the per-game cap and the balance, and sells nothing when it refuses', async () => {
     const before = (await server.services.bingo.getGameState(hall.gameId)).cardsSold
     // 1000 spent in this game, cap 2500: three more cards (1500) would exceed it.

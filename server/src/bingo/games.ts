@@ -584,6 +584,24 @@ function joinedSaleFacts(row: GameRow | undefined, gameId: string): JoinedSaleFa
   return {
     hallClosedAt: row.hc_hall_id === null ? null : String(row.hc_closed_at),
     gameHalls: Number(row.game_hall_count),
+    ...(row.tt_profile_id === undefined
+      ? {}
+      : {
+          hallTerms: {
+            profileId: row.tt_profile_id ?? undefined,
+            settings: row.tt_settings ?? '{}',
+            terms:
+              row.tt_hall_id === null || row.tt_hall_id === undefined
+                ? undefined
+                : {
+                    hall_id: row.tt_hall_id,
+                    reference: row.tt_reference!,
+                    terms: row.tt_terms!,
+                    set_at: row.tt_set_at!,
+                    set_by: row.tt_set_by!,
+                  },
+          },
+        }),
   }
 }
 
@@ -639,6 +657,7 @@ async function sellTx(
         cardCount: s.cardCount,
         nextCardNo: s.nextCardNo,
         channel: input.channel,
+        ...(joined ? { joined } : {}),
       })
       if (!range) continue
       from = range.from

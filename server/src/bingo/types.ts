@@ -52,6 +52,17 @@ export interface JoinedSaleFacts {
   hallClosedAt: string | null
   /** BNG-100: how many halls share the game (0: an ordinary game). */
   gameHalls: number
+  /** BNG-9: the game's hall's profile and its terminal terms, for the terminal-range hook (absent: read there). */
+  hallTerms?: HallTermsRead
+}
+
+/** A hall's profile, its settings and its terminal terms, as one read answers them (terminals/store.ts). */
+export interface HallTermsRead {
+  /** undefined: no such hall. */
+  profileId: string | undefined
+  settings: string
+  /** undefined: the hall has no terms of its own. */
+  terms: { hall_id: string; reference: string; terms: string; set_at: string; set_by: string } | undefined
 }
 
 export interface BingoHooks {
@@ -131,7 +142,14 @@ export interface BingoHooks {
    */
   cardRange?(
     tx: Sql,
-    e: { game: Game; seriesId: string; cardCount: number; nextCardNo: number; channel: string },
+    e: {
+      game: Game
+      seriesId: string
+      cardCount: number
+      nextCardNo: number
+      channel: string
+      joined?: JoinedSaleFacts
+    },
   ): Promise<{ from: number; to: number; advance?: (from: number, next: number) => Promise<boolean> } | null>
   gameState?(db: Sql, game: Game): Promise<Partial<GameExtras>>
   /**

@@ -384,6 +384,8 @@ export async function gameWithSealsById(tx: Sql, gameId: string): Promise<GameRo
             l.set_at AS sl_set_at, l.set_by AS sl_set_by, s.journal_seq AS sl_seal_seq, s.mac AS sl_seal_mac,
             rg.journal_seq AS seal_seq, rg.mac AS seal_mac,
             hc.hall_id AS hc_hall_id, hc.closed_at AS hc_closed_at,
+            th.profile_id AS tt_profile_id, th.settings AS tt_settings, tt.hall_id AS tt_hall_id,
+            tt.reference AS tt_reference, tt.terms AS tt_terms, tt.set_at AS tt_set_at, tt.set_by AS tt_set_by,
             (SELECT COUNT(*) FROM game_halls gh WHERE gh.game_id = g.id) AS game_hall_count,
             (SELECT COUNT(*) FROM sessions sa, sessions me
               WHERE me.id = g.session_id AND sa.hall_id = me.hall_id
@@ -393,6 +395,8 @@ export async function gameWithSealsById(tx: Sql, gameId: string): Promise<GameRo
        LEFT JOIN row_seals s ON s.tbl = 'game_sale_limits' AND s.row_id = g.id
        LEFT JOIN row_seals rg ON rg.tbl = 'games' AND rg.row_id = g.id
        LEFT JOIN hall_closures hc ON hc.hall_id = g.hall_id
+       LEFT JOIN halls th ON th.id = g.hall_id
+       LEFT JOIN terminal_terms tt ON tt.hall_id = g.hall_id
       WHERE g.id = ?`,
     [gameId],
   )

@@ -759,7 +759,12 @@ const CHUNK = 400
  * Seals the rows touched in `tx` under the journal record `seq` about to be appended; answers the MACs to put in
  * that record's payload (`"table:id": mac`), or null when nothing waited. `appendJournal` calls it.
  */
-export async function sealPendingRows(tx: Sql, seq: number): Promise<Record<string, string> | null> {
+export async function sealPendingRows(
+  tx: Sql,
+  seq: number,
+  /** Seals to write with the record itself (one statement on PostgreSQL): handed back unwritten. */
+  deferred?: unknown[][],
+): Promise<Record<string, string> | null> {
   const s = states.get(tx)
   if (!s || !hasPendingRows(tx)) return null
   const out: Record<string, string> = {}
@@ -795,7 +800,8 @@ export async function sealPendingRows(tx: Sql, seq: number): Promise<Record<stri
       }
     }
   }
-  await upsertRowSeals(tx, seals)
+  if (deferred) deferred.push(...seals)
+  else await upsertRowSeals(tx, seals)
   return out
 }
 

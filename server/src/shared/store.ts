@@ -104,10 +104,28 @@ export function nextJournalSeqs(
   )
 }
 
-export async function insertJournalRow(tx: Sql, row: JournalRow): Promise<void> {
+/** Row seals written in the journal record's own statement (PostgreSQL); more go first in statements of their own. */
+const SEALS_WITH_RECORD = 100
+
+/**
+ * `seals` (PostgreSQL only: a data-modifying WITH): the row seals this record carries, upserted by the same
+ * statement, so both are written or neither.
+ */
+export async function insertJournalRow(tx: Sql, row: JournalRow, seals?: readonly unknown[][]): Promise<void> {
+  let head = ''
+  let sealParams: unknown[] = []
+  if (seals && seals.length > 0) {
+    const extra = seals.length - SEALS_WITH_RECORD
+    if (extra > 0) await upsertRowSeals(tx, seals.slice(0, extra))
+    const own = extra > 0 ? seals.slice(extra) : seals
+    head = `WITH sealed AS (INSERT INTO row_seals (tbl, row_id, journal_seq, mac) VALUES ${own.map(() => '(?, ?, ?, ?)').join(', ')} ON CONFLICT (tbl, row_id) DO UPDATE SET journal_seq = excluded.journal_seq, mac = excluded.mac) `
+    sealParams = own.flat()
+  }
   await tx.run(
-    'INSERT INTO journal (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash, voucher_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    head +
+      'INSERT INTO journal (seq, chain, chain_seq, at, type, scope, payload, prev_hash, hash, voucher_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     [
+      ...sealParams,
       row.seq,
       row.chain,
       row.chain_seq,

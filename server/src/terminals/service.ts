@@ -15,6 +15,7 @@ import type { CashPieces } from '../shared/cash-count.ts'
 import type { Database, Sql } from '../db/database.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BingoHooks, BingoService, SoldCard } from '../bingo/service.ts'
+import type { HallTermsRead } from '../bingo/types.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import type { PaidSales } from '../cashdesk/paid-sales.ts'
 import type { VoucherService } from '../cashdesk/vouchers.ts'
@@ -69,8 +70,9 @@ export interface TerminalDeps {
 }
 
 /** The terms of a hall's terminals as read inside a transaction (the profile's, or the hall's record). */
-async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = false) {
-  const read = await store.hallProfileAndTerms(sql, hallId)
+async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = false, joined?: HallTermsRead) {
+  // A sale's game read may have brought them along, in the same transaction (one round trip fewer under the lock).
+  const read = joined ?? (await store.hallProfileAndTerms(sql, hallId))
   const base = getProfile(read.profileId ?? '')
   if (!base) return { profile: null, verdict: { refused: 'not_allowed' as const } }
   // BNG-101 / CFG-33: the rules as this hall plays them (its own switch turns the system's claims off), so that the
@@ -89,7 +91,7 @@ async function termsWithin(sql: Sql, hallId: string, demoReferencesRefused = fal
  */
 export const terminalHooks: BingoHooks = {
   async cardRange(tx, e) {
-    const { verdict } = await termsWithin(tx, e.game.hallId)
+    const { verdict } = await termsWithin(tx, e.game.hallId, false, e.joined?.hallTerms)
     if (!('terms' in verdict)) {
       if (isVirtualCard(e))
         throw new DomainError('RULE_DISABLED', 'this hall sells no virtual cards (BNG-101)', { rule: 'BNG-101' })

@@ -1,6 +1,7 @@
 /** Issue 27: the SQL of electronic bingo terminals (terms, sessions and their ledger, held cards, reserved cursors). */
 import type { Sql } from '../db/database.ts'
 import { touchRows } from '../shared/row-seals.ts'
+import type { HallTermsRead } from '../bingo/types.ts'
 
 export interface TerminalSessionRow {
   id: string
@@ -31,7 +32,7 @@ const session = (r: TerminalSessionRow | undefined): TerminalSessionRow | undefi
  * The hall's profile and its terminal terms in one read (a card sale asks for both, per series it sells from):
  * `profileId` undefined when there is no such hall, `terms` undefined when the hall has none.
  */
-export async function hallProfileAndTerms(sql: Sql, hallId: string) {
+export async function hallProfileAndTerms(sql: Sql, hallId: string): Promise<HallTermsRead> {
   const r = await sql.get<{
     profile_id: string
     settings: string | null

@@ -85,6 +85,17 @@ export interface GameRow {
   hc_closed_at?: string | null
   game_hall_count?: number | string
   session_no?: number | string
+  /**
+   * BNG-9: the hall's profile and settings and its terminal terms (`tt_hall_id` null: none), where the read joined
+   * them in (cashdesk `gameWithSealsById`) for the terminal-range hook; absent where it did not.
+   */
+  tt_profile_id?: string | null
+  tt_settings?: string | null
+  tt_hall_id?: string | null
+  tt_reference?: string | null
+  tt_terms?: string | null
+  tt_set_at?: string | null
+  tt_set_by?: string | null
   id: string
   session_id: string
   hall_id: string
