@@ -12,6 +12,8 @@ export interface Config {
   host: string
   dataDir: string
   databaseUrl: string | null
+  /** PostgreSQL: pooled connections of this node (DATABASE_POOL_SIZE, default 10). */
+  databasePoolSize?: number
   profileId: string
   hallName: string
   playingPositions: number
@@ -256,6 +258,7 @@ export function loadConfig(
       env.HOST || (oneOf('BOLILLO_SEED_DEMO', 'true', ['true', 'false'] as const) === 'true' ? '127.0.0.1' : '0.0.0.0'),
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
+    databasePoolSize: int('DATABASE_POOL_SIZE', 10, 1, 1000),
     profileId,
     hallName: env.BOLILLO_HALL_NAME || 'Sala Demo Bolillo',
     playingPositions: int('BOLILLO_PLAYING_POSITIONS', 200, 1, 100_000),

@@ -562,7 +562,7 @@ function demoCredentialFileDevices(dataDir: string): string[] {
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) {
     const { openPostgres } = await import('./db/postgres.ts')
-    return openPostgres(config.databaseUrl)
+    return openPostgres(config.databaseUrl, { max: config.databasePoolSize })
   }
   return openSqlite(join(config.dataDir, 'bolillo.sqlite'), { synchronous: config.sqliteSynchronous })
 }

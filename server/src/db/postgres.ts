@@ -1,7 +1,14 @@
 import pg from 'pg'
 import { DomainError } from '../shared/errors.ts'
 import type { Database, Sql, TransactionOptions } from './database.ts'
-import { beginStatement, normaliseScopes, runHolding, savepointName } from './scopes.ts'
+import {
+  beginStatement,
+  normaliseScopes,
+  openTransactionOf,
+  runHolding,
+  savepointName,
+  type TransactionConnection,
+} from './scopes.ts'
 import { priorityWaiters } from './priority.ts'
 
 /**
@@ -10,9 +17,17 @@ import { priorityWaiters } from './priority.ts'
  * every node exactly as on the single SQLite connection; a scoped one (`options.scopes`) the global lock shared and
  * one lock per scope, so that writers of different halls run side by side (each journal chain has one writer at a
  * time: db/scopes.ts).
+ *
+ * A query sent through this Database itself (not through the `tx` its transaction gave) from inside one of its open
+ * transactions runs on that transaction's connection, as every query does on SQLite's one connection. On the pool it
+ * would wait for a second connection while the first holds its hall's lock; with every other pooled connection
+ * waiting on that lock, none ever comes (the paid-sales bench hung so). Routed rather than refused by default: it then
+ * reads and writes exactly what it would on SQLite (the transaction's own rows, committed or rolled back with it), and
+ * a caller no test reaches cannot fail a sale in service. `strayQueries: 'throw'` makes it a programming error
+ * instead, to find callers that should pass the `tx` they were given.
  */
-export function openPostgres(url: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 })
+export function openPostgres(url: string, options: { max?: number; strayQueries?: 'route' | 'throw' } = {}): Database {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? DEFAULT_POOL_SIZE })
   // An idle connection the server ends (restart, admin termination) must not crash the process: pg drops that
   // client from the pool and the next query opens a new one; a query in flight still gets its own error.
   pool.on('error', () => undefined)
@@ -41,7 +56,7 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       void client.query(query)
     }).then(undefined, (err: unknown) => failed(sql, err))
   }
-  const on = (client: pg.Pool | pg.PoolClient): Sql => ({
+  const on = (client: pg.PoolClient): Sql => ({
     async all<T>(sql: string, params: readonly unknown[] = []) {
       return (await send(client, sql, params)).rows as T[]
     },
@@ -56,9 +71,31 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
   // meanwhile the group commit starts no batch and ends the one in progress after its current unit, so that the draw
   // asks PostgreSQL for its locks before the sales queued behind it. The locks themselves are as without it.
   const priority = priorityWaiters({ scoped: true })
+  const strayThrows = options.strayQueries === 'throw'
+  // The pool, or the open transaction's connection when the caller runs inside one of this Database's transactions.
+  const through = (sql: string): Sql | pg.Pool => {
+    const open = openTransactionOf(pool)
+    if (!open) return pool
+    if (strayThrows)
+      throw new Error(`a query through the Database inside its own open transaction (use the tx given): ${sql}`)
+    return open.sql
+  }
   return {
     engine: 'postgres',
-    ...on(pool),
+    async all<T>(sql: string, params: readonly unknown[] = []) {
+      const via = through(sql)
+      return via instanceof pg.Pool ? ((await send(via, sql, params)).rows as T[]) : via.all<T>(sql, params)
+    },
+    async get<T>(sql: string, params: readonly unknown[] = []) {
+      const via = through(sql)
+      return via instanceof pg.Pool
+        ? ((await send(via, sql, params)).rows[0] as T | undefined)
+        : via.get<T>(sql, params)
+    },
+    async run(sql: string, params: readonly unknown[] = []) {
+      const via = through(sql)
+      return via instanceof pg.Pool ? { changes: (await send(via, sql, params)).rowCount ?? 0 } : via.run(sql, params)
+    },
     async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const scopes = normaliseScopes(options?.scopes)
       const savepoint = savepointName(options?.savepoint)
@@ -67,15 +104,18 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
       try {
         const client = await pool.connect()
         const tx = on(client)
+        const connection: TransactionConnection = { owner: pool, sql: tx, open: true }
         try {
           // One round trip (a simple query of two statements, three with a savepoint): the locks are taken first
           // thing in the transaction; the savepoint (the group commit's first unit) only after them.
           await client.query(savepoint ? `${beginStatement(scopes)}; SAVEPOINT ${savepoint}` : beginStatement(scopes))
           locked()
-          const result = await runHolding('postgres', scopes, () => fn(tx))
+          const result = await runHolding('postgres', scopes, () => fn(tx), connection)
+          connection.open = false
           await client.query('COMMIT')
           return result
         } catch (err) {
+          connection.open = false
           await client.query('ROLLBACK').catch(() => undefined)
           throw err
         } finally {
@@ -92,6 +132,9 @@ export function openPostgres(url: string, options: { max?: number } = {}): Datab
     },
   }
 }
+
+/** Pooled connections of a server's Database unless DATABASE_POOL_SIZE says otherwise (config.ts). */
+export const DEFAULT_POOL_SIZE = 10
 
 /** Most distinct statement texts prepared by name; the rest are sent unnamed (parsed and planned every time). */
 export const MAX_PREPARED_STATEMENTS = 1000

@@ -6,6 +6,7 @@
  */
 import { asyncSlot } from '../shared/async-slot.ts'
 import { chainOfScope } from '../shared/journal-chain.ts'
+import type { Sql } from './database.ts'
 
 /** The global advisory lock every PostgreSQL transaction takes (exclusive when unscoped, shared when scoped). */
 export const GLOBAL_LOCK = 4242
@@ -22,6 +23,20 @@ interface Held {
   engine: 'sqlite' | 'postgres'
   /** Null: unscoped (every scope). */
   scopes: readonly string[] | null
+  /** PostgreSQL: the transaction's own connection, while it is open (see {@link TransactionConnection}). */
+  connection?: TransactionConnection
+}
+
+/**
+ * The connection a PostgreSQL transaction runs on, found from the async context by the Database that opened it
+ * (`owner`), so that a query sent through that Database rather than through the `tx` it gave runs here and not on
+ * another pooled connection (db/postgres.ts). `open` turns false before COMMIT or ROLLBACK is sent: work the body
+ * left running (a promise not awaited, a timer) that queries later goes to the pool as any query outside.
+ */
+export interface TransactionConnection {
+  readonly owner: object
+  readonly sql: Sql
+  open: boolean
 }
 // Found from the async context, not from the `tx` object (use cases re-wrap it; SQLite passes one object to all).
 const held = asyncSlot<Held>('held')
@@ -103,8 +118,15 @@ export function runHolding<T>(
   engine: Held['engine'],
   scopes: readonly string[] | null,
   fn: () => Promise<T>,
+  connection?: TransactionConnection,
 ): Promise<T> {
-  return held.run({ engine, scopes }, fn)
+  return held.run(connection ? { engine, scopes, connection } : { engine, scopes }, fn)
+}
+
+/** The open transaction of `owner` (a Database) that the running code is inside, if any. */
+export function openTransactionOf(owner: object): TransactionConnection | null {
+  const connection = held.getStore()?.connection
+  return connection && connection.owner === owner && connection.open ? connection : null
 }
 
 /** The scopes the running transaction locked, or null when it is unscoped (it excludes every writer) or outside one. */

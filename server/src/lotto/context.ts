@@ -85,21 +85,24 @@ export function createLottoContext(deps: LottoDeps) {
     zoneOf,
     loadDraw,
 
-    /** Plans are immutable, so a draw's plan may be cached; its status is always re-read where it matters. */
-    async cached(drawId: string): Promise<PlannedDraw> {
+    /**
+     * Plans are immutable, so a draw's plan may be cached; its status is always re-read where it matters. `reader`:
+     * the transaction a caller inside one runs in, so that a miss is read on its connection (db/postgres.ts).
+     */
+    async cached(drawId: string, reader: Sql = db): Promise<PlannedDraw> {
       let hit = planCache.get(drawId)
       if (!hit) {
-        const row = await loadDraw(db, drawId)
+        const row = await loadDraw(reader, drawId)
         hit = { row, plan: planOf(row) }
         planCache.set(drawId, hit)
       }
       return hit
     },
-    async cachedByNumber(gameCode: string, drawNo: number): Promise<PlannedDraw | null> {
+    async cachedByNumber(gameCode: string, drawNo: number, reader: Sql = db): Promise<PlannedDraw | null> {
       const key = `${gameCode}#${drawNo}`
       let hit = planCache.get(key)
       if (!hit) {
-        const row = await lottoDrawByNumber(db, gameCode, drawNo)
+        const row = await lottoDrawByNumber(reader, gameCode, drawNo)
         if (!row) return null
         hit = { row, plan: planOf(row) }
         planCache.set(key, hit)

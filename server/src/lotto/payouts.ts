@@ -136,7 +136,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
     const receipt = {
       ...base,
       ticketId: id,
-      currency: (await cachedByNumber(s.gameCode, s.firstDrawNo))?.plan.currency ?? null,
+      currency: (await cachedByNumber(s.gameCode, s.firstDrawNo, tx))?.plan.currency ?? null,
     }
     if (s.status !== 'active') {
       if (await hasPayout(tx, id))

@@ -105,10 +105,11 @@ export function createSlipUseCases(
 
   /**
    * Checks a slip (LNS-21 boards, LNS-6 player data, LNS-13 sales window of every draw against the server's clock)
-   * and picks its quick picks (LNS-2): what is left is to number, sign and write it.
+   * and picks its quick picks (LNS-2): what is left is to number, sign and write it. `reader`: the caller's
+   * transaction when it runs inside one (the draws a cache miss reads).
    */
-  async function prepareSlip(input: SlipInput) {
-    const first = await cached(input.drawId)
+  async function prepareSlip(input: SlipInput, reader: Sql = db) {
+    const first = await cached(input.drawId, reader)
     const plan = first.plan
     const drawCount = input.draws ?? 1
     const chosen = input.boards ?? []
@@ -136,7 +137,7 @@ export function createSlipUseCases(
     const t = clock.now().getTime()
     const draws: PlannedDraw[] = []
     for (let n = first.row.drawNo; n < first.row.drawNo + drawCount; n++) {
-      const d = n === first.row.drawNo ? first : await cachedByNumber(plan.gameCode, n)
+      const d = n === first.row.drawNo ? first : await cachedByNumber(plan.gameCode, n, reader)
       if (!d)
         throw new DomainError(
           'NOT_FOUND',
@@ -220,7 +221,7 @@ export function createSlipUseCases(
    * number comes from the game's counter in this transaction, so it commits or vanishes with the payment.
    */
   async function sellSlipWithin(tx: Sql, input: SlipInput, at: string): Promise<LottoReceipt> {
-    const { slip, receiptOf } = await prepareSlip(input)
+    const { slip, receiptOf } = await prepareSlip(input, tx)
     // Issue 14 point 2: the slip's record names the seller (its payload text is written by hand, not stamped).
     const actor = slip.actor ?? currentActor()
     const [r] = await writeSlipBatch(tx, [actor ? { ...slip, actor } : slip], at, (receipt) =>
