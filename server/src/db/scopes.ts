@@ -125,7 +125,7 @@ export function runHolding<T>(
 
 /** The open transaction of `owner` (a Database) that the running code is inside, if any. */
 export function openTransactionOf(owner: object): TransactionConnection | null {
-  const connection = held.getStore()?.connection
+  const connection = held.get()?.connection
   return connection && connection.owner === owner && connection.open ? connection : null
 }
 
