@@ -13,7 +13,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
-import { startTestServer } from '../helpers/server.ts'
+import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { sealed } from '../helpers/device-marks.ts'
 
@@ -158,6 +158,46 @@ browserSuite('a voucher found and cashed by its printed short code (issue 29 poi
       expect(norm(await page.getByTestId('cashier-kind').textContent())).toBe('Voucher')
       expect(norm(await page.getByTestId('cashier-cashout').textContent())).toBe('REFUND Bs 10.00 IN CASH')
       await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-short-code-1920x1080.png') })
+      await page.close()
+    },
+  )
+
+  it(
+    'Spanish, 1366x768: a spent voucher put back from an older copy of the file is reported as changed outside the system (GEN-13, issue 24 point 1), in Spanish, with no code on screen',
+    { timeout: 90_000 },
+    async () => {
+      const db = server.services.db
+      const voucher = await sellVoucher(server.url, hallId, 1_500, {}, seller.headers)
+      // The insider's copy of the row and its seal, taken while the voucher was active.
+      const row = (await db.get<Record<string, unknown>>('SELECT * FROM vouchers WHERE id = ?', [voucher.id]))!
+      const seal = (await db.get<{ journal_seq: number; mac: string }>(
+        "SELECT journal_seq, mac FROM row_seals WHERE tbl = 'vouchers' AND row_id = ?",
+        [voucher.id],
+      ))!
+      const paid = await api(server.url, 'POST', '/api/vouchers/cashout', { code: voucher.code }, seller.headers)
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+      const cols = Object.keys(row).filter((c) => c !== 'id')
+      await db.run(`UPDATE vouchers SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [
+        ...cols.map((c) => row[c]),
+        voucher.id,
+      ])
+      await db.run("UPDATE row_seals SET journal_seq = ?, mac = ? WHERE tbl = 'vouchers' AND row_id = ?", [
+        seal.journal_seq,
+        seal.mac,
+        voucher.id,
+      ])
+      const page = await atCashier({ width: 1366, height: 768 })
+      await typeShortCode(page, voucher.shortCode)
+      await expect
+        .poll(async () => norm(await page.getByTestId('cashier-error').textContent()))
+        .toBe(
+          'Los datos de este valor no coinciden con su sello: fueron cambiados fuera del sistema. No se paga ni se gasta; avise al inspector (queda anotado en el diario).',
+        )
+      expect(await page.getByTestId('cashier-cashout').count()).toBe(0)
+      const text = norm(await page.locator('body').textContent())
+      expect(text).not.toMatch(/ROW_TAMPERED|Bs 15,00/)
+      expect(screenLeaks(text)).toEqual([])
+      await page.screenshot({ path: join(SCREENSHOTS, 'cashier-voucher-put-back-1366x768.png') })
       await page.close()
     },
   )

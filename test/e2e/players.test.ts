@@ -104,6 +104,38 @@ describe('exclusion list at sales and payouts (issue 14 point 8)', () => {
     expect(other.status).toBe(201)
   })
 
+  it("GEN-21 (4): the excluded player lodges a complaint in the hall's book, and is still refused a card sale, a voucher, a named slip and a payout (GEN-23, GEN-27)", async () => {
+    const complaint = await call('cajera', 'POST', `/api/halls/${setup.hallId}/complaints`, {
+      playerName: 'Juan Pérez',
+      playerDocument: '12345678 LP',
+      text: 'No me dejaron comprar cartones: pido que revisen mi autoexclusión.',
+    })
+    expect(complaint.status, JSON.stringify(complaint.body)).toBe(201)
+    const book = await call('jefa', 'GET', `/api/halls/${setup.hallId}/complaints`)
+    expect(JSON.stringify(book.body)).toContain('pido que revisen mi autoexclusión')
+    // Exclusion still bars play and prizes: the card sale names the player, the voucher its buyer, the slip its player,
+    // the payout its payee.
+    const refusals = await server.services.db.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM journal WHERE type = 'player.refused'",
+    )
+    for (const [path, sale] of [
+      [`/api/games/${setup.gameId}/sales`, { count: 1, ageConfirmed: true, playerDocument: '12.345.678' }],
+      [
+        '/api/vouchers',
+        { hallId: setup.hallId, amountCents: 2_000_000, cash: countOf(2_000_000), buyerDocument: '12345678' },
+      ],
+      ['/api/lotto/draws/any/slips', { ageConfirmed: true, player: { name: 'Juan Pérez', document: '12345678' } }],
+      ['/api/tickets/pay', { code: 'BLL1.C.x.y', payeeDocument: '12345678', payeeName: 'Juan Pérez' }],
+    ] as const) {
+      const r = await call('cajera', 'POST', path, sale)
+      expect([path, r.status, r.body.error?.code]).toEqual([path, 403, 'PLAYER_EXCLUDED'])
+    }
+    const after = await server.services.db.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM journal WHERE type = 'player.refused'",
+    )
+    expect(Number(after!.n) - Number(refusals!.n)).toBe(4)
+  })
+
   it('admits the player again once the exclusion is lifted (journaled)', async () => {
     expect((await call('jefa', 'POST', `/api/players/exclusions/${exclusionId}/lift`)).status).toBe(200)
     const sale = await call('cajera', 'POST', '/api/vouchers', {

@@ -11,7 +11,7 @@ import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
  * GEN-13 (every voucher's value leaves the house once) and issue 24 point 1: an insider who holds a copy of the
  * database file puts a spent voucher back (its row as the copy had it, `active`, with the seal it had then: the two
  * match). Whichever way the voucher was spent (a kiosk purchase, a terminal's session, a cash-out), every route that
- * reaches its balance again refuses it, ROW_TAMPERED, journaled, from the journal's record of the spend
+ * reaches its balance again refuses it, and the check of its code at the cash desk or the kiosk reports it so, ROW_TAMPERED, journaled, from the journal's record of the spend
  * (journal.voucher_id, migration 0590), and the books stay as they were. Authentication on, the cashier logged in at
  * her enrolled station, an enrolled kiosk and terminal; over real HTTP, on SQLite and on PostgreSQL.
  */
@@ -100,10 +100,16 @@ describe('a spent voucher put back from a copy of the file is refused on every r
     api(server.url, 'POST', '/api/terminal/session', { voucherCode: code, ageConfirmed: true }, asTerminal(terminal))
   const endSession = () => api(server.url, 'POST', '/api/terminal/session/end', {}, asTerminal(terminal))
 
+  // The check of a scanned code answers what a spend would (the cashier's screen and the kiosk's show it before any
+  // money moves): the same loader, so a put-back voucher is not shown as active.
+  const checkAt = (who: () => Record<string, string>) => (code: string) =>
+    api(server.url, 'POST', '/api/vouchers/check', { code }, who())
   const routes = [
     ['the cash desk (cash-out)', cashOut],
     ['the kiosk (a purchase)', buyCard],
     ['the terminal (a session opened with it)', openSession],
+    ["the cash desk's check of its code", checkAt(asCashier)],
+    ["the kiosk's check of its code", checkAt(asKiosk)],
   ] as const
 
   /**
@@ -166,6 +172,9 @@ describe('a spent voucher put back from a copy of the file is refused on every r
     for (const code of [first.code, a.body.change.code, b.body.change.code, ended.body.change.code]) {
       const again = await cashOut(code)
       expect([again.status, again.body.error.code]).toEqual([409, 'VOUCHER_SPENT'])
+      // And its check shows it spent (the sealed loader refuses only a row the journal did not leave as it is).
+      const checked = await checkAt(asCashier)(code)
+      expect([checked.status, checked.body.status]).toEqual([200, 'spent'])
     }
     // Each spend's record names its voucher once, and that record sealed the voucher's row as it stands.
     for (const id of [first.id, a.body.change.id, b.body.change.id, ended.body.change.id]) {

@@ -194,6 +194,22 @@ export const permissions = {
 } as const satisfies Record<string, readonly Role[]>
 export type Permission = keyof typeof permissions
 
+/**
+ * The actions the exclusion list bars (GEN-23, GEN-27: "no podrán participar en ningún juego", "la exclusión del juego",
+ * 002 §1.2.2.2 and §1.2.3): buying a means to play (a voucher, cards, slips, instant tickets, credit on a terminal) and
+ * collecting a prize. An excluded person keeps every other right, among them to lodge a complaint (GEN-21 (4), 002
+ * §1.2.2.1: "formular sus reclamos ante las instancias correspondientes"): the identity a complaint names is not
+ * checked against the list.
+ */
+export const PLAY_OR_PRIZE: ReadonlySet<Permission> = new Set<Permission>([
+  'voucher.sell',
+  'game.sell',
+  'lottery.sell',
+  'terminal.load',
+  'ticket.pay',
+  'prize.pay',
+])
+
 /** Socket events (client -> server). All are reads: a display can only watch. */
 export const socketPermissions = {
   'game:watch': 'game.read',

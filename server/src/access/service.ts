@@ -18,7 +18,7 @@ import {
   demoUsers,
   deviceCredentialById,
   enrolledDevices,
-  touchDevice,
+  touchDevices,
   deviceWithSecretById,
   replaceDeviceSecret,
   type DeviceCredentialRow,
@@ -185,8 +185,7 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   /**
    * The devices seen since the last write of their times, written together right after this turn of the event loop
    * (issue 23 point 5). Alone, each was a statement outside any transaction: on SQLite with synchronous = FULL an
-   * fsync on the event loop per device and minute. Together, on SQLite in one transaction whose sync is left to the
-   * WAL's own thread (a time of last sight is no value: nobody is answered on it).
+   * fsync on the event loop per device and minute. Together, as the store writes them (touchDevices).
    */
   const seenPending = new Map<string, { at: Date }>()
   let seenWriting = false
@@ -203,15 +202,15 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       while (seenPending.size > 0) {
         const seen = [...seenPending]
         seenPending.clear()
-        const write = async (sql: Sql) => {
-          for (const [id, s] of seen)
-            await touchDevice(sql, id, s.at.toISOString(), new Date(s.at.getTime() - 60_000).toISOString())
-        }
         try {
-          // PostgreSQL: plain statements, as before: a time of last sight is no journal record, so it takes none of
-          // the journal's locks, and the server's fsync is not ours. SQLite: one transaction, synced on the WAL's thread.
-          if (db.engine === 'postgres') await write(db)
-          else await db.transaction(write, { deferSync: true })
+          await touchDevices(
+            db,
+            seen.map(([id, s]) => ({
+              deviceId: id,
+              at: s.at.toISOString(),
+              notBefore: new Date(s.at.getTime() - 60_000).toISOString(),
+            })),
+          )
         } catch {
           // A failed write refuses nothing; the devices are written again at their next request.
           for (const [id] of seen) seenAt.delete(id)

@@ -174,8 +174,12 @@ export interface AmlReport {
 
 export const DAY_MS = 86_400_000
 
-/** Loads a voucher for spending: it must exist, be active and not expired (else VOUCHER_SPENT / VOUCHER_EXPIRED). */
-export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<Voucher> {
+/**
+ * Loads a voucher as the server wrote it: it must exist (else TICKET_NOT_FOUND) and its row be the journal's latest
+ * (else ROW_TAMPERED). The spend ({@link loadSpendableVoucher}) and the check of a scanned code both read it here, so
+ * that a check answers what a spend would.
+ */
+export async function loadSealedVoucher(tx: Sql, voucherId: string): Promise<Voucher> {
   const read = await voucherWithSealById(tx, voucherId)
   if (!read)
     throw new DomainError('TICKET_NOT_FOUND', `voucher ${voucherId} was never issued`, { voucherId, reason: 'unknown' })
@@ -187,7 +191,12 @@ export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: s
   // journal.voucher_id). Every spend of a stored voucher loads it here: the kiosk's purchase, a terminal's session
   // opened with it and the cashier's cash-out; the check is the same read, so the sale pays no statement for it.
   assertLatestSealOfJournal(tx, 'vouchers', read.sealed, read.journalSeq)
-  const v = read.voucher
+  return read.voucher
+}
+
+/** Loads a voucher for spending: sealed as above, active and not expired (else VOUCHER_SPENT / VOUCHER_EXPIRED). */
+export async function loadSpendableVoucher(tx: Sql, voucherId: string, nowIso: string): Promise<Voucher> {
+  const v = await loadSealedVoucher(tx, voucherId)
   if (v.status !== 'active')
     throw new DomainError('VOUCHER_SPENT', `voucher ${v.id} was already used (${v.spentFor} at ${v.spentAt})`, {
       voucherId: v.id,
@@ -667,18 +676,28 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   /**
    * What a scanned voucher code stands for. INVALID_SIGNATURE for a bad code, TICKET_NOT_FOUND for one that matches no
    * voucher (a short code typed with a mistake), WRONG_HALL for a voucher of a hall the caller does not work in
-   * (its amount and state are then not shown).
+   * (its amount and state are then not shown), ROW_TAMPERED for one changed or put back from an older copy behind the
+   * journal (GEN-13, issue 24 point 1), as a spend would refuse it: read by the spend's own loader, in a transaction
+   * of the voucher's hall so that the refusal is journaled.
    */
   async function check(code: string): Promise<VoucherView> {
     const id = await resolveVoucherId(db, code)
-    const row = await voucherById(db, id)
-    if (!row)
+    const found = await voucherById(db, id)
+    if (!found)
       throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
-    // Decided from the voucher's own hall against who asks (a kiosk sees only its hall's vouchers), never the body.
-    assertReadsHall(row.hallId, 'voucher')
-    // Issue 29: a screen names the station where it was spent, never its internal id.
-    const spentStationName = row.spentStation ? ((await deviceRow(db, row.spentStation))?.name ?? null) : null
-    return { ...view(row), spentStationName }
+    // Decided from the voucher's own hall against who asks (a kiosk sees only its hall's vouchers), never the body;
+    // asked before the lock, so that a device of another hall neither waits on this hall nor learns of its rows.
+    assertReadsHall(found.hallId, 'voucher')
+    return db.transaction(
+      async (tx) => {
+        const row = await loadSealedVoucher(tx, id)
+        assertReadsHall(row.hallId, 'voucher')
+        // Issue 29: a screen names the station where it was spent, never its internal id.
+        const spentStationName = row.spentStation ? ((await deviceRow(tx, row.spentStation))?.name ?? null) : null
+        return { ...view(row), spentStationName }
+      },
+      { scopes: [`hall:${found.hallId}`] },
+    )
   }
 
   /** Refunds an active voucher in cash at a cashier station (GEN-13: cash changes hands only there). */

@@ -3,6 +3,7 @@ import { Hono } from 'hono'
 import { actorOf, errorBody, needs, principalOf, readsIdentity, type AppContext, type AppEnv } from './context.ts'
 import { assertSameHall, hallOfRequest, namedResources } from '../access/halls.ts'
 import { documentsIn, PlayerExcluded } from '../access/players.ts'
+import { PLAY_OR_PRIZE } from '../access/permissions.ts'
 import { bodyLimit } from 'hono/body-limit'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { DomainError, type ErrorCode } from '../shared/errors.ts'
@@ -285,9 +286,12 @@ export function createHttpApp(services: Services) {
   /**
    * Issue 14 point 8: every identity document a sale or payout presents is checked against the exclusion list. The
    * use cases that sell check the identities they resolve themselves (issue 23 point 3); this catches the rest.
+   * Decided by what the route does (the permission it needs), not by a body that carries a document: exclusion bars
+   * play and prizes (PLAY_OR_PRIZE, GEN-23 / GEN-27), not a complaint (GEN-21 (4)) nor the list's own upkeep.
    */
   async function checkAdmission(c: AppContext): Promise<void> {
-    if (c.req.path.startsWith('/api/players/')) return
+    const permission = c.get('permission')
+    if (!permission || !PLAY_OR_PRIZE.has(permission)) return
     const parsed = c.get('requestBody')
     const documents = documentsIn(parsed)
     // Issue 23 point 3: the exclusions of the hall the request touches (its device's, its resources'), never of a hall

@@ -15,14 +15,22 @@ describe('first-come, first-served gate', () => {
           const admitted: number[] = []
           let inside = 0
           let most = 0
+          // What lets `enter` look at the places alone: someone waits only while every place is taken.
+          const nobodyWaitsBesideAFreePlace = () => {
+            const s = gate.stats()
+            if (s.waiting > 0) expect(s.inside).toBe(places)
+          }
           await Promise.all(
             holds.map(async (turns, i) => {
-              await gate.enter()
+              const entered = gate.enter()
+              nobodyWaitsBesideAFreePlace()
+              await entered
               admitted.push(i)
               most = Math.max(most, ++inside)
               for (let t = 0; t < turns; t++) await new Promise((r) => setImmediate(r))
               inside--
               gate.leave()
+              nobodyWaitsBesideAFreePlace()
             }),
           )
           expect(most).toBeLessThanOrEqual(places)

@@ -26,7 +26,9 @@ export function createFifoGate(places: number): FifoGate {
   let head = 0
   return {
     enter() {
-      if (inside < places && head === line.length) {
+      // Nobody waits while a place is free (a place freed with someone in line passes to them), so a free place means
+      // an empty line: the newcomer jumps no one.
+      if (inside < places) {
         inside++
         return Promise.resolve()
       }

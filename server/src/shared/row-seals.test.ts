@@ -34,6 +34,24 @@ const row = {
   product: 'voucher',
 }
 
+/** A Bs 5 cashier voucher of hall h1 issued at `at`, as the cash desk's store inserts it. */
+const voucherRow = (id: string, at: string) => ({
+  id,
+  hallId: 'h1',
+  currency: 'BOB',
+  amountCents: 500,
+  origin: 'cashier' as const,
+  parentId: null,
+  stationId: 's1',
+  issuedBy: 'u1',
+  issuedAt: at,
+  expiresAt: '2026-12-24T10:00:00.000Z',
+  smallCents: 500,
+  otherCents: 0,
+  buyerDocument: null,
+  shortCodeHash: `hash-${id}`,
+})
+
 describe('row seals', () => {
   it('a MAC covers every value column, the table, the journal record and the key; a BIGINT read as text is the same value', () => {
     const key = randomBytes(32)
@@ -192,22 +210,7 @@ describe('rows sealed from the values written, not read back (issue 23 point 5)'
     const statements: string[] = []
     await db.transaction(async (bare) => {
       const tx = recording(bare, statements)
-      await insertVoucher(tx, {
-        id: 'v1',
-        hallId: 'h1',
-        currency: 'BOB',
-        amountCents: 500,
-        origin: 'cashier',
-        parentId: null,
-        stationId: 's1',
-        issuedBy: 'u1',
-        issuedAt: at,
-        expiresAt: '2026-12-24T10:00:00.000Z',
-        smallCents: 500,
-        otherCents: 0,
-        buyerDocument: null,
-        shortCodeHash: 'hash-v1',
-      })
+      await insertVoucher(tx, voucherRow('v1', at))
       await appendJournal(tx, { at, type: 'test.issued', scope: '', payload: {} })
       statements.length = 0
       expect(await markVoucherSpentRow(tx, 'v1', { at, station: 'k1', for: 'purchase', ref: 'kp1' })).toBe(1)
@@ -322,22 +325,6 @@ describe('the journal record that seals a spent voucher names it (GEN-13, migrat
     raw = null
   })
   const at = '2026-11-24T10:00:00.000Z'
-  const voucher = (id: string) => ({
-    id,
-    hallId: 'h1',
-    currency: 'BOB',
-    amountCents: 500,
-    origin: 'cashier' as const,
-    parentId: null,
-    stationId: 's1',
-    issuedBy: 'u1',
-    issuedAt: at,
-    expiresAt: '2026-12-24T10:00:00.000Z',
-    smallCents: 500,
-    otherCents: 0,
-    buyerDocument: null,
-    shortCodeHash: `hash-${id}`,
-  })
   const spend = (tx: Sql, id: string) => markVoucherSpentRow(tx, id, { at, station: 'k1', for: 'purchase', ref: 'kp1' })
   const named = async () =>
     (await raw!.all<{ type: string; voucher_id: string | null }>('SELECT type, voucher_id FROM journal ORDER BY seq'))
@@ -353,7 +340,7 @@ describe('the journal record that seals a spent voucher names it (GEN-13, migrat
       ['h1', 'Sala', 'bo-asfi', 'BOB', 100, '{}', at],
     )
     await db.transaction(async (tx) => {
-      for (const id of ['v1', 'v2', 'v3', 'v4']) await insertVoucher(tx, voucher(id))
+      for (const id of ['v1', 'v2', 'v3', 'v4']) await insertVoucher(tx, voucherRow(id, at))
       await appendJournal(tx, { at, type: 'test.issued', scope: '', payload: {} })
     })
     await db.transaction(async (tx) => {
