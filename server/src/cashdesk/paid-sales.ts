@@ -66,7 +66,7 @@ import { deviceMarksById, voucherFactsById, type DeviceMarksRow, type VoucherFac
 import { assertOfAge } from '../shared/player-age.ts'
 import { assertIdentifiedWhereRequired } from '../shared/identified-sales.ts'
 import type { GroupCommit } from '../db/group-commit.ts'
-import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { narrowOrAll, requireChain } from '../db/scopes.ts'
 import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 
 /** The hall read beside a kiosk's row (`deviceMarksById` withHall); undefined: no such hall. */
@@ -468,10 +468,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
     fn: (tx: Sql, inHall: (hallId: string) => void) => Promise<T>,
   ): Promise<T> {
     const stationHall = await hallOfStation(db, stationId)
-    const inHall = (hallId: string) => {
-      const held = heldScopes()
-      if (held && !held.includes(`hall:${hallId}`)) throw new ScopesTooNarrow()
-    }
+    const inHall = (hallId: string) => requireChain(`hall:${hallId}`)
     return narrowOrAll(stationHall ? [`hall:${stationHall}`, chain] : undefined, (scopes) =>
       admittedSale(who, (tx) => fn(tx, inHall), scopes ? { scopes } : undefined),
     )

@@ -49,7 +49,7 @@ import { awardsStayInHall, cameraRecord } from '../bingo/context.ts'
 import { cardById } from '../bingo/store/sales.ts'
 import { gameById } from '../bingo/store/games.ts'
 import { hallOfStation, journaledSettlements } from './store.ts'
-import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { narrowOrAll, requireChain, ScopesTooNarrow } from '../db/scopes.ts'
 import { chainOfScope, OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 import { cardCustodyState } from '../bingo/store/custody.ts'
 import { copyDoc, payoutReceipt, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
@@ -374,8 +374,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const st = 'cardId' in parsed ? await evaluate(tx, parsed.cardId, at) : parsed
     const hallId = st.status === 'invalid' ? null : st.hallId
     const scope = hallId ? `hall:${hallId}` : ''
-    const held = heldScopes()
-    if (held && !held.includes(chainOfScope(scope))) throw new ScopesTooNarrow()
+    requireChain(chainOfScope(scope))
     await appendJournal(tx, {
       at,
       type: 'ticket.validated',

@@ -150,6 +150,15 @@ export class ScopesTooNarrow extends Error {
   }
 }
 
+/**
+ * Inside a scoped transaction that did not lock `chain`: throws {@link ScopesTooNarrow}, so that its `narrowOrAll`
+ * runs it again with every chain. Nothing in an unscoped transaction (it holds every chain) or outside one.
+ */
+export function requireChain(chain: string): void {
+  const held = heldScopes()
+  if (held && !held.includes(chain)) throw new ScopesTooNarrow()
+}
+
 /** Runs `run` with `scopes`, and again with every scope (undefined) when it throws {@link ScopesTooNarrow}. */
 export async function narrowOrAll<T>(
   scopes: readonly string[] | undefined,

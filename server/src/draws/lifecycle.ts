@@ -66,7 +66,7 @@ import {
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
 import { chainOfScope } from '../shared/journal-chain.ts'
-import { heldScopes, ScopesTooNarrow } from '../db/scopes.ts'
+import { requireChain } from '../db/scopes.ts'
 import { sealCodeOfDevice } from '../access/device-marks.ts'
 import {
   assertDrawDate,
@@ -1075,8 +1075,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
         return pays(tx, v, at, async (o) => {
           // Issue 23 point 5: the cash desk scoped the payout by the chain it read from the code (`lottery`, `lotto`,
           // the operator's for a raffle); a record of a chain it did not lock runs again with every chain.
-          const held = heldScopes()
-          if (held && !held.includes(chainOfScope(o.scope))) throw new ScopesTooNarrow()
+          requireChain(chainOfScope(o.scope))
           const payoutId = line.newId('lpay')
           await insertPayout(tx, {
             id: payoutId,

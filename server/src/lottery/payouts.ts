@@ -4,7 +4,7 @@
  * with the prize register (INS-5); and the unclaimed prizes for charity (LOT-23, LOT-24).
  */
 import { chainOfScope, OPERATOR_CHAIN } from '../shared/journal-chain.ts'
-import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { narrowOrAll, requireChain } from '../db/scopes.ts'
 import type { Sql } from '../db/database.ts'
 import { journalValidation } from '../draws/validation-journal.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -350,8 +350,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
       async (tx, v, at, payOut) => {
         // Issue 23 point 5: a raffle's records (a tómbola's objects and points included) go to the operator chain,
         // which the cash desk locks for a raffle's code (chainOfCode); scoped otherwise, run again with every chain.
-        const held = heldScopes()
-        if (held && !held.includes(chainOfScope(`${v.kind}:`))) throw new ScopesTooNarrow()
+        requireChain(chainOfScope(`${v.kind}:`))
         if (v.points !== undefined) return pointsPayout(tx, v, input, at, payOut)
         if (input.moreCodes?.length)
           throw new DomainError('VALIDATION_FAILED', "only a points tómbola's tickets are presented together (PRM-2)", {
@@ -621,8 +620,7 @@ export function createPayoutUseCases(ctx: LotteryContext) {
           const v = await validate(code, tx)
           const row = v.drawId ? await lotteryDrawById(tx, v.drawId) : undefined
           const scope = row ? `${row.product}:${row.gameCode}` : ''
-          const held = heldScopes()
-          if (held && !held.includes(chainOfScope(scope))) throw new ScopesTooNarrow()
+          requireChain(chainOfScope(scope))
           await journalValidation(
             tx,
             {

@@ -10,7 +10,7 @@ import { ValidationOutcome } from '../shared/lottery-common.ts'
 import type { PayInput } from '../draws/lifecycle.ts'
 import type { Sql } from '../db/database.ts'
 import { journalValidation } from '../draws/validation-journal.ts'
-import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { narrowOrAll, requireChain } from '../db/scopes.ts'
 import { chainOfScope, OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 import type { LottoContext } from './context.ts'
 import type { LottoReceipt } from './slips.ts'
@@ -199,8 +199,7 @@ export function createPayoutUseCases(ctx: LottoContext) {
           const v = await validate(code, tx)
           const gameCode = v.ticketId ? ((await slipById(tx, v.ticketId))?.gameCode ?? null) : null
           const scope = gameCode ? `lotto:${gameCode}` : ''
-          const held = heldScopes()
-          if (held && !held.includes(chainOfScope(scope))) throw new ScopesTooNarrow()
+          requireChain(chainOfScope(scope))
           await journalValidation(
             tx,
             {
