@@ -56,7 +56,7 @@ export function openPostgres(url: string, options: { max?: number; strayQueries?
       void client.query(query)
     }).then(undefined, (err: unknown) => failed(sql, err))
   }
-  const on = (client: pg.PoolClient): Sql => ({
+  const on = (client: pg.Pool | pg.PoolClient): Sql => ({
     async all<T>(sql: string, params: readonly unknown[] = []) {
       return (await send(client, sql, params)).rows as T[]
     },
@@ -72,30 +72,21 @@ export function openPostgres(url: string, options: { max?: number; strayQueries?
   // asks PostgreSQL for its locks before the sales queued behind it. The locks themselves are as without it.
   const priority = priorityWaiters({ scoped: true })
   const strayThrows = options.strayQueries === 'throw'
+  const pooled = on(pool)
   // The pool, or the open transaction's connection when the caller runs inside one of this Database's transactions.
-  const through = (sql: string): Sql | pg.Pool => {
+  const through = (sql: string): Sql => {
     const open = openTransactionOf(pool)
-    if (!open) return pool
+    if (!open) return pooled
     if (strayThrows)
       throw new Error(`a query through the Database inside its own open transaction (use the tx given): ${sql}`)
     return open.sql
   }
   return {
     engine: 'postgres',
-    async all<T>(sql: string, params: readonly unknown[] = []) {
-      const via = through(sql)
-      return via instanceof pg.Pool ? ((await send(via, sql, params)).rows as T[]) : via.all<T>(sql, params)
-    },
-    async get<T>(sql: string, params: readonly unknown[] = []) {
-      const via = through(sql)
-      return via instanceof pg.Pool
-        ? ((await send(via, sql, params)).rows[0] as T | undefined)
-        : via.get<T>(sql, params)
-    },
-    async run(sql: string, params: readonly unknown[] = []) {
-      const via = through(sql)
-      return via instanceof pg.Pool ? { changes: (await send(via, sql, params)).rowCount ?? 0 } : via.run(sql, params)
-    },
+    // async: a refused stray query is a rejected promise, as any failed query, not a throw at the call.
+    all: async (sql, params) => through(sql).all(sql, params),
+    get: async (sql, params) => through(sql).get(sql, params),
+    run: async (sql, params) => through(sql).run(sql, params),
     async transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T> {
       const scopes = normaliseScopes(options?.scopes)
       const savepoint = savepointName(options?.savepoint)
