@@ -67,6 +67,7 @@ import { marksPolicy } from '../access/device-marks.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import { assertActsInHall, assertReadsHall } from '../access/acting-hall.ts'
 import type { PlayerAdmission } from '../access/players.ts'
+import { voucherFactsById } from '../access/store.ts'
 import { identityKey } from '../shared/identity.ts'
 import { createCashIntakes } from './cash-intake.ts'
 import { randomBytes } from 'node:crypto'
@@ -682,7 +683,8 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    */
   async function check(code: string): Promise<VoucherView> {
     const id = await resolveVoucherId(db, code)
-    const found = await voucherById(db, id)
+    // The hall, as the request's hall guard read it (one statement per request): the row itself is read sealed below.
+    const found = await voucherFactsById(db, id)
     if (!found)
       throw new DomainError('TICKET_NOT_FOUND', `voucher ${id} was never issued`, { voucherId: id, reason: 'unknown' })
     // Decided from the voucher's own hall against who asks (a kiosk sees only its hall's vouchers), never the body;
@@ -712,7 +714,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     // no card rule (BNG-71) is at stake; the hall, shift and GEN-17 checks below apply the same.
     const id = await resolveVoucherId(db, input.code)
     // A voucher never changes hall: read before the transaction to decide its locks.
-    const scopes = await stationScopes(input.stationId, (await voucherById(db, id))?.hallId)
+    const scopes = await stationScopes(input.stationId, (await voucherFactsById(db, id))?.hallId)
     return db.transaction(
       async (tx) => {
         const at = now()
