@@ -39,7 +39,7 @@ import { unpaidPrizesOfHall } from './store/halls.ts'
 import { gameForSale, markGameClosingSigned, type GameRow } from './store/games.ts'
 import { insertCards, soldRuns, soldSerials, takenCardKeys } from './store/sales.ts'
 import { masterCardsInRange, seriesOfHall, masterSetLayout, advanceSeriesCursor } from './store/series.ts'
-import type { GameState, JoinedSaleFacts, SoldCard } from './types.ts'
+import { hallTermsRead, type GameState, type JoinedSaleFacts, type SoldCard } from './types.ts'
 import type { Profile } from '../shared/profile.ts'
 import {
   checkDerivedPlan,
@@ -587,20 +587,15 @@ function joinedSaleFacts(row: GameRow | undefined, gameId: string): JoinedSaleFa
     ...(row.tt_profile_id === undefined
       ? {}
       : {
-          hallTerms: {
-            profileId: row.tt_profile_id ?? undefined,
-            settings: row.tt_settings ?? '{}',
-            terms:
-              row.tt_hall_id === null || row.tt_hall_id === undefined
-                ? undefined
-                : {
-                    hall_id: row.tt_hall_id,
-                    reference: row.tt_reference!,
-                    terms: row.tt_terms!,
-                    set_at: row.tt_set_at!,
-                    set_by: row.tt_set_by!,
-                  },
-          },
+          hallTerms: hallTermsRead({
+            profile_id: row.tt_profile_id,
+            settings: row.tt_settings ?? null,
+            hall_id: row.tt_hall_id ?? null,
+            reference: row.tt_reference ?? null,
+            terms: row.tt_terms ?? null,
+            set_at: row.tt_set_at ?? null,
+            set_by: row.tt_set_by ?? null,
+          }),
         }),
   }
 }

@@ -65,6 +65,29 @@ export interface HallTermsRead {
   terms: { hall_id: string; reference: string; terms: string; set_at: string; set_by: string } | undefined
 }
 
+/** The columns of `halls` and `terminal_terms` a read of {@link HallTermsRead} selects (terms LEFT JOINed). */
+export interface HallTermsColumns {
+  profile_id: string | null
+  settings: string | null
+  hall_id: string | null
+  reference: string | null
+  terms: string | null
+  set_at: string | null
+  set_by: string | null
+}
+
+/** {@link HallTermsRead} from its columns (undefined: no such hall; `hall_id` null: no terms of its own). */
+export function hallTermsRead(r: HallTermsColumns | undefined): HallTermsRead {
+  return {
+    profileId: r?.profile_id ?? undefined,
+    settings: r?.settings ?? '{}',
+    terms:
+      r?.hall_id == null
+        ? undefined
+        : { hall_id: r.hall_id, reference: r.reference!, terms: r.terms!, set_at: r.set_at!, set_by: r.set_by! },
+  }
+}
+
 export interface BingoHooks {
   sessionOpened?(
     tx: Sql,

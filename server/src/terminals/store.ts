@@ -1,7 +1,7 @@
 /** Issue 27: the SQL of electronic bingo terminals (terms, sessions and their ledger, held cards, reserved cursors). */
 import type { Sql } from '../db/database.ts'
 import { touchRows } from '../shared/row-seals.ts'
-import type { HallTermsRead } from '../bingo/types.ts'
+import { hallTermsRead, type HallTermsColumns, type HallTermsRead } from '../bingo/types.ts'
 
 export interface TerminalSessionRow {
   id: string
@@ -33,27 +33,12 @@ const session = (r: TerminalSessionRow | undefined): TerminalSessionRow | undefi
  * `profileId` undefined when there is no such hall, `terms` undefined when the hall has none.
  */
 export async function hallProfileAndTerms(sql: Sql, hallId: string): Promise<HallTermsRead> {
-  const r = await sql.get<{
-    profile_id: string
-    settings: string | null
-    hall_id: string | null
-    reference: string | null
-    terms: string | null
-    set_at: string | null
-    set_by: string | null
-  }>(
-    'SELECT h.profile_id, h.settings, t.hall_id, t.reference, t.terms, t.set_at, t.set_by FROM halls h LEFT JOIN terminal_terms t ON t.hall_id = h.id WHERE h.id = ?',
-    [hallId],
+  return hallTermsRead(
+    await sql.get<HallTermsColumns>(
+      'SELECT h.profile_id, h.settings, t.hall_id, t.reference, t.terms, t.set_at, t.set_by FROM halls h LEFT JOIN terminal_terms t ON t.hall_id = h.id WHERE h.id = ?',
+      [hallId],
+    ),
   )
-  if (!r) return { profileId: undefined, settings: '{}', terms: undefined }
-  return {
-    profileId: r.profile_id,
-    settings: r.settings ?? '{}',
-    terms:
-      r.hall_id === null
-        ? undefined
-        : { hall_id: r.hall_id, reference: r.reference!, terms: r.terms!, set_at: r.set_at!, set_by: r.set_by! },
-  }
 }
 
 export async function upsertTerms(
