@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { PASSWORD, cashierHall, type CashierHall } from '../helpers/cashier.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { countOf } from '../helpers/cash.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * Issue 24, over real HTTP with authentication on and enrolled cash desks:
@@ -35,29 +34,7 @@ describe('identity documents to the roles that read them, AML records bound to t
   const DOCUMENT = '7654321 LP'
   let payoutId = ''
 
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(server, sql, params)
   const verify = async () => {
     const r = await h.call('inspector', 'GET', '/api/journal/verify')
     expect(r.status).toBe(200)

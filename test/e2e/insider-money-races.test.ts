@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { join } from 'node:path'
-import pg from 'pg'
 import { nextGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { countOf } from '../helpers/cash.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { parseTicketCode } from '../../server/src/shared/ticket-code.ts'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * An insider's attempts on the money paths, over real HTTP with authentication on, real people logged in at enrolled
@@ -31,30 +29,7 @@ describe("an insider's races on the money paths: every value leaves the house on
   const sumOf = async (sql: string, params: unknown[]) =>
     Number((await db().get<{ s: number | null }>(sql, params))?.s ?? 0)
 
-  /** A statement from outside the server, as someone holding the database file (or its credentials) would run it. */
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(server, sql, params)
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })

@@ -4,9 +4,6 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type Ha
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { printedFractions } from '../helpers/lottery-print.ts'
 import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
-import pg from 'pg'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
-import { join } from 'node:path'
 import { printedInstant } from '../helpers/cashier.ts'
 import { TERMINAL_TERMS } from '../helpers/terminals.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -20,6 +17,7 @@ import type { JournalRecord } from '../../server/src/shared/journal-chain.ts'
 import { GLOBAL_LOCK, PRODUCT_LOCK_CLASS, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
 import { gameScope } from '../../server/src/bingo/context.ts'
 import { gameById } from '../../server/src/bingo/store/games.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * Issue 23 point 5, DESIGN.md "Journal": on PostgreSQL the journal is one chain per scope (hall, operator product),
@@ -1300,30 +1298,7 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
       await hold.held
     }
   }
-  /** A statement on the database from outside the server (its own connection, no seal), as an insider would. */
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(server, sql, params)
   const chainsOf = async (type: string, pred: (p: Record<string, unknown>) => boolean = () => true) => [
     ...new Set(
       (await records())

@@ -1,10 +1,8 @@
-import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { paidHall, type PaidHall } from '../helpers/paid-hall.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * Issue 24 point 1 with issue 23 point 5: a kiosk card purchase reads its game once, with the game's seal, for the
@@ -17,30 +15,7 @@ describe("a kiosk purchase prices from the game's sealed row, read once (issue 2
   let hall: PaidHall
   const db = () => server.services.db
 
-  /** A statement on the database from outside the server: its own connection, no store function, no seal. */
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(server, sql, params)
 
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })

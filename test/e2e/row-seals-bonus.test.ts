@@ -1,11 +1,9 @@
-import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api } from '../helpers/server.ts'
 import type { Till } from '../helpers/till.ts'
 import { playManualBingo, primaHall } from '../helpers/prima-hall.ts'
 import { PASSWORD, gameOnSale, hallWithSeries, openSession, type RulesServer } from '../helpers/bingo-rules.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * Issue 24 point 1 for the bonus prizes (prima, pots, lucky ball, interconnected), over real HTTP with authentication
@@ -21,29 +19,7 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
   const db = () => s.server.services.db
   const asCashier = (method: string, path: string, b?: unknown) => api(s.server.url, method, path, b, cashier.headers)
 
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = s.server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(s.server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(s.server, sql, params)
   const refusalsOf = async (table: string, id: string) =>
     (await db().all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'row.tampered' ORDER BY seq"))
       .map((r) => JSON.parse(r.payload) as { rows: Array<{ table: string; id: string }>; actor?: unknown })

@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { cashierHall, PASSWORD, printedDesign, printedInstant, type CashierHall } from '../helpers/cashier.ts'
 import { plan649, rafflePlan, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
+import { tamper } from '../helpers/tamper.ts'
 
 /**
  * Issue 24 point 1, the lotto, raffle and instant lines, over real HTTP with authentication on and enrolled stations:
@@ -21,31 +20,6 @@ import { TEST_LICENCE, TEST_SALE_RULES, TEST_ES_SALE_RULES } from '../helpers/sa
 const run = promisify(execFile)
 const bin = join(process.cwd(), 'bin', 'bolillo.mjs')
 type Server = Awaited<ReturnType<typeof startTestServer>>
-
-/** A statement on the database from outside the server: its own connection, no store function, no seal. */
-async function tamper(server: Server, sql: string, params: unknown[]): Promise<void> {
-  const url = server.services.config.databaseUrl
-  if (url) {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      let i = 0
-      await client.query(
-        sql.replace(/\?/g, () => `$${++i}`),
-        params,
-      )
-    } finally {
-      await client.end()
-    }
-    return
-  }
-  const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-  try {
-    conn.prepare(sql).run(...params)
-  } finally {
-    conn.close()
-  }
-}
 
 async function verifyCli(server: Server): Promise<{ code: number; stdout: string }> {
   const env: Record<string, string> = {

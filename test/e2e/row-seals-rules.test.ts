@@ -1,12 +1,10 @@
-import { join } from 'node:path'
-import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { api } from '../helpers/server.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import { sealed, TEST_PRINTER_ID } from '../helpers/device-marks.ts'
 import { openTill } from '../helpers/till.ts'
 import { PASSWORD, hallWithSeries, openSession, startRulesServer, type RulesServer } from '../helpers/bingo-rules.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * Issue 24 point 1 for the rules added with migrations 0340-0380: a game's own bet limits (CFG-7), the hall's figure
@@ -20,29 +18,7 @@ describe('the rule tables edited behind the journal are refused where they are r
   let s: RulesServer
   const db = () => s.server.services.db
 
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = s.server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(s.server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(s.server, sql, params)
   const refusalsOf = async (table: string, id: string) =>
     (await db().all<{ payload: string }>("SELECT payload FROM journal WHERE type = 'row.tampered' ORDER BY seq"))
       .map((r) => JSON.parse(r.payload) as { rows: Array<{ table: string; id: string }> })

@@ -8,6 +8,7 @@ import { playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
 import { cashierHall, type CashierHall } from '../helpers/cashier.ts'
 import { startTestServer } from '../helpers/server.ts'
 import { countOf } from '../helpers/cash.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * Issue 24 point 1, state that proves itself, over real HTTP with authentication on and enrolled stations: every row
@@ -24,30 +25,7 @@ describe('rows that carry value are sealed and bound to the journal (issue 24 po
   let h: CashierHall
   const db = () => server.services.db
 
-  /** A statement on the database from outside the server: its own connection, no store function, no seal. */
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(server, sql, params)
 
   const verifyHttp = async () => {
     const r = await h.call('jefa', 'GET', '/api/journal/verify')

@@ -1,13 +1,11 @@
 import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import pg from 'pg'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readJournal } from '../../server/src/shared/journal.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { rafflePlan, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { openTill, type Till } from '../helpers/till.ts'
+import { tamper } from '../helpers/tamper.ts'
 
 /**
  * PRM-2 over real HTTP, authentication on, real people at enrolled stations with open shifts (both engines): a
@@ -17,31 +15,6 @@ import { openTill, type Till } from '../helpers/till.ts'
  * (POST /api/tickets/pay) that uses every ticket presented, all or nothing.
  */
 const PASSWORD = 'correct horse battery'
-
-/** A statement on the database from outside the server (its own connection, no store function, no seal). */
-async function tamper(server: { services: any; dataDir: string }, sql: string, params: unknown[]): Promise<void> {
-  const url = server.services.config.databaseUrl
-  if (url) {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    try {
-      let i = 0
-      await client.query(
-        sql.replace(/\?/g, () => `$${++i}`),
-        params,
-      )
-    } finally {
-      await client.end()
-    }
-    return
-  }
-  const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-  try {
-    conn.prepare(sql).run(...params)
-  } finally {
-    conn.close()
-  }
-}
 
 describe('tómbola by points: tickets whose points reach a figure take the object, once (PRM-2)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>

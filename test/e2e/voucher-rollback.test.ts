@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { join } from 'node:path'
-import pg from 'pg'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sellVoucher } from '../helpers/cashdesk.ts'
 import type { PaidHall } from '../helpers/paid-hall.ts'
 import { asTerminal, paidHallWithTerminal } from '../helpers/terminals.ts'
-import { openSqliteConnection } from '../../server/src/db/sqlite-runtime.ts'
+import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
  * GEN-13 (every voucher's value leaves the house once) and issue 24 point 1: an insider who holds a copy of the
@@ -26,30 +24,7 @@ describe('a spent voucher put back from a copy of the file is refused on every r
   const count = async (sql: string, params: unknown[] = []) =>
     Number((await db().get<{ n: number }>(sql, params))?.n ?? 0)
 
-  /** A statement from outside the server, as someone holding the database file (or its credentials) would run it. */
-  async function tamper(sql: string, params: unknown[]): Promise<void> {
-    const url = server.services.config.databaseUrl
-    if (url) {
-      const client = new pg.Client({ connectionString: url })
-      await client.connect()
-      try {
-        let i = 0
-        await client.query(
-          sql.replace(/\?/g, () => `$${++i}`),
-          params,
-        )
-      } finally {
-        await client.end()
-      }
-      return
-    }
-    const conn = await openSqliteConnection(join(server.dataDir, 'bolillo.sqlite'))
-    try {
-      conn.prepare(sql).run(...params)
-    } finally {
-      conn.close()
-    }
-  }
+  const tamper = (sql: string, params: unknown[]) => tamperWith(server, sql, params)
 
   /** The insider's copy of a voucher's row and of its seal. */
   const copyOf = async (voucherId: string) => ({
