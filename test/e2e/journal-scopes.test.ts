@@ -14,6 +14,7 @@ import { appendJournal, readJournal } from '../../server/src/shared/journal.ts'
 import { committedJournalHorizon } from '../../server/src/shared/store.ts'
 import { verifyCheckpoints } from '../../server/src/shared/checkpoints.ts'
 import type { JournalRecord } from '../../server/src/shared/journal-chain.ts'
+import type { Database } from '../../server/src/db/database.ts'
 import { GLOBAL_LOCK, PRODUCT_LOCK_CLASS, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
 import { gameScope } from '../../server/src/bingo/context.ts'
 import { gameById } from '../../server/src/bingo/store/games.ts'
@@ -27,6 +28,24 @@ import { tamper as tamperWith } from '../helpers/tamper.ts'
 const PASSWORD = 'correct horse battery'
 /** A self-excluded player's document (GEN-23, GEN-27). */
 const EXCLUDED = 'CI 7654321 LP'
+
+/** `scope`'s lock held on `db` by a transaction that writes nothing, until `release` is called. */
+async function holdScopeOf(db: Database, scope: string) {
+  let release!: () => void
+  const gate = new Promise<void>((r) => (release = r))
+  let entered!: () => void
+  const inside = new Promise<void>((r) => (entered = r))
+  const held = db.transaction(
+    async (tx) => {
+      await tx.get('SELECT 1 AS one')
+      entered()
+      await gate
+    },
+    { scopes: [scope] },
+  )
+  await inside
+  return { release, held }
+}
 
 describe('one journal chain per hall (issue 23 point 5)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
@@ -75,22 +94,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
   /** Hall A's lock held by a transaction that writes nothing, until `release` is called. */
   const holdHall = (hallId: string) => holdScope(`hall:${hallId}`)
   /** A scope's lock (a hall's, a product's) held by a transaction that writes nothing, until `release` is called. */
-  const holdScope = async (scope: string) => {
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
-    let entered!: () => void
-    const inside = new Promise<void>((r) => (entered = r))
-    const held = server.services.db.transaction(
-      async (tx) => {
-        await tx.get('SELECT 1 AS one')
-        entered()
-        await gate
-      },
-      { scopes: [scope] },
-    )
-    await inside
-    return { release, held }
-  }
+  const holdScope = (scope: string) => holdScopeOf(server.services.db, scope)
   /** Settles within `ms`, or 'pending'. */
   const within = <T>(p: Promise<T>, ms: number) =>
     Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))])
@@ -1253,23 +1257,8 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
       )?.n ?? 0,
     )
   /** A scope's lock held by a transaction that writes nothing (on SQLite: none held), until `release` is called. */
-  const holdScope = async (scope: string) => {
-    if (!testPostgresUrl) return { release: () => undefined, held: Promise.resolve() }
-    let release!: () => void
-    const gate = new Promise<void>((r) => (release = r))
-    let entered!: () => void
-    const inside = new Promise<void>((r) => (entered = r))
-    const held = server.services.db.transaction(
-      async (tx) => {
-        await tx.get('SELECT 1 AS one')
-        entered()
-        await gate
-      },
-      { scopes: [scope] },
-    )
-    await inside
-    return { release, held }
-  }
+  const holdScope = async (scope: string) =>
+    testPostgresUrl ? holdScopeOf(server.services.db, scope) : { release: () => undefined, held: Promise.resolve() }
   /** Runs `op` with `scope` held: on PostgreSQL `op` is that lock's one waiter until it is released. */
   const waitsOn = async <T>(scope: string, op: () => Promise<T>): Promise<T> => {
     const hold = await holdScope(scope)
