@@ -29,7 +29,7 @@
 import { registerTestPrinterAndSoftware, registerTestRng, sealed } from '../test/helpers/device-marks.ts'
 import { spawn } from 'node:child_process'
 import { withBenchDatabase } from './postgres.ts'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createTcpServer, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -146,6 +146,32 @@ function ballClient(
   })
 }
 
+/** Bytes this process has had written to storage (Linux: /proc/self/io write_bytes: the WAL, its checkpoints); NaN elsewhere. */
+function storageWrittenBytes(): number {
+  try {
+    return Number(/^write_bytes: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? NaN)
+  } catch {
+    return NaN
+  }
+}
+
+/** CPU time (ms) of each of this process's threads but the main one, as name:id (Linux: /proc); empty elsewhere. */
+function otherThreadsCpuMs(): Map<string, number> {
+  const out = new Map<string, number>()
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      if (tid === String(process.pid)) continue
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      out.set(`${name}:${tid}`, (out.get(`${name}:${tid}`) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10)
+    }
+  } catch {
+    /* not Linux */
+  }
+  return out
+}
+
 /**
  * CPU time (ms) of this process's main thread, the one that runs the event loop (Linux: /proc); NaN elsewhere.
  * process.cpuUsage() adds up every thread, the thread pool's crypto and the writer thread included.
@@ -170,21 +196,43 @@ function mainThreadCpuSplit(): { user: number; system: number } {
 /**
  * BENCH_PAID_PROFILE=<file.cpuprofile>: the server's CPU profile of the warm run (SQLite, then PostgreSQL's over it; open it in Chrome's
  * DevTools, or sum its self times), to see where a paid sale's CPU goes without the untimed set-up.
+ * BENCH_PAID_HEAP_PROFILE=<file.heapprofile>: what the warm run allocated, by function (sampled; collected objects
+ * kept): a sale's garbage is what the scavenger and the V8 threads beside the event loop spend their CPU on.
+ * BENCH_PAID_KEEP=1: the database and keys are left in their temporary folder (its path logged) to be looked at.
  */
 async function startProfile(): Promise<{ stop(): Promise<void> } | null> {
   const file = process.env.BENCH_PAID_PROFILE
-  if (!file) return null
+  const heapFile = process.env.BENCH_PAID_HEAP_PROFILE
+  if (!file && !heapFile) return null
   const { Session } = await import('node:inspector/promises')
   const session = new Session()
   session.connect()
-  await session.post('Profiler.enable')
-  await session.post('Profiler.start')
+  if (file) {
+    await session.post('Profiler.enable')
+    await session.post('Profiler.start')
+  }
+  if (heapFile) {
+    await session.post('HeapProfiler.enable')
+    // Every 32 KiB allocated, on average; objects collected since are kept, to see what a sale allocates in all.
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 32 * 1024,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    })
+  }
   return {
     async stop() {
-      const { profile } = await session.post('Profiler.stop')
-      writeFileSync(file, JSON.stringify(profile))
+      if (file) {
+        const { profile } = await session.post('Profiler.stop')
+        writeFileSync(file, JSON.stringify(profile))
+        log(`CPU profile of the warm run written to ${file}`)
+      }
+      if (heapFile) {
+        const { profile } = await session.post('HeapProfiler.stopSampling')
+        writeFileSync(heapFile, JSON.stringify(profile))
+        log(`allocation profile of the warm run written to ${heapFile}`)
+      }
       session.disconnect()
-      log(`CPU profile of the warm run written to ${file}`)
     },
   }
 }
@@ -418,13 +466,29 @@ async function run(
     const unitsBefore = services.paidSales.stats().units
     const cpu0 = process.cpuUsage()
     const main0 = mainThreadCpuMs()
+    const written0 = storageWrittenBytes()
+    const threads0 = otherThreadsCpuMs()
     const profiling = await startProfile()
     tally?.reset()
     const warm = await load(url.hostname, url.port, clients, 2000, seconds * 1000, bodiesFile)
     const cpu = process.cpuUsage(cpu0)
     const mainMs = mainThreadCpuMs() - main0
+    const written = storageWrittenBytes() - written0
+    const threads = [...otherThreadsCpuMs()]
+      .map(([name, ms]) => [name, ms - (threads0.get(name) ?? 0)] as const)
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1])
     await profiling?.stop()
     report('warm', warm)
+    const perSale = (x: number) => (x / Math.max(1, warm.totalSent)).toFixed(0)
+    log(
+      `storage written per sale: ${Number.isNaN(written) ? '-' : perSale(written / 1024)} KiB; the other threads' CPU per sale: ${perSale(threads.reduce((sum, [, ms]) => sum + ms, 0) * 1000)} µs (the busiest: ${
+        threads
+          .slice(0, 5)
+          .map(([name, ms]) => `${name} ${perSale(ms * 1000)}`)
+          .join(', ') || '-'
+      }; the V8 platform's are the first few after the main one: GC)`,
+    )
     if (tally) {
       // The warm-up's sales are counted too: per sale is over every purchase answered 200 since the reset.
       const sold = services.paidSales.stats().units
@@ -504,6 +568,7 @@ async function run(
   } finally {
     await server.close()
     await stalled.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    if (process.env.BENCH_PAID_KEEP) log(`data kept in ${dataDir}`)
+    else rmSync(dataDir, { recursive: true, force: true })
   }
 }

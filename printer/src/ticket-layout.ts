@@ -661,7 +661,20 @@ export function flowDoc(doc: PrintDoc): FlowLine[] {
 }
 
 /** Splits text into lines of at most `width` characters, at spaces where possible. */
-export function wrap(text: string, width: number): string[] {
+export function wrap(text: string, width: number): readonly string[] {
+  // Every ticket repeats the same fixed texts (terms, notices, headings): each is cut once per width, not per sale.
+  const key = `${width}\u0000${text}`
+  const known = wrapped.get(key)
+  if (known) return known
+  const lines = cut(text, width)
+  if (wrapped.size >= WRAPPED_KEPT) wrapped.clear()
+  wrapped.set(key, Object.freeze(lines))
+  return lines
+}
+const WRAPPED_KEPT = 2048
+const wrapped = new Map<string, readonly string[]>()
+
+function cut(text: string, width: number): string[] {
   const lines: string[] = []
   for (const paragraph of text.split('\n')) {
     let line = ''

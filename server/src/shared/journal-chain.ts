@@ -94,50 +94,64 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2
  * canonicalJson({ b: [1, { d: null, c: 'x' }], a: true }) // '{"a":true,"b":[1,{"c":"x","d":null}]}'
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, '$', [])
+  return write(value, [], [])
 }
 
-function write(value: unknown, path: string, stack: object[]): string {
+/**
+ * `at`: the keys and indexes leading to `value`, turned into a path ("$.payload.cards[2]") only for an error: a sale's
+ * record is canonicalised on every sale, and building each value's path up front was most of what that allocated.
+ */
+function write(value: unknown, at: Array<string | number>, stack: object[]): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value)
     case 'boolean':
       return value ? 'true' : 'false'
     case 'number':
-      if (!Number.isFinite(value)) throw notJson(path, String(value))
+      if (!Number.isFinite(value)) throw notJson(at, String(value))
       // JSON.stringify writes -0 as "0", which is what a JSON reader gives back anyway.
       return JSON.stringify(value)
     case 'object': {
       if (value === null) return 'null'
-      if (stack.includes(value)) throw notJson(path, 'a cycle')
+      if (stack.includes(value)) throw notJson(at, 'a cycle')
       stack.push(value)
       let text: string
       if (Array.isArray(value)) {
-        const items: string[] = []
+        text = '['
         for (let i = 0; i < value.length; i++) {
-          if (!(i in value)) throw notJson(`${path}[${i}]`, 'an empty array slot')
-          items.push(write(value[i], `${path}[${i}]`, stack))
+          at.push(i)
+          if (!(i in value)) throw notJson(at, 'an empty array slot')
+          text += (i ? ',' : '') + write(value[i], at, stack)
+          at.pop()
         }
-        text = `[${items.join(',')}]`
+        text += ']'
       } else {
         const proto = Object.getPrototypeOf(value)
         if (proto !== Object.prototype && proto !== null)
-          throw notJson(path, `a ${value.constructor?.name ?? 'non-plain'} object`)
-        if (Object.getOwnPropertySymbols(value).length > 0) throw notJson(path, 'a symbol key')
+          throw notJson(at, `a ${value.constructor?.name ?? 'non-plain'} object`)
+        if (Object.getOwnPropertySymbols(value).length > 0) throw notJson(at, 'a symbol key')
         const record = value as Record<string, unknown>
         const keys = Object.keys(record).sort()
-        text = `{${keys.map((k) => `${JSON.stringify(k)}:${write(record[k], `${path}.${k}`, stack)}`).join(',')}}`
+        text = '{'
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]
+          at.push(k)
+          text += (i ? ',' : '') + JSON.stringify(k) + ':' + write(record[k], at, stack)
+          at.pop()
+        }
+        text += '}'
       }
       stack.pop()
       return text
     }
     default:
       // undefined, function, symbol, bigint: JSON.stringify would drop or reject them inconsistently.
-      throw notJson(path, typeof value)
+      throw notJson(at, typeof value)
   }
 }
 
-function notJson(path: string, what: string): DomainError {
+function notJson(at: ReadonlyArray<string | number>, what: string): DomainError {
+  const path = '$' + at.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('')
   return new DomainError('VALIDATION_FAILED', `canonicalJson: ${what} at ${path} is not JSON data`)
 }
 
