@@ -38,7 +38,7 @@ export async function openSqliteReadonly(file: string): Promise<SqliteConnection
 export async function openSqlite(
   file: string,
   options: SqliteOptions = {},
-): Promise<Database & { checkpoints?(): number }> {
+): Promise<Database & { checkpoints?(): number; walSyncs?(): number }> {
   const synchronous = options.synchronous ?? 'FULL'
   return sqliteDatabase(await openSqliteConnection(file, synchronous), {
     file,

@@ -42,6 +42,34 @@ describe('durable() of a SQLite file', () => {
     expect(await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sold')).toEqual({ n: 2 })
   })
 
+  it('commits a priority transaction (a ball) at FULL, its fsync in the COMMIT: answered within the turn, no thread sync', async () => {
+    await db.transaction((tx) => tx.run('INSERT INTO sold (id) VALUES (0)'))
+    const syncs = (db as Database & { walSyncs?(): number }).walSyncs!
+    const before = syncs()
+    const order: string[] = []
+    let level: number | undefined
+    const committed = db
+      .transaction(
+        async (tx) => {
+          level = (await tx.get<{ synchronous: number }>('PRAGMA synchronous'))?.synchronous
+          await tx.run('INSERT INTO sold (id) VALUES (1)')
+        },
+        { priority: true },
+      )
+      .then(() => order.push('transaction answered'))
+    setImmediate(() => order.push('next turn of the loop'))
+    await committed
+    await new Promise((r) => setImmediate(r))
+    // 2: FULL, so SQLite syncs the WAL inside the COMMIT (with it every commit before it); 1 would be NORMAL.
+    expect(level).toBe(2)
+    expect(order).toEqual(['transaction answered', 'next turn of the loop'])
+    expect(syncs()).toBe(before)
+    // A plain transaction after it still leaves its sync to the thread.
+    await db.transaction((tx) => tx.run('INSERT INTO sold (id) VALUES (2)'))
+    expect(syncs()).not.toBe(before)
+    expect(await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM sold')).toEqual({ n: 3 })
+  })
+
   // A FIFO opened for reading holds a pool thread until someone opens it for writing: every thread of the pool is
   // held that way (no CPU spent), and a file status asked afterwards waits in the pool's queue behind them.
   it.skipIf(process.platform !== 'linux' || runtime === 'bun')(
