@@ -97,10 +97,14 @@ describe('GEN-23 / GEN-27: a payout asks the exclusion list about the buyer it r
     await cardsBoughtBy(EXCLUDED, excludedGame, 40)
     await playToTheEnd(server.services, excludedGame)
     excludedCards = await winningCodes(server.services, excludedGame)
-    const admittedGame = await nextGameOnSale(server.services, h.setup)
-    await cardsBoughtBy(ADMITTED, admittedGame, 40)
-    await playToTheEnd(server.services, admittedGame)
-    admittedCards = await winningCodes(server.services, admittedGame)
+    // One card may win both the line and the bingo: play the other buyer's games until two of his cards won.
+    for (let round = 0; round < 5 && admittedCards.length < 2; round++) {
+      const admittedGame = await nextGameOnSale(server.services, h.setup)
+      await cardsBoughtBy(ADMITTED, admittedGame, 40)
+      await playToTheEnd(server.services, admittedGame)
+      admittedCards.push(...(await winningCodes(server.services, admittedGame)))
+    }
+    expect(admittedCards.length).toBeGreaterThanOrEqual(2)
     // A voucher of each buyer, to cash out.
     for (const [k, buyer] of [
       ['excluded', EXCLUDED],
@@ -179,7 +183,7 @@ describe('GEN-23 / GEN-27: a payout asks the exclusion list about the buyer it r
 
   it('GEN-23: a payee excluded while the payout is under way (the buyer is not) is refused by the payout itself: a card and an instant ticket', async () => {
     // A card of the admitted buyer, collected by someone excluded after the request was read.
-    const w = admittedCards[1] ?? admittedCards[0]
+    const w = admittedCards[1]
     const cardPayee = 'CI 4100003 LP'
     const before = await ledger()
     let restore = excludedWhenThePayoutBegins(server, cardPayee)
