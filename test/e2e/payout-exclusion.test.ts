@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { countOf } from '../helpers/cash.ts'
 import { nextGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
-import { cashierHall, printedInstant, type CashierHall } from '../helpers/cashier.ts'
+import { cashierHall, PASSWORD, printedInstant, secondPersonHeader, type CashierHall } from '../helpers/cashier.ts'
+import { plan649, registerLottoBallSets } from '../helpers/lottery-plans.ts'
+import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { api, startTestServer } from '../helpers/server.ts'
+import { openTill, type Till } from '../helpers/till.ts'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>
 
@@ -40,7 +43,7 @@ describe('GEN-23 / GEN-27: a payout asks the exclusion list about the buyer it r
   const ADMITTED = 'CI 4100002 LP'
   /** The winning cards of a game whose every card the excluded buyer bought, and of one bought by the other. */
   let excludedCards: Awaited<ReturnType<typeof winningCodes>> = []
-  let admittedCards: Awaited<ReturnType<typeof winningCodes>> = []
+  const admittedCards: Awaited<ReturnType<typeof winningCodes>> = []
   let excludedGame = ''
   const vouchers: Record<'excluded' | 'admitted', string> = { excluded: '', admitted: '' }
   const n = async (sql: string, params: unknown[] = []) =>
@@ -223,5 +226,142 @@ describe('GEN-23 / GEN-27: a payout asks the exclusion list about the buyer it r
       restore()
     }
     expect(await instantPayouts()).toBe(paidBefore)
+  })
+})
+
+/**
+ * GEN-23 / GEN-27 on the operator's draw games: a named lotto slip's buyer is read by the payout itself (the slip's
+ * player), so a slip whose buyer is excluded is not paid to anyone, even to a third person the buyer authorised with a
+ * supervisor's override (GEN-26), whose document alone is in the body. The list asked is that of the hall whose drawer
+ * pays (a slip is the operator's, paid at any of its cash desks: LOT-25). Real HTTP, authentication on, an enrolled
+ * station, a manual draw; on SQLite and PostgreSQL.
+ */
+describe('GEN-23 / GEN-27: a named lotto slip whose buyer is excluded is not paid, whoever collects it (auth on)', () => {
+  let server: Server
+  let t = Date.parse('2025-03-01T12:00:00-04:00')
+  const clock = { now: () => new Date(t) }
+  let jefa = ''
+  let till: Till
+  const slips: Record<'excluded' | 'admitted', string> = { excluded: '', admitted: '' }
+  const EXCLUDED = 'CI 4200001 LP'
+  const boss = (method: string, path: string, body?: unknown) =>
+    api(server.url, method, path, body, { authorization: jefa, 'accept-language': 'es' })
+  const n = async (sql: string, params: unknown[] = []) =>
+    Number((await server.services.db.get<{ n: number }>(sql, params))!.n)
+  const ledger = async () => ({
+    expectedCents: (await api(server.url, 'GET', '/api/shifts/current', undefined, till.headers)).body.shift
+      .expectedCents as number,
+    payouts: await n('SELECT COUNT(*) AS n FROM lottery_payouts'),
+    refusals: await n("SELECT COUNT(*) AS n FROM journal WHERE type = 'player.refused' AND scope = 'hall:lapaz'"),
+  })
+  /** Paid to a third person the buyer authorised, under the director's override: the body names only that person. */
+  const payToThirdPerson = (code: string) =>
+    api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      {
+        code,
+        payeeName: 'Carla Tercera',
+        payeeDocument: 'CI 4200009 LP',
+        payeeAuthorisation: 'Carta de autorización firmada por el comprador',
+      },
+      { ...till.headers, ...secondPersonHeader('jefa') },
+    )
+
+  beforeAll(async () => {
+    server = await startTestServer({ auth: 'on', lotteryRngAuthorisation: null, checkpointIntervalMs: 0 }, { clock })
+    for (const [username, displayName, role] of [
+      ['jefa', 'Marta Quispe', 'director'],
+      ['cajera', 'Rosa Vargas', 'cashier'],
+    ] as const)
+      await server.services.auth.createUser({ username, displayName, role, password: PASSWORD })
+    await server.services.bingo.createHall({
+      id: 'lapaz',
+      name: 'Sala La Paz',
+      profileId: 'BO-2025',
+      saleRules: TEST_SALE_RULES,
+      licence: TEST_LICENCE,
+      playingPositions: 100,
+    })
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    till = await openTill(server.url, server.services, {
+      hallId: 'lapaz',
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 100_000,
+    })
+    // LNS-8: a manual draw on a registered, sealed tómbola.
+    expect(
+      (
+        await boss('POST', '/api/devices', {
+          id: 'tombola-7',
+          kind: 'blower',
+          name: 'Tómbola de sorteos',
+          sealCode: 'AJ-T-0007',
+          certificateId: 'AJ-CERT-2024-07',
+        })
+      ).status,
+    ).toBe(201)
+    const d = await boss(
+      'POST',
+      '/api/lotto/draws',
+      plan649({ gameCode: 'EXCLU', drawNumber: 1, drawMethod: 'manual', drawDevice: 'AJ-T-0007' }),
+    )
+    expect(d.status, JSON.stringify(d.body)).toBe(201)
+    const drawId = d.body.drawId as string
+    // Two named slips with three of the balls drawn (1..6): C3 each.
+    for (const [k, document, board] of [
+      ['excluded', EXCLUDED, [1, 2, 3, 40, 41, 42]],
+      ['admitted', 'CI 4200002 LP', [4, 5, 6, 43, 44, 45]],
+    ] as const) {
+      const s = await server.services.lotto.sellSlip({
+        drawId,
+        boards: [[...board]],
+        player: { name: 'Comprador Nombrado', document },
+        channel: 'counter',
+      })
+      slips[k] = s.code
+    }
+    t = Date.parse('2025-03-08T19:01:00-04:00')
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    expect((await boss('POST', `/api/lotto/draws/${drawId}/close`, {})).status).toBe(200)
+    t += 30 * 60_000
+    jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
+    await till.relogin()
+    await registerLottoBallSets(server.services)
+    for (const ball of [1, 2, 3, 4, 5, 6])
+      expect((await boss('POST', `/api/lotto/draws/${drawId}/balls`, { ball })).status).toBe(200)
+    expect((await boss('POST', `/api/lotto/draws/${drawId}/settle`)).status).toBe(200)
+    // The buyer of the first slip is excluded by the hall after the draw.
+    const excluded = await boss('POST', '/api/players/exclusions', {
+      document: EXCLUDED,
+      name: 'Pedro Excluido',
+      kind: 'self_excluded',
+      reason: 'autoexclusión en sala',
+      hallId: 'lapaz',
+    })
+    expect(excluded.status, JSON.stringify(excluded.body)).toBe(201)
+  }, 120_000)
+  afterAll(async () => server?.cleanup())
+
+  it("GEN-23 / GEN-27: the excluded buyer's winning slip is refused at the cash desk though the body names only an authorised third person; nothing paid, the refusal in the paying hall's chain", async () => {
+    const before = await ledger()
+    const r = await payToThirdPerson(slips.excluded)
+    expect([r.status, r.body.error?.code], JSON.stringify(r.body.error ?? r.status)).toEqual([403, 'PLAYER_EXCLUDED'])
+    expect(r.body.error.message).not.toMatch(/PLAYER_EXCLUDED|px_/)
+    expect(await ledger()).toEqual({ ...before, refusals: before.refusals + 1 })
+    expect((await server.services.lotto.validate(slips.excluded)).outcome).toBe('WIN')
+  })
+
+  it('pays the slip of a buyer who is not excluded by the same route and override', async () => {
+    const before = await ledger()
+    const r = await payToThirdPerson(slips.admitted)
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    const after = await ledger()
+    expect(after.payouts).toBe(before.payouts + 1)
+    expect(before.expectedCents - after.expectedCents).toBe(r.body.payout.amountCents)
+    expect(after.refusals).toBe(before.refusals)
   })
 })
