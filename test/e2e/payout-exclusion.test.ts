@@ -122,6 +122,10 @@ describe('GEN-23 / GEN-27: a payout asks the exclusion list about the buyer it r
       expect(sold.status, JSON.stringify(sold.body)).toBe(201)
       vouchers[k] = sold.body.voucher.code
     }
+    // From here the hall's rules let a card be handed on to another player (BO-2013: no BNG-85 bar; its games are
+    // played with a blower, so the games above were played under BO-2025): nothing but the exclusion checks stands
+    // between an excluded buyer's card, or an excluded payee, and the drawer.
+    await server.services.db.run("UPDATE halls SET profile_id = 'BO-2013' WHERE id = ?", [h.setup.hallId])
     // The hall's director excludes the first buyer after he bought (GEN-27: "desde el próximo pase").
     const excluded = await h.call('jefa', 'POST', '/api/players/exclusions', {
       document: EXCLUDED,
