@@ -373,6 +373,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       return hallId ? (await cashdesk.vouchers.hallFor(db, hallId)).timeZone : undefined
     },
     stationHall: async (id, sql = db) => (await hallOfStation(sql, id)) ?? undefined,
+    admission: players,
   })
   // Issue 29: a card found by its serial within a game, to see its state; never paid from there (BNG-71).
   const cardLookup = createCardLookup({

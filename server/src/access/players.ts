@@ -3,7 +3,8 @@
  * players, and the check made wherever a player's identity document is presented (a voucher sold above the ID
  * threshold, a named lotto slip, a payout asking for an ID). The check runs at the permission gate on the
  * request's document fields and, since issue 23 point 3, inside the voucher sale and the kiosk purchase on the
- * identities they resolve (the buyer recorded, each slip's player, the voucher's buyer), whatever the body's shape.
+ * identities they resolve (the buyer recorded, each slip's player, the voucher's buyer), whatever the body's shape,
+ * and inside every payout and voucher cash-out on the payee and the identified buyer of what it pays.
  * Issue 24 point 6: a person is found by the key of their document (shared/identity.ts), in the country of the
  * server's profile, so that "4567890 LP", "4567890-lp" and "4567890" are one player; the document is kept as typed.
  */

@@ -519,6 +519,29 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   /**
+   * GEN-23 / GEN-27 (issue 23 point 3): a card's prizes (bonus prizes included: they are paid only with their card,
+   * here) go neither to a payee on the exclusion list nor, whoever collects, to a card whose identified buyer is on it
+   * (the document on the kiosk voucher or recorded by the seller: `buyerOfCard`), whatever the request carries. Asked
+   * in the payout's transaction, of the list of the card's own hall (where it was sold and is paid: assertPayHall),
+   * so that an exclusion recorded while the payout is under way stops it too; the refusal rolls the payout back and is
+   * journaled in that hall's chain (journalingRefusals). 002 §1.2.2.2 bars an excluded person from "participar en
+   * ningún juego" and counts collecting a prize as taking part (item 12: "cobrar premios"); no text forfeits the prize,
+   * so it is withheld: the card stays unpaid, payable if the exclusion ends within its claim period (GEN-27: "por el
+   * período que el salón de juegos o casino determine"; GEN-21 (3)).
+   */
+  async function assertAdmittedPeople(
+    tx: Sql,
+    cardId: string,
+    cardHallId: string,
+    payeeDocument: string | null,
+  ): Promise<void> {
+    if (!deps.admission) return
+    const buyer = await buyerOfCard(tx, cardId)
+    const documents = [payeeDocument ?? '', buyer?.startsWith('doc:') ? buyer.slice(4) : '']
+    await deps.admission.assertAdmittedWithin(tx, documents, cardHallId)
+  }
+
+  /**
    * Issue 23: the hall of a payout is the card's, never the request's: the payer's station must be of that hall and
    * the payer a person of it (a person's halls: '*' or a list). Without authentication (older tests) neither is known.
    */
@@ -579,7 +602,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     let scopes = input.credit ? undefined : await payoutScopes(parsed.cardId, input.stationId)
     for (let attempt = 0; !payout; attempt++) {
       try {
-        payout = await db.transaction(
+        payout = await vouchers.admittedTransaction(
           async (tx) => {
             // The payer's shift is open at the commit, cheque or cash (issue 23: a close at the same moment wins).
             await assertShiftOpen(tx, input.shiftId ?? null, input.stationId, marksPolicy(config))
@@ -623,6 +646,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
             // CFG-5: the payee's document is one of the kinds the card's hall takes as a player's identity.
             const payeeProfile = getProfile((await vouchers.hallFor(tx, st.hallId)).profileId)
             if (payeeProfile) assertAcceptedDocument(payeeProfile, payeeDocument, 'payeeDocument')
+            await assertAdmittedPeople(tx, st.ticketId, st.cardHallId, payeeDocument)
             await assertNotTransferred(tx, st.ticketId, st.hallId, payeeDocument)
             // GEN-26 / §7.13: large prizes are paid to an identified payee, recorded in the prize register; BNG-55: so is
             // every prima and jackpot.

@@ -24,6 +24,7 @@ import { readAnswer, readPayment, type PayAnswer, type ScanAnswer } from './tick
 import { assertAcceptedDocument } from '../shared/identity.ts'
 import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
+import type { PlayerAdmission } from '../access/players.ts'
 export interface TicketDeskDeps {
   cashdesk: Pick<Cashdesk, 'payouts' | 'cashOut'>
   instant: Pick<InstantService, 'handles' | 'scan' | 'payAtCashier' | 'refund'>
@@ -40,6 +41,11 @@ export interface TicketDeskDeps {
   stationTimeZone?: (stationId: string) => Promise<string | undefined>
   /** The paying station's hall, from its enrolment (undefined: a station of no hall), read with `sql` when given. */
   stationHall?: (stationId: string, sql?: Sql) => Promise<string | undefined>
+  /**
+   * GEN-23 / GEN-27 (issue 23 point 3): the exclusion list, asked by the payout itself, in its transaction, about the
+   * payee it records and the buyers the line read on the ticket. Optional only for callers that pay no one.
+   */
+  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'journalingRefusals'>
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -72,26 +78,35 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           : 'card'
   const drawer = (till: Till, product: string, payeeDocument?: string): OnPaid => {
     const cash = cashOut(till.stationId, till.cashierId, { shiftId: till.shiftId, product })
-    // Issue 23 point 5: the drawer's movement and its shift's close share the station's hall lock. A station moved to
-    // another hall (under the exclusive lock) since the scopes were decided: run again with every chain.
-    const out: OnPaid = async (tx, paid) => {
-      const held = heldScopes()
-      if (held && deps.stationHall) {
-        const hall = await deps.stationHall(till.stationId, tx)
-        if (!hall || !held.includes(`hall:${hall}`)) throw new ScopesTooNarrow()
-      }
-      await cash(tx, paid)
-    }
-    if (!payeeDocument?.trim() || !deps.stationProfile) return out
     return async (tx, paid) => {
       // CFG-5: a lotto, lottery or instant payee's document is one the paying station's hall accepts (a card's payee
       // is judged by its own hall in payouts.pay), decided in the payout's transaction from the hall it reads there,
       // so that nothing changed between the request and the payout decides it; a refusal rolls the payout back.
-      const profile = await deps.stationProfile!(tx, till.stationId)
-      if (profile) assertAcceptedDocument(profile, payeeDocument, 'payeeDocument')
-      await out(tx, paid)
+      if (payeeDocument?.trim() && deps.stationProfile) {
+        const profile = await deps.stationProfile(tx, till.stationId)
+        if (profile) assertAcceptedDocument(profile, payeeDocument, 'payeeDocument')
+      }
+      // Issue 23 point 5: the drawer's movement and its shift's close share the station's hall lock. A station moved to
+      // another hall (under the exclusive lock) since the scopes were decided: run again with every chain.
+      const held = heldScopes()
+      const hall = held || deps.admission ? await deps.stationHall?.(till.stationId, tx) : undefined
+      if (held && deps.stationHall && (!hall || !held.includes(`hall:${hall}`))) throw new ScopesTooNarrow()
+      // GEN-23 / GEN-27 (issue 23 point 3): neither the payee this payout records nor the buyer the line read on the
+      // ticket (a named slip's player) is on the exclusion list. Lotto, lottery, raffle and instant tickets are the
+      // operator's, paid at any of its cash desks (INS-11, LOT-25): the list asked is that of the hall whose drawer
+      // pays, read from the station's enrolment, never from the request; a station of no hall asks every hall's.
+      // An excluded player's prize is withheld, not forfeited (a refusal, journaled by `pay`): the ticket stays
+      // unpaid until its claim period ends, and is paid if the exclusion ends before (GEN-27: "por el período que el
+      // salón de juegos o casino determine"; GEN-21 (3): the prizes due).
+      if (deps.admission)
+        await deps.admission.assertAdmittedWithin(tx, [payeeDocument ?? '', ...(paid.buyers ?? [])], hall ?? null)
+      await cash(tx, paid)
     }
   }
+
+  /** A payout whose transaction asks the exclusion list: a refusal, rolled back with it, is journaled after. */
+  const journaling = <T>(run: () => Promise<T>): Promise<T> =>
+    deps.admission ? deps.admission.journalingRefusals(run) : run()
 
   /**
    * Issue 23 point 5: the chains a payout or refund of an operator product locks: the product's (its tickets, wins and
@@ -181,20 +196,22 @@ export function createTicketDesk(deps: TicketDeskDeps) {
     let answer: PayAnswer
     switch (line) {
       case 'instant':
-        answer = await narrowOrAll(await productScopes(till, 'instant'), async (scopes) =>
-          deps.instant.payAtCashier({
-            scopes,
-            code,
-            inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
-            stationId: till.stationId,
-            cashierId: till.cashierId,
-            stationName: await deps.names?.station(till.stationId),
-            cashierName: await deps.names?.person(till.cashierId),
-            timeZone: await deps.stationTimeZone?.(till.stationId),
-            payeeName: input.payeeName,
-            payeeDocument: input.payeeDocument,
-            onPaid: drawer(till, 'instant', input.payeeDocument),
-          }),
+        answer = await journaling(async () =>
+          narrowOrAll(await productScopes(till, 'instant'), async (scopes) =>
+            deps.instant.payAtCashier({
+              scopes,
+              code,
+              inventoryCode: input.inventoryCode === undefined ? undefined : clean(input.inventoryCode),
+              stationId: till.stationId,
+              cashierId: till.cashierId,
+              stationName: await deps.names?.station(till.stationId),
+              cashierName: await deps.names?.person(till.cashierId),
+              timeZone: await deps.stationTimeZone?.(till.stationId),
+              payeeName: input.payeeName,
+              payeeDocument: input.payeeDocument,
+              onPaid: drawer(till, 'instant', input.payeeDocument),
+            }),
+          ),
         )
         break
       case 'lotto': {
@@ -202,16 +219,18 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         answer = {
           payout: {
             kind: 'lotto',
-            ...(await narrowOrAll(await productScopes(till, 'lotto'), (scopes) =>
-              deps.lotto.pay({
-                code,
-                scopes,
-                stationId: till.stationId,
-                cashierId: till.cashierId,
-                payee,
-                override,
-                onPaid: drawer(till, 'lotto', input.payeeDocument),
-              }),
+            ...(await journaling(async () =>
+              narrowOrAll(await productScopes(till, 'lotto'), (scopes) =>
+                deps.lotto.pay({
+                  code,
+                  scopes,
+                  stationId: till.stationId,
+                  cashierId: till.cashierId,
+                  payee,
+                  override,
+                  onPaid: drawer(till, 'lotto', input.payeeDocument),
+                }),
+              ),
             )),
           },
         }
@@ -222,17 +241,19 @@ export function createTicketDesk(deps: TicketDeskDeps) {
         answer = {
           payout: {
             kind: 'lottery',
-            ...(await narrowOrAll(await productScopes(till, await lotteryChain(code)), (scopes) =>
-              deps.lottery.pay({
-                code,
-                scopes,
-                stationId: till.stationId,
-                cashierId: till.cashierId,
-                payee,
-                objectCode: input.objectCode,
-                moreCodes: input.moreCodes?.map(clean),
-                onPaid: drawer(till, 'lottery', input.payeeDocument),
-              }),
+            ...(await journaling(async () =>
+              narrowOrAll(await productScopes(till, await lotteryChain(code)), (scopes) =>
+                deps.lottery.pay({
+                  code,
+                  scopes,
+                  stationId: till.stationId,
+                  cashierId: till.cashierId,
+                  payee,
+                  objectCode: input.objectCode,
+                  moreCodes: input.moreCodes?.map(clean),
+                  onPaid: drawer(till, 'lottery', input.payeeDocument),
+                }),
+              ),
             )),
           },
         }

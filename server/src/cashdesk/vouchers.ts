@@ -481,6 +481,10 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     return deps.admission ? deps.admission.journalingRefusals(sale) : sale()
   }
 
+  /** A transaction that asks the exclusion list (a payout, a cash-out): a refusal, rolled back, is journaled after. */
+  const admittedTransaction: Database['transaction'] = (fn, options) =>
+    journalingRefusals(() => db.transaction(fn, options))
+
   /**
    * A voucher sold for cash inside the caller's transaction: issued, the cash into the station's drawer under its open
    * shift, the intake recorded (GEN-17), journaled. `sell` prints it; a terminal's cash load spends it into the
@@ -715,12 +719,19 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     const id = await resolveVoucherId(db, input.code)
     // A voucher never changes hall: read before the transaction to decide its locks.
     const scopes = await stationScopes(input.stationId, (await voucherFactsById(db, id))?.hallId)
-    return db.transaction(
+    return admittedTransaction(
       async (tx) => {
         const at = now()
         const v = await loadSpendableVoucher(tx, id, at)
         // Issue 23 point 3: paid only out of a drawer of the voucher's own hall, by someone of that hall.
         await assertActsInHall(tx, v.hallId, { stationId: input.stationId, resource: 'voucher' })
+        // GEN-23 / GEN-27 (issue 23 point 3): a voucher whose buyer was recorded (a change voucher carries the document
+        // of the voucher it is the change of, a terminal's the session's) is not turned into cash for an excluded
+        // buyer, whoever presents it: its credit may be a prize (a terminal's winnings come back on one). Asked in this
+        // transaction, of the list of the voucher's own hall, whatever the request carries; the refusal is journaled in
+        // that hall's chain. The credit is withheld, not forfeited: the voucher stays active.
+        const buyer = openDocument(v.buyerDocument)
+        if (buyer?.trim() && deps.admission) await deps.admission.assertAdmittedWithin(tx, [buyer], v.hallId)
         // GEN-17 (issue 13 point 8): credit bought with small notes over the limit is not turned into other cash at once:
         // the voucher, or any voucher it is the change of, waits for the officer's review of its record.
         const chain = [v.id]
@@ -964,6 +975,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     printPaper,
     checkCashIn,
     journalingRefusals,
+    admittedTransaction,
     check,
     cashOut,
     stationDay,

@@ -298,6 +298,8 @@ export interface Payout {
   ticket: Record<string, unknown>
   detail?: Record<string, unknown>
   tail?: Record<string, unknown>
+  /** GEN-23 / GEN-27: the identified buyers of the ticket (documents as recorded), asked about by the cash desk. */
+  buyers?: readonly string[]
 }
 
 /**
@@ -1120,6 +1122,7 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
             refId: payoutId,
             at,
             kind: o.refund ? 'refund' : 'prize_payout',
+            buyers: o.buyers,
           })
           return payoutId
         })

@@ -248,7 +248,8 @@ export function createPayoutUseCases(ctx: LottoContext) {
         )
         // GEN-16 / GEN-26 (issue 14 point 8): a named slip's prize or refund goes to its buyer; to anyone else only
         // as someone the buyer authorised, which a supervisor checks and overrides with their own credential.
-        const payeeIsBuyer = sameDocument(p.document, openDocumentAtRest(deps.sealer, s.playerDocument) ?? '')
+        const buyer = openDocumentAtRest(deps.sealer, s.playerDocument) ?? ''
+        const payeeIsBuyer = sameDocument(p.document, buyer)
         if (!payeeIsBuyer) {
           if (!input.override)
             throw new DomainError(
@@ -315,6 +316,8 @@ export function createPayoutUseCases(ctx: LottoContext) {
             scope: `lotto:${s.gameCode}/payouts`,
             ticket: { receipt: s.id },
             tail: third,
+            // GEN-23 / GEN-27: the slip's buyer is asked about by the cash desk, whoever the payee is.
+            buyers: [buyer],
           })
           payouts.push({ payoutId, drawId: t.drawId, amountCents: t.amountCents, goods: t.goods, refund: t.refund })
         }

@@ -8,5 +8,16 @@ import type { Sql } from '../db/database.ts'
  */
 export type OnPaid = (
   tx: Sql,
-  paid: { amountCents: number; currency: string; refId: string; at: string; kind: 'prize_payout' | 'refund' },
+  paid: {
+    amountCents: number
+    currency: string
+    refId: string
+    at: string
+    kind: 'prize_payout' | 'refund'
+    /**
+     * GEN-23 / GEN-27 (issue 23 point 3): the identity documents the line read on what it pays (a named slip's
+     * buyer), as recorded, for the cash desk to ask the exclusion list about in this same transaction.
+     */
+    buyers?: readonly string[]
+  },
 ) => Promise<void>
