@@ -22,8 +22,9 @@ const WIDEST = 12
 export type Entry = { file: string; route: { method: string; path: string } } | { file: string; use: string }
 
 let program: ts.Program | null = null
+/** One program for the worker's files (it takes seconds to check), made again when a file is not in it. */
 function load(files: string[]): ts.Program {
-  if (program) return program
+  if (program && files.every((f) => program?.getSourceFile(resolve(ROOT, f)))) return program
   const config = ts.readConfigFile(resolve(ROOT, 'tsconfig.json'), (f) => ts.sys.readFile(f))
   const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT)
   program = ts.createProgram(
@@ -129,7 +130,14 @@ export function refusalCodesOf(entries: Entry[]): string[] {
         if (cls && ts.isClassLike(cls) && isRefusalClass(cls)) walk(cls)
       }
       if (ts.isCallExpression(n)) {
-        const d = checker.getResolvedSignature(n)?.declaration
+        // A literal code handed to a parameter of the ErrorCode type (`fail('X', …)`, a helper that builds the error).
+        const sig = checker.getResolvedSignature(n)
+        sig?.getParameters().forEach((param, i) => {
+          const arg = n.arguments[i]
+          if (!arg || !ts.isStringLiteral(arg) || !known.has(arg.text)) return
+          if (literalsOf(checker.getTypeOfSymbolAtLocation(param, n)).length > WIDEST) codes.add(arg.text)
+        })
+        const d = sig?.declaration
         if (d && !ts.isJSDocSignature(d) && 'body' in d && d.body) walk(d)
       }
       // A function handed on as a value (a guard set on the context, a callback) runs on the path too.

@@ -50,6 +50,12 @@ const es = {
   cameraStop: 'Cerrar cámara',
   cameraFailed: 'No se pudo usar la cámara. Lea el código con el lector o escríbalo.',
   waiting: 'Esperando un código…',
+  // A refused scan or payout with nothing else on screen: one state, the refusal, until the next scan or SIGUIENTE.
+  refused: {
+    title: 'RECHAZADO',
+    next: 'Siga lo que indica el mensaje. Para atender otro código, escanéelo o pulse SIGUIENTE.',
+    failed: 'No se pudo completar y no cambió nada. Inténtelo otra vez; si se repite, avise al encargado.',
+  },
   products: {
     card: 'Cartón de bingo',
     instant: 'Raspadita',
@@ -378,6 +384,11 @@ const en: Texts = {
   cameraStop: 'Close camera',
   cameraFailed: 'The camera could not be used. Read the code with the barcode reader or type it.',
   waiting: 'Waiting for a code…',
+  refused: {
+    title: 'REFUSED',
+    next: 'Do what the message says. To serve another code, scan it or press NEXT.',
+    failed: 'It could not be completed and nothing changed. Try again; if it happens again, call the manager.',
+  },
   products: {
     card: 'Bingo card',
     instant: 'Scratch card',
