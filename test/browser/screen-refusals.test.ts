@@ -17,10 +17,17 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, pageOnClock, SCREENSHOTS } from '../helpers/browser.ts'
-import { hallWithGameOnSale, sellVoucher, type HallSetup } from '../helpers/cashdesk.ts'
+import {
+  hallWithGameOnSale,
+  playToTheEnd,
+  sellVoucher,
+  startFakePrinter,
+  winningCodes,
+  type HallSetup,
+} from '../helpers/cashdesk.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import { screenLeaks } from '../helpers/screen-text.ts'
-import { startTestServer } from '../helpers/server.ts'
+import { api, startTestServer } from '../helpers/server.ts'
 import { tamper } from '../helpers/tamper.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 
@@ -36,6 +43,7 @@ browserSuite('refusals at the kiosk and the cash desk: words, not codes; one sta
   let till: Till
   let kiosk = ''
   let desk = ''
+  let printer: Awaited<ReturnType<typeof startFakePrinter>>
 
   /** A Bs 20 voucher sold at the other till, then edited outside the server to Bs 2.500. */
   async function tamperedVoucher() {
@@ -56,7 +64,9 @@ browserSuite('refusals at the kiosk and the cash desk: words, not codes; one sta
   beforeAll(async () => {
     ensureBuilt(['kiosk', 'cashier'], ['kiosk/src', 'kiosk/kiosk', 'kiosk/cashier', 'web'])
     mkdirSync(SCREENSHOTS, { recursive: true })
-    server = await startTestServer({ auth: 'on' }, { clock })
+    // Every station prints on one network printer, which runs out of paper in the last test.
+    printer = await startFakePrinter('ok')
+    server = await startTestServer({ auth: 'on', printer: printer.url, printerTimeoutMs: 3000 }, { clock })
     const { auth } = server.services
     setup = await hallWithGameOnSale(server.services, { faceValueCents: 500, name: 'Sala Illimani' })
     kiosk = (await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })).credential
@@ -79,7 +89,25 @@ browserSuite('refusals at the kiosk and the cash desk: words, not codes; one sta
   afterAll(async () => {
     await browser?.close()
     await server?.cleanup()
+    await printer?.close()
   })
+
+  /** The cash desk with Rosa logged in and her shift open. */
+  async function atDesk(): Promise<Page> {
+    const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
+    await page.goto(`${server.url}/cashier/?hall=${setup.hallId}&device=${encodeURIComponent(desk)}`)
+    await page.getByTestId('shift-login').waitFor()
+    await page.getByTestId('shift-user').fill('rosa')
+    await page.getByTestId('shift-password').fill(PASSWORD)
+    await page.getByTestId('shift-enter').click()
+    await page.getByTestId('shift-bar').waitFor()
+    if (await page.getByTestId('shift-float').count()) {
+      await page.getByTestId('shift-float').fill('500')
+      await page.getByTestId('shift-open').click()
+      await page.getByTestId('shift-open-since').waitFor()
+    }
+    return page
+  }
 
   it('kiosk: a tampered voucher, read or spent, sends the player to the cash desk in Spanish, English second (ROW_TAMPERED)', async () => {
     const page = await pageOnClock(browser, clock, { width: 1080, height: 1920 })
@@ -138,18 +166,7 @@ browserSuite('refusals at the kiosk and the cash desk: words, not codes; one sta
   }, 120_000)
 
   it('cash desk: a refused scan is one state, RECHAZADO, never under "Esperando un código…"; SIGUIENTE and the next scan end it', async () => {
-    const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
-    await page.goto(`${server.url}/cashier/?hall=${setup.hallId}&device=${encodeURIComponent(desk)}`)
-    await page.getByTestId('shift-login').waitFor()
-    await page.getByTestId('shift-user').fill('rosa')
-    await page.getByTestId('shift-password').fill(PASSWORD)
-    await page.getByTestId('shift-enter').click()
-    await page.getByTestId('shift-bar').waitFor()
-    if (await page.getByTestId('shift-float').count()) {
-      await page.getByTestId('shift-float').fill('500')
-      await page.getByTestId('shift-open').click()
-      await page.getByTestId('shift-open-since').waitFor()
-    }
+    const page = await atDesk()
     const status = page.getByTestId('cashier-status')
     await expect.poll(() => status.getAttribute('data-status')).toBe('idle')
     expect(norm(await status.textContent())).toBe('Esperando un código…')
@@ -190,6 +207,41 @@ browserSuite('refusals at the kiosk and the cash desk: words, not codes; one sta
     expect(text).not.toContain('Esperando un código')
     expect(text).not.toContain('RECHAZADO')
     await page.screenshot({ path: join(SCREENSHOTS, 'screen-refusals-cashier-next-scan-1366x768.png') })
+    await page.close()
+  }, 120_000)
+
+  it("cash desk: a prize paid while the printer is out of paper says so in Spanish, not in the printer's English", async () => {
+    const voucher = await sellVoucher(server.url, setup.hallId, 5_000, { stationId: till.station.id }, till.headers)
+    const bought = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: voucher.code, cards: { gameId: setup.gameId, count: 10 }, ageConfirmed: true },
+      { authorization: `Device ${kiosk}` },
+    )
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201)
+    await playToTheEnd(server.services, setup.gameId)
+    const [winner] = await winningCodes(server.services, setup.gameId)
+    expect(winner).toBeDefined()
+    printer.setMode('paper_out')
+
+    const page = await atDesk()
+    await page.getByTestId('cashier-code').fill(winner.code)
+    await page.getByTestId('cashier-check').click()
+    await expect.poll(() => page.getByTestId('cashier-status').getAttribute('data-status')).toBe('winner')
+    if (await page.getByTestId('cashier-payee-name').count()) {
+      await page.getByTestId('cashier-payee-name').fill('Juana Mamani')
+      await page.getByTestId('cashier-payee-document').fill('4567891 LP')
+    }
+    await page.getByTestId('cashier-pay').click()
+    await page.getByTestId('cashier-receipt').waitFor({ timeout: 20_000 })
+    expect(await page.getByTestId('cashier-receipt').getAttribute('data-receipt')).toBe('failed')
+    expect(norm(await page.getByTestId('cashier-receipt-failed').textContent())).toBe(
+      'El recibo no se imprimió, pero la operación quedó registrada. Revise la impresora de caja (papel, conexión) e imprima el recibo de nuevo.',
+    )
+    const text = await shown(page, [winner.cardId, till.station.id, desk.split('.')[0]])
+    expect(text).not.toMatch(/paper|printer|offline|127\.0\.0\.1|tcp:/i)
+    await page.screenshot({ path: join(SCREENSHOTS, 'screen-refusals-cashier-receipt-failed-1366x768.png') })
     await page.close()
   }, 120_000)
 })

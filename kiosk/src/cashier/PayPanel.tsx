@@ -385,7 +385,9 @@ export function PayPanel(props: { store: CashierStore }) {
             data-receipt={refunded.receipt?.printed ? 'printed' : 'failed'}
           >
             {refunded.receipt && !refunded.receipt.printed && (
-              <p class="c-error">{T.receiptFailed(refunded.receipt.error.message)}</p>
+              <p class="c-error" data-testid="cashier-receipt-failed">
+                {T.receiptFailed}
+              </p>
             )}
             <img
               src={refunded.preview ?? ''}
@@ -430,7 +432,11 @@ export function PayPanel(props: { store: CashierStore }) {
         )}
         {paid && (
           <div class="c-receipt" data-testid="cashier-receipt" data-receipt={paid.receipt}>
-            {paid.receipt === 'failed' && <p class="c-error">{T.receiptFailed(paid.printError ?? '')}</p>}
+            {paid.receipt === 'failed' && (
+              <p class="c-error" data-testid="cashier-receipt-failed">
+                {T.receiptFailed}
+              </p>
+            )}
             <img
               src={paid.preview ?? localReceipt ?? ''}
               alt=""

@@ -249,7 +249,9 @@ const es = {
   paidDone: 'Premio pagado. Entregue el efectivo y haga firmar el recibo.',
   refundDone: 'Reembolso pagado. Entregue el efectivo y haga firmar el recibo.',
   goodsDone: 'Premio registrado. Entregue el premio y haga firmar el recibo.',
-  receiptFailed: (msg: string) => `El recibo no se imprimió: ${msg}`,
+  // The printer's own error is English detail for the log (it may name a station or an address): said in words here.
+  receiptFailed:
+    'El recibo no se imprimió, pero la operación quedó registrada. Revise la impresora de caja (papel, conexión) e imprima el recibo de nuevo.',
   receiptLocal: 'Este pago no se imprime en la impresora de caja: imprima este recibo y hágalo firmar.',
   print: 'Imprimir recibo',
   reprint: 'Reimprimir recibo',
@@ -578,7 +580,8 @@ const en: Texts = {
   paidDone: 'Prize paid. Hand over the cash and have the receipt signed.',
   refundDone: 'Refund paid. Hand over the cash and have the receipt signed.',
   goodsDone: 'Prize recorded. Hand over the prize and have the receipt signed.',
-  receiptFailed: (msg: string) => `The receipt did not print: ${msg}`,
+  receiptFailed:
+    'The receipt did not print, but the operation is recorded. Check the cash desk printer (paper, connection) and print the receipt again.',
   receiptLocal: 'This payout is not printed at the cash desk printer: print this receipt and have it signed.',
   print: 'Print receipt',
   reprint: 'Reprint receipt',
