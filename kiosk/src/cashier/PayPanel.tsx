@@ -120,7 +120,8 @@ export function PayPanel(props: { store: CashierStore }) {
             <strong>{T.lookup.mismatch(store.mismatch.value.serial, store.mismatch.value.gameNo)}</strong>
           </div>
         )}
-        {store.error.value && (
+        {/* With no ticket or voucher on screen the banner above is the refusal itself (StatusBanner): said once. */}
+        {store.error.value && (st || v) && (
           <div class="c-error" data-testid="cashier-error" data-code={store.error.value.code}>
             {/* Issue 14 point 7: the server's message in the screen's language; its code and English detail stay off screen. */}
             <strong>{store.error.value.message}</strong>
@@ -384,7 +385,9 @@ export function PayPanel(props: { store: CashierStore }) {
             data-receipt={refunded.receipt?.printed ? 'printed' : 'failed'}
           >
             {refunded.receipt && !refunded.receipt.printed && (
-              <p class="c-error">{T.receiptFailed(refunded.receipt.error.message)}</p>
+              <p class="c-error" data-testid="cashier-receipt-failed">
+                {T.receiptFailed}
+              </p>
             )}
             <img
               src={refunded.preview ?? ''}
@@ -429,7 +432,11 @@ export function PayPanel(props: { store: CashierStore }) {
         )}
         {paid && (
           <div class="c-receipt" data-testid="cashier-receipt" data-receipt={paid.receipt}>
-            {paid.receipt === 'failed' && <p class="c-error">{T.receiptFailed(paid.printError ?? '')}</p>}
+            {paid.receipt === 'failed' && (
+              <p class="c-error" data-testid="cashier-receipt-failed">
+                {T.receiptFailed}
+              </p>
+            )}
             <img
               src={paid.preview ?? localReceipt ?? ''}
               alt=""
@@ -474,7 +481,7 @@ export function PayPanel(props: { store: CashierStore }) {
             {T.cashOut(money(v.amountCents, v.currency))}
           </button>
         )}
-        {(st || v) && !paid && !refunded && (
+        {(st || v || store.error.value) && !paid && !refunded && (
           <button
             type="button"
             class="c-btn c-btn--ghost"

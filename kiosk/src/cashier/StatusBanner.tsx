@@ -1,6 +1,6 @@
 import { formatMoney } from '../../../server/src/shared/money.ts'
 import { formatStamp } from '../../../printer/src/ticket-layout.ts'
-import { productOfCode, type ScanView } from './answer.ts'
+import { productOfCode, readTyped, type ScanView } from './answer.ts'
 import type { CashierStore } from './store.ts'
 import { TEXTS } from './texts.ts'
 
@@ -184,6 +184,16 @@ export function StatusBanner(props: { store: CashierStore }) {
         void _never
       }
     }
+  } else if (store.error.value) {
+    // A scan refused with nothing to show for it (a voucher whose row fails its seal, a code of another hall): the
+    // refusal is the one state on screen, not under a prompt still waiting for a code; the prompt returns with the
+    // next scan or SIGUIENTE (clearScan).
+    tone = 'bad'
+    testStatus = 'refused'
+    kind = store.code.value ? kindOfCode(T, store.code.value) : ''
+    title = T.refused.title
+    note = store.error.value.message
+    extra = T.refused.next
   } else {
     return (
       <div class="c-banner c-banner--idle" data-testid="cashier-status" data-status="idle">
@@ -213,7 +223,13 @@ export function StatusBanner(props: { store: CashierStore }) {
         </div>
       )}
       {note && (
-        <div class="c-banner__note" data-testid="cashier-status-note">
+        <div
+          class={testStatus === 'refused' ? 'c-banner__note c-banner__note--refusal' : 'c-banner__note'}
+          // The refusal's words are the screen's error (`cashier-error`, as beside an answer); its code stays an attribute.
+          data-testid={testStatus === 'refused' ? 'cashier-error' : 'cashier-status-note'}
+          data-code={testStatus === 'refused' ? store.error.value?.code : undefined}
+          role={testStatus === 'refused' ? 'alert' : undefined}
+        >
           {note}
         </div>
       )}
@@ -224,6 +240,14 @@ export function StatusBanner(props: { store: CashierStore }) {
       )}
     </div>
   )
+}
+
+/** What a code refused before any answer looks like (VALE, CÓDIGO), from its shape alone. */
+function kindOfCode(T: Texts, code: string): string {
+  const hint = readTyped(code).kind === 'voucher_short' ? 'voucher' : productOfCode(code)
+  // As the answers name them: a voucher as the voucher's answer does, a ticket as kindLine does.
+  if (hint === 'voucher') return T.products.voucher
+  return (hint ? T.products[hint] : T.products.unknown).toUpperCase()
 }
 
 /** "RASPADITA · Raspa Test": what the ticket is, in capitals, and its game when known. */

@@ -24,6 +24,7 @@ import { cashBreakdown, cashPieces, parseAmount } from './cash.ts'
 import type { ReceiptParty } from './receipt.ts'
 import { TEXTS } from './texts.ts'
 import { formatMoney } from '../../../server/src/shared/money.ts'
+import { ErrorCode } from '../../../server/src/shared/errors.ts'
 
 /** A refusal as the cashier sees it: the server's message in the screen's language (its English detail is for the log). */
 export interface ShownError {
@@ -31,6 +32,27 @@ export interface ShownError {
   message: string
 }
 export type Tab = 'pay' | 'sell' | 'day'
+
+/** The codes the server answers a refusal with, each worded in both languages by http/messages.ts. */
+const SERVER_CODES: ReadonlySet<string> = new Set([
+  ...Object.values(ErrorCode),
+  'INTERNAL',
+  'PAYLOAD_TOO_LARGE',
+  'ROUTE_NOT_FOUND',
+])
+
+/**
+ * A refusal in the screen's words: the server's message (localized by Accept-Language, every code it sends has one in
+ * http/messages.ts) or, for what did not come from the server as a refusal (a proxy's bare status line, a fault of the
+ * screen itself), the screen's own sentence, never an English status text or a stack line. The code stays off screen.
+ */
+export function shownError(err: unknown, lang: Lang): ShownError {
+  if (err instanceof ApiError && SERVER_CODES.has(err.code)) return { code: err.code, message: err.message }
+  // NETWORK and BAD_RESPONSE are worded by the client library in the screen's language (web/http.ts).
+  if (err instanceof ApiError && (err.code === 'NETWORK' || err.code === 'BAD_RESPONSE'))
+    return { code: err.code, message: err.message }
+  return { code: err instanceof ApiError ? err.code : 'ERROR', message: TEXTS[lang].refused.failed }
+}
 
 const NAME_KEY = 'bolillo.cashier.name'
 
@@ -138,8 +160,7 @@ export function createCashierStore(
     try {
       return await fn()
     } catch (err) {
-      error.value =
-        err instanceof ApiError ? { code: err.code, message: err.message } : { code: 'ERROR', message: String(err) }
+      error.value = shownError(err, lang.value)
       return undefined
     } finally {
       busy.value = false

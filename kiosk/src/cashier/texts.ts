@@ -50,6 +50,12 @@ const es = {
   cameraStop: 'Cerrar cámara',
   cameraFailed: 'No se pudo usar la cámara. Lea el código con el lector o escríbalo.',
   waiting: 'Esperando un código…',
+  // A refused scan or payout with nothing else on screen: one state, the refusal, until the next scan or SIGUIENTE.
+  refused: {
+    title: 'RECHAZADO',
+    next: 'Siga lo que indica el mensaje. Para atender otro código, escanéelo o pulse SIGUIENTE.',
+    failed: 'No se pudo completar y no cambió nada. Inténtelo otra vez; si se repite, avise al encargado.',
+  },
   products: {
     card: 'Cartón de bingo',
     instant: 'Raspadita',
@@ -243,7 +249,9 @@ const es = {
   paidDone: 'Premio pagado. Entregue el efectivo y haga firmar el recibo.',
   refundDone: 'Reembolso pagado. Entregue el efectivo y haga firmar el recibo.',
   goodsDone: 'Premio registrado. Entregue el premio y haga firmar el recibo.',
-  receiptFailed: (msg: string) => `El recibo no se imprimió: ${msg}`,
+  // The printer's own error is English detail for the log (it may name a station or an address): said in words here.
+  receiptFailed:
+    'El recibo no se imprimió, pero la operación quedó registrada. Revise la impresora de caja (papel, conexión) e imprima el recibo de nuevo.',
   receiptLocal: 'Este pago no se imprime en la impresora de caja: imprima este recibo y hágalo firmar.',
   print: 'Imprimir recibo',
   reprint: 'Reimprimir recibo',
@@ -378,6 +386,11 @@ const en: Texts = {
   cameraStop: 'Close camera',
   cameraFailed: 'The camera could not be used. Read the code with the barcode reader or type it.',
   waiting: 'Waiting for a code…',
+  refused: {
+    title: 'REFUSED',
+    next: 'Do what the message says. To serve another code, scan it or press NEXT.',
+    failed: 'It could not be completed and nothing changed. Try again; if it happens again, call the manager.',
+  },
   products: {
     card: 'Bingo card',
     instant: 'Scratch card',
@@ -567,7 +580,8 @@ const en: Texts = {
   paidDone: 'Prize paid. Hand over the cash and have the receipt signed.',
   refundDone: 'Refund paid. Hand over the cash and have the receipt signed.',
   goodsDone: 'Prize recorded. Hand over the prize and have the receipt signed.',
-  receiptFailed: (msg: string) => `The receipt did not print: ${msg}`,
+  receiptFailed:
+    'The receipt did not print, but the operation is recorded. Check the cash desk printer (paper, connection) and print the receipt again.',
   receiptLocal: 'This payout is not printed at the cash desk printer: print this receipt and have it signed.',
   print: 'Print receipt',
   reprint: 'Reprint receipt',

@@ -25,6 +25,9 @@ export function ProblemScreen(props: { store: KioskStore; screen: Extract<Screen
   const { store, screen } = props
   const T = TEXTS[store.lang.value]
   const [title, body] = T.problems[screen.problem]
+  // Spanish first and large; the other language under it, so a visitor reads the refusal without the switch.
+  const other = store.lang.value === 'es' ? 'en' : 'es'
+  const [otherTitle, otherBody] = TEXTS[other].problems[screen.problem]
   const printer = screen.problem.startsWith('printer')
   return (
     <section
@@ -38,7 +41,12 @@ export function ProblemScreen(props: { store: KioskStore; screen: Extract<Screen
       <h1 class="k-state__title" data-testid="kiosk-problem-title">
         {title}
       </h1>
-      <p class="k-state__hint">{body}</p>
+      <p class="k-state__hint" data-testid="kiosk-problem-body">
+        {body}
+      </p>
+      <p class="k-state__second" lang={other} data-testid="kiosk-problem-second">
+        <strong>{otherTitle}.</strong> {otherBody}
+      </p>
       {screen.keepsCredit && (
         <p class="k-state__credit" data-testid="kiosk-credit-kept">
           {T.keepCredit}

@@ -19,6 +19,7 @@ import { canAddBoard, toggleNumber, type Board, type SlipRules } from '../shared
 import { quickPickOrNone, tapNumber, type ChosenDraft } from '../../../web/chosen-picks.ts'
 import { basketBlocker, basketLines, basketTotalCents, purchaseBody, type BasketInput, type Section } from './basket.ts'
 import type { Problem, RefundRefusal } from './texts.ts'
+import { DESK_PROBLEMS, problemOf } from './refusals.ts'
 import { invalidView, type ScanView } from '../../../server/src/cashdesk/ticket-answer.ts'
 import { readCardShortCode } from '../../../server/src/cashdesk/card-short-code.ts'
 
@@ -32,46 +33,6 @@ export type Screen =
   | { name: 'refund'; code: string; view: ScanView; refusal: RefundRefusal | null }
   | { name: 'refunding' }
   | { name: 'refunded'; refund: CardRefund }
-
-/** What a refusal from the server means to the player (never its code: the texts say it in words). */
-export function problemOf(err: unknown): Problem {
-  if (!(err instanceof ApiError)) return 'other'
-  switch (err.code) {
-    case 'INVALID_SIGNATURE':
-    case 'VALIDATION_FAILED':
-      return 'voucher_invalid'
-    // A code that matches no voucher (one character mistyped) is not a voucher of another hall: said apart.
-    case 'TICKET_NOT_FOUND':
-      return 'voucher_not_found'
-    case 'WRONG_HALL':
-      return 'voucher_other_hall'
-    case 'VOUCHER_SPENT':
-      return 'voucher_spent'
-    case 'VOUCHER_EXPIRED':
-      return 'voucher_expired'
-    case 'VOUCHER_INSUFFICIENT':
-      return 'voucher_empty'
-    case 'SALES_CLOSED':
-    case 'SALES_NOT_OPEN':
-    case 'GAME_NOT_FOUND':
-    case 'DRAW_NOT_FOUND':
-      return 'sales_closed'
-    case 'SERIES_EXHAUSTED':
-      return 'sold_out'
-    case 'NUMBERS_TAKEN':
-      return 'numbers_taken'
-    case 'RULE_DISABLED':
-      return 'instant_disabled'
-    case 'DEVICE_UNAVAILABLE':
-      return (err.details as { reason?: string } | undefined)?.reason === 'paper_out'
-        ? 'printer_paper'
-        : 'printer_offline'
-    case 'NETWORK':
-      return 'network'
-    default:
-      return 'other'
-  }
-}
 
 const EMPTY_PLAYER = { name: '', document: '' }
 
@@ -354,9 +315,14 @@ export function createKioskStore(
         }
       })
     } catch (err) {
+      const problem = problemOf(err, 'voucher')
       batch(() => {
         voucher.value = null
-        voucherProblem.value = problemOf(err)
+        // What the player cannot mend by typing again is said on the big screen, with the way to the cash desk.
+        if (DESK_PROBLEMS.has(problem)) {
+          typedCode.value = ''
+          screen.value = { name: 'problem', problem, keepsCredit: false, retry: false }
+        } else voucherProblem.value = problem
       })
     } finally {
       checking.value = false
@@ -381,11 +347,13 @@ export function createKioskStore(
         return
       }
       const invalid = err instanceof ApiError && (err.code === 'INVALID_SIGNATURE' || err.code === 'TICKET_NOT_FOUND')
+      // Issue 24 point 1: a card whose row fails its seal is not refunded here: said as a card for the cash desk.
+      const held = err instanceof ApiError && err.code === 'ROW_TAMPERED'
       screen.value = {
         name: 'refund',
         code,
         view: invalidView('card', 'unknown'),
-        refusal: invalid ? 'invalid' : 'other',
+        refusal: invalid ? 'invalid' : held ? 'held' : 'other',
       }
     } finally {
       checking.value = false
@@ -416,7 +384,7 @@ export function createKioskStore(
       const refusal: RefundRefusal =
         code === 'NOT_REFUNDABLE' && ((err as ApiError).details as { field?: string } | undefined)?.field === 'to'
           ? 'cash_bought'
-          : code === 'CARD_HELD' || code === 'CARD_DESTROYED' || code === 'TICKET_BLOCKED'
+          : code === 'CARD_HELD' || code === 'CARD_DESTROYED' || code === 'TICKET_BLOCKED' || code === 'ROW_TAMPERED'
             ? 'held'
             : code === 'NOT_REFUNDABLE'
               ? 'not_annulled'
@@ -470,10 +438,11 @@ export function createKioskStore(
       void refreshOffer()
     } catch (err) {
       const p = problemOf(err)
-      // The sale is all or nothing: whatever went wrong, the voucher was not spent.
-      const retry = p.startsWith('printer') || p === 'network' || p === 'other'
-      if (p.startsWith('voucher')) voucher.value = null
-      screen.value = { name: 'problem', problem: p, keepsCredit: true, retry }
+      // The sale is all or nothing: whatever went wrong, the voucher was not spent. A voucher the desk must look at
+      // (not_usable) is not promised to keep its balance, and leaves the screen with the player.
+      const retry = p.startsWith('printer') || p === 'network' || p === 'busy' || p === 'other'
+      if (p.startsWith('voucher') || DESK_PROBLEMS.has(p)) voucher.value = null
+      screen.value = { name: 'problem', problem: p, keepsCredit: !DESK_PROBLEMS.has(p), retry }
     }
   }
 

@@ -182,6 +182,40 @@ const es = {
     ],
     instant_disabled: ['Raspaditas no disponibles', 'Esta sala no está autorizada para vender raspaditas en pantalla.'],
     network: ['Sin conexión', 'El kiosco no puede hablar con el servidor. Inténtelo en un momento.'],
+    // Issue 24 point 1: a voucher (or a row the sale pays from) that fails its seal; the player goes to the desk.
+    not_usable: [
+      'Este vale no se puede usar aquí',
+      'Lleve el vale a la caja: allí le atenderán. En este kiosco no se ha cobrado nada.',
+    ],
+    id_required: [
+      'Compra con identificación',
+      'En esta sala se juega identificado: pida en caja un vale a su nombre, con su documento de identidad.',
+    ],
+    not_admitted: ['Compra no disponible', 'Esta compra no puede hacerse en el kiosco. Diríjase a caja, por favor.'],
+    age: ['Confirme su edad', 'Responda a la pregunta de la edad e inténtelo de nuevo.'],
+    numbers_invalid: [
+      'Números no válidos',
+      'Revise los números de sus cartones: cada cartón lleva los números que pide la partida.',
+    ],
+    limits: [
+      'Límite de cartones',
+      'Su compra supera los cartones que la sala permite por compra o por jugador. Quite cartones e inténtelo de nuevo.',
+    ],
+    hall_full: ['Sala completa', 'No quedan plazas de juego libres en esta partida.'],
+    entry_closed: [
+      'Entrada cerrada',
+      'La sala ya no admite más jugadores en esta partida. Podrá comprar para la siguiente.',
+    ],
+    previous_cards: [
+      'Cartones anteriores',
+      'Para comprar en esta partida, entregue antes en caja los cartones de la partida anterior.',
+    ],
+    basket_invalid: ['Revise su compra', 'Algo de su compra no se puede vender así. Revísela e inténtelo de nuevo.'],
+    out_of_service: [
+      'Venta no disponible en este kiosco',
+      'Este kiosco no puede vender ahora. Compre en caja o avise al personal de sala.',
+    ],
+    busy: ['Un momento, por favor', 'El sistema está atendiendo otras compras. Inténtelo de nuevo.'],
     other: ['No se pudo completar', 'Inténtelo de nuevo o solicite ayuda en caja.'],
   },
 }
@@ -367,6 +401,39 @@ const en: Texts = {
     ],
     instant_disabled: ['Scratch tickets unavailable', 'This hall is not authorised to sell on-screen scratch tickets.'],
     network: ['No connection', 'The kiosk cannot reach the server. Try again in a moment.'],
+    not_usable: [
+      'This voucher cannot be used here',
+      'Take the voucher to the cash desk: they will help you there. Nothing was charged at this kiosk.',
+    ],
+    id_required: [
+      'Identified play',
+      'This hall sells only to identified players: ask the cash desk for a voucher in your name, with your identity document.',
+    ],
+    not_admitted: ['Purchase not available', 'This purchase cannot be made at the kiosk. Please go to the cash desk.'],
+    age: ['Confirm your age', 'Answer the age question and try again.'],
+    numbers_invalid: [
+      'Numbers not valid',
+      'Check the numbers of your cards: each card holds the numbers the game asks for.',
+    ],
+    limits: [
+      'Card limit',
+      'Your purchase is over the cards the hall allows per purchase or per player. Remove some cards and try again.',
+    ],
+    hall_full: ['Hall full', 'No playing seats are left in this game.'],
+    entry_closed: ['Entry closed', 'The hall takes no more players in this game. You can buy for the next one.'],
+    previous_cards: [
+      'Previous cards',
+      "To buy in this game, first hand in the previous game's cards at the cash desk.",
+    ],
+    basket_invalid: [
+      'Check your purchase',
+      'Something in your purchase cannot be sold like this. Check it and try again.',
+    ],
+    out_of_service: [
+      'No sales at this kiosk',
+      'This kiosk cannot sell now. Buy at the cash desk or call a member of staff.',
+    ],
+    busy: ['One moment, please', 'The system is serving other purchases. Try again.'],
     other: ['Could not complete', 'Try again or ask at the cashier.'],
   },
 }
