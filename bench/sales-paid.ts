@@ -559,7 +559,7 @@ async function run(
     const [{ times: ballTimes, statuses: ballStatuses }] = await Promise.all([ballRun, stalledPlayer, balls])
     report('stalled printer, the other clients', others)
     log(
-      `stalled kiosk: answers ${JSON.stringify(stalledAnswers)} (each waits for its printer's ${printerTimeoutMs} ms timeout); ${ballTimes.length} balls drawn meanwhile, p99 ${ballTimes.length ? p99(ballTimes).toFixed(1) : '-'} ms, max ${ballTimes.length ? Math.max(...ballTimes).toFixed(1) : '-'} ms (draws answered ${JSON.stringify(ballStatuses)})`,
+      `stalled kiosk: answers ${JSON.stringify(stalledAnswers)} (each waits for its printer's ${printerTimeoutMs} ms timeout); ${ballTimes.length} balls drawn meanwhile, p50 ${ballTimes.length ? [...ballTimes].sort((a, b) => a - b)[Math.floor(ballTimes.length / 2)].toFixed(1) : '-'} ms, p99 ${ballTimes.length ? p99(ballTimes).toFixed(1) : '-'} ms, max ${ballTimes.length ? Math.max(...ballTimes).toFixed(1) : '-'} ms (draws answered ${JSON.stringify(ballStatuses)})`,
     )
     emit({ name: 'sales.paid.stalled_printer.p99', value: Number((others.p99 ?? 0).toFixed(1)), unit: 'ms' })
     if (ballTimes.length)
