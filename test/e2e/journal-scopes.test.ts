@@ -19,6 +19,7 @@ import { GLOBAL_LOCK, PRODUCT_LOCK_CLASS, SCOPE_LOCK_CLASS, scopeLockKey } from 
 import { gameScope } from '../../server/src/bingo/context.ts'
 import { gameById } from '../../server/src/bingo/store/games.ts'
 import { tamper as tamperWith } from '../helpers/tamper.ts'
+import { DomainError } from '../../server/src/shared/errors.ts'
 
 /**
  * Issue 23 point 5, DESIGN.md "Journal": on PostgreSQL the journal is one chain per scope (hall, operator product),
@@ -1554,6 +1555,54 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       [200, undefined, 'active'],
     ])
     expect(await chainsOf('device.status_changed', (p) => p.deviceId === 'BOMBO-SUR')).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("issue 23 point 5: a ticket of hall B whose paper jammed is reprinted at hall B's desk under hall B's lock alone: with hall A's transaction open one is reprinted; with hall B's held the second is that lock's one waiter; both records are in hall B's chain", async () => {
+    // Hall B's desk printer jams (its paper, not the sale: the sales stand, each ticket waits for its reprint).
+    const pool = server.services.cashdesk.printers
+    const forStation = pool.forStation
+    let jammed = true
+    pool.forStation = (stationId: string) => {
+      const printer = forStation.call(pool, stationId)
+      if (!jammed || stationId !== tillSouth.station.id) return printer
+      return Object.assign(Object.create(printer) as typeof printer, {
+        print: async () => {
+          throw new DomainError('DEVICE_UNAVAILABLE', 'atasco de papel', { reason: 'paper_jam' })
+        },
+      })
+    }
+    let refs: string[] = []
+    try {
+      const gameId = await openGameIn(south)
+      for (let i = 0; i < 2; i++) {
+        const sold = await sell(tillSouth, { ...south, gameId })
+        expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+        expect(sold.body.print?.code, JSON.stringify(sold.body.print)).toBe('PRINT_PENDING')
+        refs = [...refs, sold.body.print.ref as string]
+      }
+    } finally {
+      jammed = false
+      pool.forStation = forStation
+    }
+    await server.services.checkpoints.settled()
+    const reprint = (ref: string) =>
+      api(server.url, 'POST', '/api/tickets/reprint', { ref }, tillSouth.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+        r.body.reprint,
+      ])
+    expect(
+      await besideThenBehind(
+        `hall:${south.hallId}`,
+        () => reprint(refs[0]),
+        () => reprint(refs[1]),
+      ),
+    ).toEqual([
+      [200, undefined, 1],
+      [200, undefined, 1],
+    ])
+    expect(await chainsOf('ticket.reprinted', (p) => refs.includes(p.ref as string))).toEqual([`hall:${south.hallId}`])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 })
