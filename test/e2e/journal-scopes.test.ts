@@ -1605,6 +1605,59 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     expect(await chainsOf('ticket.reprinted', (p) => refs.includes(p.ref as string))).toEqual([`hall:${south.hallId}`])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
+
+  it("bolillo-draw-v2 point 3: a typed beacon signature refused for hall B's game is journaled under hall B's lock alone: with hall A's transaction open the refusal answers; with hall B's held the second is that lock's one waiter; both records are in hall B's chain", async () => {
+    const { bingo, beacon } = server.services
+    // The round's value is held back, so that the game waits for one typed by staff.
+    let publish!: () => void
+    const published = new Promise<void>((r) => (publish = r))
+    const obtain = beacon.obtain
+    beacon.obtain = async (...args) => {
+      await published
+      return obtain.apply(beacon, args)
+    }
+    const director = await personOfSouth('jefa-sorteo', 'director')
+    let gameId = ''
+    try {
+      gameId = await openGameIn(south)
+      // A game closes with at least ten cards sold (BNG-21).
+      const sold = await api(
+        server.url,
+        'POST',
+        `/api/games/${gameId}/sales`,
+        { count: 10, cash: countOf(5000), ageConfirmed: true },
+        tillSouth.headers,
+      )
+      expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+      await server.services.cashdesk.prints.flushPrinted()
+      await bingo.closeSales({ gameId })
+      await server.services.checkpoints.settled()
+      const typed = () =>
+        api(server.url, 'POST', `/api/games/${gameId}/beacon`, { signature: 'ab'.repeat(48) }, director).then((r) => [
+          r.status >= 400,
+          r.body.error?.code,
+        ])
+      expect(await besideThenBehind(`hall:${south.hallId}`, typed, typed)).toEqual([
+        [true, 'INVALID_SIGNATURE'],
+        [true, 'INVALID_SIGNATURE'],
+      ])
+    } finally {
+      beacon.obtain = obtain
+      publish()
+    }
+    // The value fetched at last is stored: the game goes on as any other.
+    const until = Date.now() + 15_000
+    while (!(await gameById(server.services.db, gameId))?.beaconRandomness && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50))
+    const refused = await chainsOf('beacon.refused', (p) => p.gameId === gameId)
+    expect(refused).toEqual([`hall:${south.hallId}`])
+    expect(
+      (await records()).filter(
+        (r) => r.type === 'beacon.refused' && (r.payload as { gameId?: string }).gameId === gameId,
+      ),
+    ).toHaveLength(2)
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
 })
 
 /**
