@@ -1225,6 +1225,10 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       hold.release()
       await hold.held
     }
+    // The printed marks and checkpoints that `beside` (or what came before) left queued are written first: what
+    // waits below is `behind` alone.
+    await server.services.cashdesk.prints.flushPrinted()
+    await server.services.checkpoints.settled()
     const mine = await holdScope(own)
     let waiting: Promise<B> | undefined
     try {
@@ -1441,6 +1445,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       tillSouth.headers,
     )
     expect(voucher.status, JSON.stringify(voucher.body)).toBe(201)
+    await server.services.cashdesk.prints.flushPrinted()
     const atTerminal = { 'accept-language': 'es', authorization: `Device ${terminal.credential}` }
     const [opened, ended] = await besideThenBehind(
       `hall:${south.hallId}`,
