@@ -29,7 +29,7 @@ import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { migrate } from './db/migrate.ts'
 import { openSqlite } from './db/sqlite-runtime.ts'
-import { verifyChain, type JournalRecord } from './shared/journal-chain.ts'
+import { OPERATOR_CHAIN, verifyChain, type JournalRecord } from './shared/journal-chain.ts'
 import { rowSealKeyOf, sealLegacyRows, withRowSeals } from './shared/row-seal-database.ts'
 import { collectJournalSeals, verifySealedRows } from './shared/row-seals.ts'
 import { recomputeBalances, rowsVerdict, voucherRefProblems } from './shared/row-verify.ts'
@@ -121,13 +121,16 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       demoScope: config.demoBeaconScope === 'any' ? undefined : createDemoScopeCheck(db),
       onRefused: (r) => {
         const at = (overrides.clock ?? systemClock).now().toISOString()
-        db.transaction((tx) =>
-          appendJournal(tx, {
-            at,
-            type: 'beacon.refused',
-            scope: '',
-            payload: { ...r, actor: { kind: r.source === 'relay' ? 'relay' : 'staff' } },
-          }),
+        // Issue 23 point 5: one record of the operator chain and no row: that chain's lock alone (db/scopes.ts).
+        db.transaction(
+          (tx) =>
+            appendJournal(tx, {
+              at,
+              type: 'beacon.refused',
+              scope: '',
+              payload: { ...r, actor: { kind: r.source === 'relay' ? 'relay' : 'staff' } },
+            }),
+          { scopes: [OPERATOR_CHAIN] },
         ).catch((e) => log.warn('could not journal a refused beacon value', e))
       },
       onRelayFailure: (f) => log.warn(`beacon relay ${f.relay} failed for round ${f.round}: ${f.reason}`),

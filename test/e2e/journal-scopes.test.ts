@@ -19,6 +19,7 @@ import { GLOBAL_LOCK, PRODUCT_LOCK_CLASS, SCOPE_LOCK_CLASS, scopeLockKey } from 
 import { gameScope } from '../../server/src/bingo/context.ts'
 import { gameById } from '../../server/src/bingo/store/games.ts'
 import { tamper as tamperWith } from '../helpers/tamper.ts'
+import { DomainError } from '../../server/src/shared/errors.ts'
 
 /**
  * Issue 23 point 5, DESIGN.md "Journal": on PostgreSQL the journal is one chain per scope (hall, operator product),
@@ -1200,6 +1201,466 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     const scanned = (await records()).filter((r) => r.type === 'lotto.ticket_validated')
     expect(scanned.length).toBe(before + 2)
     expect([...new Set(scanned.map((r) => r.chain))]).toEqual(['lotto'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  /**
+   * Issue 23 point 5: `beside` runs with `other`'s lock held (hall A's unless said) and answers; `behind` runs with
+   * `own`'s held and is that lock's one waiter until it is released (pg_locks), then answers. On SQLite (one writer
+   * at a time) both run in turn: each record is still refused unless its transaction locked its chain
+   * (assertChainHeld).
+   */
+  const besideThenBehind = async <A, B>(
+    own: string,
+    beside: () => Promise<A>,
+    behind: () => Promise<B>,
+    other = `hall:${north.hallId}`,
+  ): Promise<[A | 'pending', B]> => {
+    if (!testPostgresUrl) return [await beside(), await behind()]
+    const hold = await holdScope(other)
+    let first: A | 'pending'
+    try {
+      first = await within(beside(), 10_000)
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    // The printed marks and checkpoints that `beside` (or what came before) left queued are written first: what
+    // waits below is `behind` alone.
+    await server.services.cashdesk.prints.flushPrinted()
+    await server.services.checkpoints.settled()
+    const mine = await holdScope(own)
+    let waiting: Promise<B> | undefined
+    try {
+      waiting = behind()
+      const until = Date.now() + 15_000
+      while ((await lockWaiters(own)) < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+      expect(await lockWaiters(own)).toBe(1)
+      expect(await within(waiting, 10)).toBe('pending')
+    } finally {
+      mine.release()
+      await mine.held
+    }
+    return [first, await waiting]
+  }
+  /** The chains the records of `type` (those `pred` keeps) are in. */
+  const chainsOf = async (type: string, pred: (p: Record<string, unknown>) => boolean = () => true) => [
+    ...new Set(
+      (await records())
+        .filter((r) => r.type === type && pred(r.payload as Record<string, unknown>))
+        .map((r) => r.chain),
+    ),
+  ]
+  /** A person of hall B (south) logged in at no enrolled device: the bearer headers. */
+  const personOfSouth = async (username: string, role: 'director' | 'hall_manager') => {
+    await server.services.auth.createUser({
+      username,
+      displayName: role === 'director' ? 'Marta Quispe' : 'Luis Mamani',
+      role,
+      password: PASSWORD,
+      halls: [south.hallId],
+    })
+    const token = (await api(server.url, 'POST', '/api/auth/login', { username, password: PASSWORD })).body.token
+    return { authorization: `Bearer ${token}`, 'accept-language': 'es' }
+  }
+  /** A card of hall B's (south's) game on sale, sold at its counter, its printed mark written. */
+  const southCard = async () => {
+    const sold = await sell(tillSouth, { ...south, gameId: await openGameIn(south) })
+    expect(sold.status).toBe(201)
+    await server.services.cashdesk.prints.flushPrinted()
+    await server.services.checkpoints.settled()
+    return sold.body.cards[0] as { id: string; code: string; serial: string; gameId?: string }
+  }
+
+  it("BNG-71 (issue 29): a card looked up by its serial at hall B's desk locks hall B alone: with hall A's transaction open it answers; with hall B's held it is that lock's one waiter; its record is in hall B's chain", async () => {
+    const card = await southCard()
+    const gameId = await openGameIn(south)
+    const look = () =>
+      api(server.url, 'POST', '/api/tickets/lookup', { gameId, serial: card.serial }, tillSouth.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+        r.body.view?.payable,
+      ])
+    expect(await besideThenBehind(`hall:${south.hallId}`, look, look)).toEqual([
+      [200, undefined, false],
+      [200, undefined, false],
+    ])
+    // The games to choose from (a read): with hall A's transaction open, listed at once.
+    const games = await besideThenBehind(
+      `hall:${south.hallId}`,
+      () => api(server.url, 'GET', '/api/tickets/lookup/games', undefined, tillSouth.headers).then((r) => r.status),
+      () => api(server.url, 'GET', '/api/tickets/lookup/games', undefined, tillSouth.headers).then((r) => r.status),
+    )
+    expect(games).toEqual([200, 200])
+    expect(await chainsOf('ticket.looked_up', (p) => p.ticketId === card.id)).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("LST-4 / issue 14 point 6: blocking a lost card of hall B and lifting the block lock hall B alone: with hall A's transaction open the block is recorded; with hall B's held the unblock is that lock's one waiter; both records are in hall B's chain", async () => {
+    const card = await southCard()
+    const director = await personOfSouth('directora-sur', 'director')
+    await personOfSouth('encargado-sur', 'hall_manager')
+    const witness = { 'x-bolillo-second-person': Buffer.from(`encargado-sur:${PASSWORD}`).toString('base64') }
+    const [blocked, unblocked] = await besideThenBehind(
+      `hall:${south.hallId}`,
+      () =>
+        api(server.url, 'POST', '/api/tickets/block', { code: card.code, reason: 'lost' }, director).then((r) => [
+          r.status,
+          r.body.error?.code,
+        ]),
+      () =>
+        api(
+          server.url,
+          'POST',
+          '/api/tickets/unblock',
+          { code: card.code, reason: 'el jugador encontró el cartón' },
+          { ...director, ...witness },
+        ).then((r) => [r.status, r.body.error?.code]),
+    )
+    expect([blocked, unblocked]).toEqual([
+      [201, undefined],
+      [200, undefined],
+    ])
+    for (const type of ['ticket.blocked', 'ticket.unblocked'])
+      expect(await chainsOf(type, (p) => p.ticketId === card.id)).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("BNG-87: cards of hall B held as evidence lock hall B alone: with hall A's transaction open one is held; with hall B's held the second is that lock's one waiter; the records are in hall B's chain", async () => {
+    const first = await southCard()
+    const second = await southCard()
+    const director = await personOfSouth('jefa-custodia', 'director')
+    const hold = (code: string) =>
+      api(server.url, 'POST', '/api/cards/hold', { code, reason: 'reclamación de la mesa 4' }, director).then((r) => [
+        r.status,
+        r.body.error?.code,
+        r.body.state,
+      ])
+    expect(
+      await besideThenBehind(
+        `hall:${south.hallId}`,
+        () => hold(first.code),
+        () => hold(second.code),
+      ),
+    ).toEqual([
+      [200, undefined, 'evidence'],
+      [200, undefined, 'evidence'],
+    ])
+    expect(await chainsOf('card.custody', (p) => p.cardId === first.id || p.cardId === second.id)).toEqual([
+      `hall:${south.hallId}`,
+    ])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("BNG-72: hall B's complaints book is written under hall B's lock alone: with hall A's transaction open a complaint is recorded; with hall B's held the answer is that lock's one waiter; both records are in hall B's chain", async () => {
+    const manager = await personOfSouth('gerente-libro', 'hall_manager')
+    const complaint = await within(
+      api(
+        server.url,
+        'POST',
+        `/api/halls/${south.hallId}/complaints`,
+        { playerName: 'Juan Pérez', text: 'El cartón 41 no se cantó a tiempo' },
+        tillSouth.headers,
+      ),
+      10_000,
+    )
+    const [recorded, answered] = await besideThenBehind(
+      `hall:${south.hallId}`,
+      () =>
+        api(
+          server.url,
+          'POST',
+          `/api/halls/${south.hallId}/complaints`,
+          { playerName: 'Ana Choque', text: 'La bola 17 no se mostró en pantalla' },
+          tillSouth.headers,
+        ).then((r) => [r.status, r.body.error?.code]),
+      () =>
+        api(
+          server.url,
+          'POST',
+          `/api/halls/${south.hallId}/complaints/${complaint === 'pending' ? 0 : complaint.body.number}/answer`,
+          { answer: 'Revisado con la grabación: se cantó a tiempo.' },
+          manager,
+        ).then((r) => [r.status, r.body.error?.code]),
+    )
+    expect([recorded, answered]).toEqual([
+      [201, undefined],
+      [200, undefined],
+    ])
+    expect(await chainsOf('complaint.recorded', (p) => p.hallId === south.hallId)).toEqual([`hall:${south.hallId}`])
+    expect(await chainsOf('complaint.answered', (p) => p.hallId === south.hallId)).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("issue 14 point 4: a login, a refused password and a login at an enrolled station lock the operator chain alone: with hall B's transaction open they answer; with the operator chain's held each is that lock's one waiter; their records are in the operator chain", async () => {
+    await server.services.auth.createUser({
+      username: 'cajera-turno',
+      displayName: 'Nilda Flores',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [south.hallId],
+    })
+    const login = (password: string) =>
+      api(server.url, 'POST', '/api/auth/login', { username: 'cajera-turno', password }).then((r) => [
+        r.status,
+        r.body.error?.code,
+      ])
+    expect(
+      await besideThenBehind(
+        'operator',
+        () => login(PASSWORD),
+        () => login('wrong password'),
+        `hall:${south.hallId}`,
+      ),
+    ).toEqual([
+      [200, undefined],
+      [401, 'UNAUTHORIZED'],
+    ])
+    // At hall B's enrolled cash desk: the login's record (user.login) too.
+    const atDesk = () =>
+      api(
+        server.url,
+        'POST',
+        '/api/auth/login',
+        { username: 'cajera-turno', password: PASSWORD },
+        { authorization: `Device ${tillSouth.station.credential}` },
+      ).then((r) => [r.status, r.body.error?.code])
+    expect(await besideThenBehind('operator', atDesk, atDesk, `hall:${south.hallId}`)).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ])
+    expect(await chainsOf('user.login', (p) => p.username === 'cajera-turno')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("BNG-101: a terminal session of hall B, opened with a voucher and ended at the terminal, locks hall B alone: with hall A's transaction open it opens; with hall B's held its end is that lock's one waiter; both records are in hall B's chain", async () => {
+    const { auth, terminals } = server.services
+    await terminals.setTerms({ hallId: south.hallId, ...TERMINAL_TERMS, by: 'test' })
+    const terminal = await auth.enrolDevice({ ...sealed(), kind: 'terminal', name: 'Terminal 7', hallId: south.hallId })
+    const voucher = await api(
+      server.url,
+      'POST',
+      '/api/vouchers',
+      { hallId: south.hallId, amountCents: 2000, cash: countOf(2000) },
+      tillSouth.headers,
+    )
+    expect(voucher.status, JSON.stringify(voucher.body)).toBe(201)
+    await server.services.cashdesk.prints.flushPrinted()
+    const atTerminal = { 'accept-language': 'es', authorization: `Device ${terminal.credential}` }
+    const [opened, ended] = await besideThenBehind(
+      `hall:${south.hallId}`,
+      () =>
+        api(
+          server.url,
+          'POST',
+          '/api/terminal/session',
+          { ageConfirmed: true, voucherCode: voucher.body.voucher.code },
+          atTerminal,
+        ).then((r) => [r.status, r.body.error?.code]),
+      () =>
+        api(server.url, 'POST', '/api/terminal/session/end', {}, atTerminal).then((r) => [
+          r.status,
+          r.body.error?.code,
+        ]),
+    )
+    expect([opened, ended]).toEqual([
+      [201, undefined],
+      [200, undefined],
+    ])
+    for (const type of ['terminal.session_opened', 'terminal.session_closed'])
+      expect(await chainsOf(type, (p) => p.terminalId === terminal.id)).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("LNS-21 / LNS-20: a lotto slip annulled and another's player amended lock `lotto` alone: with hall A's transaction open the annulment is recorded; with `lotto` held the amendment is that lock's one waiter; both records are in the `lotto` chain", async () => {
+    const { lotto, auth } = server.services
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
+    const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
+    const draw = await lotto.createDraw(
+      plan649({
+        gameCode: 'LOTOANUL',
+        salesStartAt: laPaz(day - 86_400_000),
+        salesCloseAt: laPaz(day + 5 * 86_400_000),
+        drawAt: laPaz(day + 5 * 86_400_000 + 3600_000),
+        claimDeadline: laPaz(day + 70 * 86_400_000),
+      }),
+    )
+    const slip = async (boards: number[]) => {
+      const r = await api(
+        server.url,
+        'POST',
+        `/api/lotto/draws/${draw.drawId}/slips`,
+        { boards: [boards], player: { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' }, ageConfirmed: true },
+        tillNorth.headers,
+      )
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      return r.body.receiptNumber as string
+    }
+    const annulled = await slip([1, 7, 13, 19, 25, 31])
+    const amended = await slip([2, 8, 14, 20, 26, 32])
+    await auth.createUser({ username: 'jefa-loto', displayName: 'Elena Ruiz', role: 'director', password: PASSWORD })
+    const jefa = {
+      authorization: `Bearer ${(await api(server.url, 'POST', '/api/auth/login', { username: 'jefa-loto', password: PASSWORD })).body.token}`,
+    }
+    const [annul, amend] = await besideThenBehind(
+      'lotto',
+      () =>
+        api(server.url, 'POST', `/api/lotto/slips/${annulled}/annul`, { reason: 'Pedido del jugador' }, jefa).then(
+          (r) => [r.status, r.body.error?.code],
+        ),
+      () =>
+        api(
+          server.url,
+          'POST',
+          `/api/lotto/slips/${amended}/player`,
+          {
+            name: 'Rosa Condori Mamani de Quispe',
+            document: 'CI 4812377 LP',
+            evidenceRef: 'Certificado de matrimonio 2025-118',
+            reason: 'apellido de casada',
+          },
+          jefa,
+        ).then((r) => [r.status, r.body.error?.code]),
+    )
+    expect([annul, amend]).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ])
+    expect(await chainsOf('lotto.slip_annulled', (p) => p.receipt === annulled)).toEqual(['lotto'])
+    expect(await chainsOf('lotto.player_amended', (p) => p.receipt === amended)).toEqual(['lotto'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("GEN-7: hall B's blower suspended and brought back locks hall B alone: with hall A's transaction open it is suspended; with hall B's held bringing it back is that lock's one waiter; both records are in hall B's chain", async () => {
+    const director = await personOfSouth('jefa-equipos', 'director')
+    const registered = await api(
+      server.url,
+      'POST',
+      '/api/devices',
+      { id: 'BOMBO-SUR', kind: 'blower', name: 'Bombo Sur', hallId: south.hallId, sealCode: 'PRE-SUR-1' },
+      director,
+    )
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201)
+    const status = (to: 'active' | 'suspended') =>
+      api(
+        server.url,
+        'POST',
+        '/api/devices/BOMBO-SUR/status',
+        { status: to, reason: to === 'suspended' ? 'precinto roto' : 'precinto repuesto' },
+        director,
+      ).then((r) => [r.status, r.body.error?.code, r.body.status])
+    expect(
+      await besideThenBehind(
+        `hall:${south.hallId}`,
+        () => status('suspended'),
+        () => status('active'),
+      ),
+    ).toEqual([
+      [200, undefined, 'suspended'],
+      [200, undefined, 'active'],
+    ])
+    expect(await chainsOf('device.status_changed', (p) => p.deviceId === 'BOMBO-SUR')).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("issue 23 point 5: a ticket of hall B whose paper jammed is reprinted at hall B's desk under hall B's lock alone: with hall A's transaction open one is reprinted; with hall B's held the second is that lock's one waiter; both records are in hall B's chain", async () => {
+    // Hall B's desk printer jams (its paper, not the sale: the sales stand, each ticket waits for its reprint).
+    const pool = server.services.cashdesk.printers
+    const forStation = pool.forStation
+    let jammed = true
+    pool.forStation = (stationId: string) => {
+      const printer = forStation.call(pool, stationId)
+      if (!jammed || stationId !== tillSouth.station.id) return printer
+      return Object.assign(Object.create(printer) as typeof printer, {
+        print: async () => {
+          throw new DomainError('DEVICE_UNAVAILABLE', 'atasco de papel', { reason: 'paper_jam' })
+        },
+      })
+    }
+    let refs: string[] = []
+    try {
+      const gameId = await openGameIn(south)
+      for (let i = 0; i < 2; i++) {
+        const sold = await sell(tillSouth, { ...south, gameId })
+        expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+        expect(sold.body.print?.code, JSON.stringify(sold.body.print)).toBe('PRINT_PENDING')
+        refs = [...refs, sold.body.print.ref as string]
+      }
+    } finally {
+      jammed = false
+      pool.forStation = forStation
+    }
+    await server.services.checkpoints.settled()
+    const reprint = (ref: string) =>
+      api(server.url, 'POST', '/api/tickets/reprint', { ref }, tillSouth.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+        r.body.reprint,
+      ])
+    expect(
+      await besideThenBehind(
+        `hall:${south.hallId}`,
+        () => reprint(refs[0]),
+        () => reprint(refs[1]),
+      ),
+    ).toEqual([
+      [200, undefined, 1],
+      [200, undefined, 1],
+    ])
+    expect(await chainsOf('ticket.reprinted', (p) => refs.includes(p.ref as string))).toEqual([`hall:${south.hallId}`])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("bolillo-draw-v2 point 3: a typed beacon signature refused for hall B's game is journaled under hall B's lock alone: with hall A's transaction open the refusal answers; with hall B's held the second is that lock's one waiter; both records are in hall B's chain", async () => {
+    const { bingo, beacon } = server.services
+    // The round's value is held back, so that the game waits for one typed by staff.
+    let publish!: () => void
+    const published = new Promise<void>((r) => (publish = r))
+    const obtain = beacon.obtain
+    beacon.obtain = async (...args) => {
+      await published
+      return obtain.apply(beacon, args)
+    }
+    const director = await personOfSouth('jefa-sorteo', 'director')
+    let gameId = ''
+    try {
+      gameId = await openGameIn(south)
+      // A game closes with at least ten cards sold (BNG-21).
+      const sold = await api(
+        server.url,
+        'POST',
+        `/api/games/${gameId}/sales`,
+        { count: 10, cash: countOf(5000), ageConfirmed: true },
+        tillSouth.headers,
+      )
+      expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+      await server.services.cashdesk.prints.flushPrinted()
+      await bingo.closeSales({ gameId })
+      await server.services.checkpoints.settled()
+      const typed = () =>
+        api(server.url, 'POST', `/api/games/${gameId}/beacon`, { signature: 'ab'.repeat(48) }, director).then((r) => [
+          r.status >= 400,
+          r.body.error?.code,
+        ])
+      expect(await besideThenBehind(`hall:${south.hallId}`, typed, typed)).toEqual([
+        [true, 'INVALID_SIGNATURE'],
+        [true, 'INVALID_SIGNATURE'],
+      ])
+    } finally {
+      beacon.obtain = obtain
+      publish()
+    }
+    // The value fetched at last is stored: the game goes on as any other.
+    const until = Date.now() + 15_000
+    while (!(await gameById(server.services.db, gameId))?.beaconRandomness && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50))
+    const refused = await chainsOf('beacon.refused', (p) => p.gameId === gameId)
+    expect(refused).toEqual([`hall:${south.hallId}`])
+    expect(
+      (await records()).filter(
+        (r) => r.type === 'beacon.refused' && (r.payload as { gameId?: string }).gameId === gameId,
+      ),
+    ).toHaveLength(2)
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 })

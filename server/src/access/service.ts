@@ -9,6 +9,7 @@ import type { Database, Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 import { getProfile, missingDeviceMarks } from '../shared/profile.ts'
 import { hallZoneOf } from '../shared/time-zone.ts'
 import type { Clock } from '../shared/clock.ts'
@@ -456,6 +457,16 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
   }
 
   /**
+   * Issue 23 point 5: a login's writes (the attempt counted on the person's row, a lock, the login's record) lock the
+   * operator chain alone, never the global lock, so that a person logging in (or confirming as a second person) at
+   * one hall neither waits for nor stops any hall's sales. Not the hall of the device: a person's row is shared by
+   * every hall they work in (two halls' logins of one person would count its attempts under two locks), and its
+   * records (user.login, user.locked) are the operator chain's, as every record of a person's account; under that
+   * one lock two attempts on one account still count one after the other.
+   */
+  const LOGIN_SCOPES = { scopes: [OPERATOR_CHAIN] }
+
+  /**
    * Checks a username and password (issue 14 point 4). The attempt is counted before the password is checked, in
    * one transaction, so concurrent guesses cannot all slip under the limit: the attempt past `maxFailures` locks
    * the account without a check. Each lock lasts twice the last (from `lockoutMs`, up to a day) until a good login
@@ -471,14 +482,15 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       const u = await takeLoginAttempt(tx, username, at)
       if (u && Number(u.failed_attempts) > maxFailures) await lockNow(tx, u, username)
       return u
-    })
+    }, LOGIN_SCOPES)
     // A disabled demo account gets the same answer as an unknown name.
     const usable = user && Number(user.failed_attempts) <= maxFailures && !isDisabledDemo(user)
     // Same work whether or not the attempt may proceed, so timing tells nothing either.
     const ok = await checkPassword(password, usable ? user.password_hash : await dummyHash())
     if (!user || !usable) throw refuse(LOGIN_REFUSED)
     if (!ok) {
-      if (Number(user.failed_attempts) >= maxFailures) await db.transaction((tx) => lockNow(tx, user, username))
+      if (Number(user.failed_attempts) >= maxFailures)
+        await db.transaction((tx) => lockNow(tx, user, username), LOGIN_SCOPES)
       throw refuse(LOGIN_REFUSED)
     }
     await clearLoginFailures(db, user.id)
@@ -519,13 +531,15 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
       throw new DomainError('WRONG_HALL', `this station belongs to hall ${at.hallId}`)
     const t = await issueToken({ userId: user.id, deviceId: at?.id }, sessionMs)
     if (at)
-      await db.transaction((tx) =>
-        appendJournal(tx, {
-          at: now().toISOString(),
-          type: 'user.login',
-          scope: '',
-          payload: { userId: user.id, username, deviceId: at.id },
-        }),
+      await db.transaction(
+        (tx) =>
+          appendJournal(tx, {
+            at: now().toISOString(),
+            type: 'user.login',
+            scope: '',
+            payload: { userId: user.id, username, deviceId: at.id },
+          }),
+        LOGIN_SCOPES,
       )
     return {
       ...t,

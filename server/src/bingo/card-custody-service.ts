@@ -29,6 +29,9 @@ import {
 } from './store/custody.ts'
 import { hallProfileSettings } from './store/halls.ts'
 import { BULK_COLLECT } from './store/sales.ts'
+import { gameById } from './store/games.ts'
+import { awardsStayInHall } from './context.ts'
+import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 
 export interface CustodyView {
   cardId: string
@@ -151,6 +154,28 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
     return r
   }
 
+  /**
+   * Issue 23 point 5: a custody move writes custody rows, prizes and a record of one game, all its hall's: it locks
+   * that hall alone, read before the transaction from the game (or the card's game: neither a card's game nor a
+   * game's hall ever changes), never from the request. Every chain when the game is unknown (refused inside as
+   * before) or its awards reach another hall's rows (awardsStayInHall: a simultaneous game, an interconnected pot,
+   * which change only under the exclusive lock: found so inside, it runs again with every chain).
+   */
+  async function inGameHall<T>(of: { gameId: string } | { cardId: string }, fn: (tx: Sql) => Promise<T>) {
+    const gameId = 'gameId' in of ? of.gameId : (await cardCustodyById(db, of.cardId))?.gameId
+    const game = gameId ? await gameById(db, gameId) : undefined
+    const scopes = game && (await awardsStayInHall(db, game)) ? [`hall:${game.hallId}`] : undefined
+    return narrowOrAll(scopes, (s) =>
+      db.transaction(
+        async (tx) => {
+          if (s && game && !(await awardsStayInHall(tx, game))) throw new ScopesTooNarrow()
+          return fn(tx)
+        },
+        s ? { scopes: s } : undefined,
+      ),
+    )
+  }
+
   /** Where a card is now. */
   async function custodyOf(cardId: string): Promise<CustodyView> {
     return viewOf(await rowOf(db, cardId))
@@ -175,7 +200,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
         "a card held as evidence is released only on the authority's decision (authorityRef)",
         { field: 'authorityRef', rule: 'BNG-87' },
       )
-    return db.transaction(async (tx) =>
+    return inGameHall({ cardId: input.cardId }, async (tx) =>
       moveTx(tx, await rowOf(tx, input.cardId), input.action, {
         at: now(),
         by: input.by,
@@ -198,7 +223,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
     by: string
     stationId: string | null
   }): Promise<CustodyView> {
-    return db.transaction(async (tx) => {
+    return inGameHall({ cardId: input.cardId }, async (tx) => {
       const r = await rowOf(tx, input.cardId)
       const at = now()
       const view = await moveTx(tx, r, 'hold', {
@@ -245,7 +270,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
         field: 'note',
         rule: 'BNG-71',
       })
-    return db.transaction(async (tx) => {
+    return inGameHall({ gameId: input.gameId }, async (tx) => {
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
       if (rows[0].gameStatus !== 'finished')
@@ -277,7 +302,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
     gameId: string
     by: string
   }): Promise<{ gameId: string; returned: number; archived: number }> {
-    return db.transaction(async (tx) => {
+    return inGameHall({ gameId: input.gameId }, async (tx) => {
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
       const at = now()
@@ -326,7 +351,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
     witness: string
     reason: string
   }): Promise<{ gameId: string; destroyed: number; kept: number }> {
-    return db.transaction(async (tx) => {
+    return inGameHall({ gameId: input.gameId }, async (tx) => {
       const rows = await cardCustodyOfGame(tx, input.gameId)
       if (rows.length === 0) throw new DomainError('GAME_NOT_FOUND', `game ${input.gameId} has no cards`)
       const at = now()
@@ -381,7 +406,7 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
 
   /** BNG-87/88: one card handed back after its game: a winner goes to the archive, any other card is returned. */
   async function collect(input: { cardId: string; by: string }): Promise<CustodyView> {
-    return db.transaction(async (tx) => {
+    return inGameHall({ cardId: input.cardId }, async (tx) => {
       const r = await rowOf(tx, input.cardId)
       return handBack(tx, r, now(), input.by, null)
     })

@@ -9,6 +9,7 @@ import type { Sealer } from '../shared/sealing.ts'
 import { openDocumentAtRest, sealDocumentAtRest } from '../shared/document-at-rest.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal, readJournal } from '../shared/journal.ts'
+import { chainOfScope } from '../shared/journal-chain.ts'
 import type { Clock, EntropySource } from './types.ts'
 import {
   checkAnswer,
@@ -94,6 +95,15 @@ export function createComplaintsService(deps: {
       throw new DomainError('WRONG_HALL', `session ${sessionId} belongs to hall ${hall}`, { resource: 'sessionId' })
   }
 
+  /**
+   * Issue 23 point 5: the book is one hall's (its rows, its numbering, its records in that hall's chain, a session
+   * refused unless of that hall): a write locks that hall alone, the hall whose book the route names and the hall
+   * guard let the person write in, never every hall.
+   */
+  const inHall = (hallId: string) =>
+    // A name no hall can have (refused inside: NOT_FOUND) is no scope: every chain, as before.
+    chainOfScope(`hall:${hallId}`) === `hall:${hallId}` ? { scopes: [`hall:${hallId}`] } : undefined
+
   /** BNG-72, GEN-21 (4): a player's complaint, recorded by the staff member who took it, with the next number of the hall's book. */
   async function record(hallId: string, input: ComplaintInput, by: BookActor): Promise<ComplaintView> {
     const c = checkComplaint(input)
@@ -146,7 +156,7 @@ export function createComplaintsService(deps: {
         },
       })
       return view(deps.sealer, (await complaintByNumber(tx, hallId, number))!)
-    })
+    }, inHall(hallId))
   }
 
   /** The management's answer to complaint `number`, written once (COMPLAINT_ANSWERED after). */
@@ -178,7 +188,7 @@ export function createComplaintsService(deps: {
         },
       })
       return view(deps.sealer, (await complaintByNumber(tx, hallId, number))!)
-    })
+    }, inHall(hallId))
   }
 
   /** The hall's complaints book, in number order (readers: inspector, auditor; staff). */
@@ -201,7 +211,7 @@ export function createComplaintsService(deps: {
         payload: { hallId, sessionId, ...m, games, by: who(by), rule: 'BNG-76' },
       })
       return { hallId, sessionId, ...m, games, recordedAt: at, recordedBy: who(by), journalSeq: rec.seq }
-    })
+    }, inHall(hallId))
   }
 
   /** Every manual-book marker of the hall, from the journal. */

@@ -11,6 +11,7 @@ import { drawOrderV2, isoOfUnixSeconds } from '../shared/draw-proof-v2.ts'
 import type { BeaconValue } from '../shared/beacon-source.ts'
 import { compareBytes } from './game.ts'
 import { awardsStayInHall, emit, gameScope, loadGame, type BingoContext, type GameCache } from './context.ts'
+import { chainOfScope } from '../shared/journal-chain.ts'
 import { gameById, type Game, setGameBeacon } from './store/games.ts'
 import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { issuedSerials } from './store/sales.ts'
@@ -92,29 +93,33 @@ export async function acceptTypedBeacon(
     const signature = String(input.signature).replace(/\s+/g, '').toLowerCase()
     const check = verifyBeaconSignature(QUICKNET_KEY, round, signature)
     if (!check.ok) {
-      // Its own transaction: the refusal stays in the journal although the request fails.
-      await ctx.tx(async (tx) => {
-        const rec = await appendJournal(tx, {
-          at: ctx.now(),
-          type: 'beacon.refused',
-          scope: gameScope(game),
-          payload: {
+      // Its own transaction: the refusal stays in the journal although the request fails. Issue 23 point 5: one
+      // record and no row, in the game's hall's chain: that hall's lock alone (a game's hall never changes).
+      await ctx.tx(
+        async (tx) => {
+          const rec = await appendJournal(tx, {
+            at: ctx.now(),
+            type: 'beacon.refused',
+            scope: gameScope(game),
+            payload: {
+              gameId: game.id,
+              round,
+              source: 'staff',
+              signature: signature.slice(0, 200),
+              reason: check.reason,
+              actor: input.actor,
+            },
+          })
+          emit(tx, {
+            type: 'game:changed',
             gameId: game.id,
-            round,
-            source: 'staff',
-            signature: signature.slice(0, 200),
-            reason: check.reason,
-            actor: input.actor,
-          },
-        })
-        emit(tx, {
-          type: 'game:changed',
-          gameId: game.id,
-          hallId: game.hallId,
-          seq: rec.seq,
-          reason: 'beacon_refused',
-        })
-      })
+            hallId: game.hallId,
+            seq: rec.seq,
+            reason: 'beacon_refused',
+          })
+        },
+        [chainOfScope(gameScope(game))],
+      )
       throw new DomainError(
         'INVALID_SIGNATURE',
         `the signature typed for beacon round ${round} does not verify: ${check.reason}`,

@@ -558,7 +558,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
    * Issue 23 point 5: what a card's payout locks, decided from the card the code names and the station that pays,
    * never from the request: the game's hall (its prizes, bonus prizes, prima and the card's custody are that hall's
    * rows; a game's hall never changes) and the station's hall (its drawer and shift, which the close of the shift
-   * locks too). Every other row it reads to decide (profiles, devices, stolen-card blocks, the exclusion list)
+   * locks too). A stolen-card block is the game's hall's too (block). Every other row it reads to decide (profiles, devices, the exclusion list)
    * changes only under the global lock's exclusive side. Every chain when the card is unknown (refused as before) or
    * when its awards reach another hall's rows (awardsStayInHall: a simultaneous game, an interconnected pot).
    */
@@ -599,7 +599,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     const payment = paymentOf(input.payment)
     let payout: Payout | undefined
     let lastSeq = 0
-    let scopes = input.credit ? undefined : await payoutScopes(parsed.cardId, input.stationId)
+    // A terminal's credit (input.credit) pays from no drawer: the station is the terminal, whose hall is its session's
+    // (the credit's rows and record; the credit requires that chain).
+    let scopes = await payoutScopes(parsed.cardId, input.stationId)
     for (let attempt = 0; !payout; attempt++) {
       try {
         payout = await vouchers.admittedTransaction(
@@ -1000,43 +1002,68 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     note?: string
     reportedBy: string
   }): Promise<{ ticketId: string; serial: string; reason: string; reportedAt: string }> {
-    return db.transaction(async (tx) => {
-      let cardId: string | undefined
-      if (input.code) {
-        const parsed = cardIdOf(input.code)
-        if (!('cardId' in parsed)) refuse(parsed)
-        cardId = parsed.cardId
-      } else if (input.gameId && input.serial) {
-        cardId = await cardIdBySerial(tx, input.gameId, input.serial.trim().toUpperCase())
-      }
-      if (!cardId)
-        throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
-      const card = await cardWithHall(tx, cardId)
-      if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
-      const at = now()
-      await insertBlockedTicket(tx, {
-        kind: TicketKind.card,
-        ticketId: card.id,
-        reason: input.reason,
-        note: input.note ?? '',
-        reportedBy: input.reportedBy,
-        createdAt: at,
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'ticket.blocked',
-        scope: `hall:${card.hall_id}`,
-        payload: {
-          kind: TicketKind.card,
-          ticketId: card.id,
-          serial: card.serial,
-          reason: input.reason,
-          reportedBy: input.reportedBy,
-          rule: input.reason === 'stolen' ? 'LST-5' : 'LST-4',
+    return narrowOrAll(await blockScopes(input), (scopes) =>
+      db.transaction(
+        async (tx) => {
+          const cardId = await blockedCardId(tx, input)
+          if (!cardId)
+            throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
+          const card = await cardWithHall(tx, cardId)
+          if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
+          requireChain(`hall:${card.hall_id}`)
+          const at = now()
+          await insertBlockedTicket(tx, {
+            kind: TicketKind.card,
+            ticketId: card.id,
+            reason: input.reason,
+            note: input.note ?? '',
+            reportedBy: input.reportedBy,
+            createdAt: at,
+          })
+          await appendJournal(tx, {
+            at,
+            type: 'ticket.blocked',
+            scope: `hall:${card.hall_id}`,
+            payload: {
+              kind: TicketKind.card,
+              ticketId: card.id,
+              serial: card.serial,
+              reason: input.reason,
+              reportedBy: input.reportedBy,
+              rule: input.reason === 'stolen' ? 'LST-5' : 'LST-4',
+            },
+          })
+          return { ticketId: card.id, serial: card.serial, reason: input.reason, reportedAt: at }
         },
-      })
-      return { ticketId: card.id, serial: card.serial, reason: input.reason, reportedAt: at }
-    })
+        scopes ? { scopes } : undefined,
+      ),
+    )
+  }
+
+  /** The card a block or unblock names: by its code, or by game and serial (read through `sql`). */
+  async function blockedCardId(
+    sql: Sql,
+    input: { code?: string; gameId?: string; serial?: string },
+  ): Promise<string | undefined> {
+    if (input.code) {
+      const parsed = cardIdOf(input.code)
+      if (!('cardId' in parsed)) refuse(parsed)
+      return parsed.cardId
+    }
+    if (input.gameId && input.serial) return cardIdBySerial(sql, input.gameId, input.serial.trim().toUpperCase())
+    return undefined
+  }
+
+  /**
+   * Issue 23 point 5: a block or unblock writes its card's row and record, in the chain of the card's hall: it locks
+   * that hall alone, read before the transaction from the card (a card's game and a game's hall never change), never
+   * from the request; the operator's (no row written) when the request names no card. The card found inside in
+   * another chain runs it again with every chain.
+   */
+  async function blockScopes(input: { code?: string; gameId?: string; serial?: string }): Promise<string[]> {
+    const cardId = await blockedCardId(db, input).catch(() => undefined)
+    const card = cardId ? await cardWithHall(db, cardId) : undefined
+    return [card ? `hall:${card.hall_id}` : OPERATOR_CHAIN]
   }
 
   /**
@@ -1118,36 +1145,35 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     by: string
     witness: string
   }): Promise<{ ticketId: string; serial: string; unblockedAt: string }> {
-    return db.transaction(async (tx) => {
-      let cardId: string | undefined
-      if (input.code) {
-        const parsed = cardIdOf(input.code)
-        if (!('cardId' in parsed)) refuse(parsed)
-        cardId = parsed.cardId
-      } else if (input.gameId && input.serial) {
-        cardId = await cardIdBySerial(tx, input.gameId, input.serial.trim().toUpperCase())
-      }
-      const card = cardId ? await cardWithHall(tx, cardId) : undefined
-      if (!card)
-        throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
-      if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id)))
-        throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
-      const at = now()
-      await appendJournal(tx, {
-        at,
-        type: 'ticket.unblocked',
-        scope: `hall:${card.hall_id}`,
-        payload: {
-          kind: TicketKind.card,
-          ticketId: card.id,
-          serial: card.serial,
-          reason: input.reason,
-          by: input.by,
-          witness: input.witness,
+    return narrowOrAll(await blockScopes(input), (scopes) =>
+      db.transaction(
+        async (tx) => {
+          const cardId = await blockedCardId(tx, input)
+          const card = cardId ? await cardWithHall(tx, cardId) : undefined
+          if (!card)
+            throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
+          requireChain(`hall:${card.hall_id}`)
+          if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id)))
+            throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
+          const at = now()
+          await appendJournal(tx, {
+            at,
+            type: 'ticket.unblocked',
+            scope: `hall:${card.hall_id}`,
+            payload: {
+              kind: TicketKind.card,
+              ticketId: card.id,
+              serial: card.serial,
+              reason: input.reason,
+              by: input.by,
+              witness: input.witness,
+            },
+          })
+          return { ticketId: card.id, serial: card.serial, unblockedAt: at }
         },
-      })
-      return { ticketId: card.id, serial: card.serial, unblockedAt: at }
-    })
+        scopes ? { scopes } : undefined,
+      ),
+    )
   }
 
   return {

@@ -27,6 +27,7 @@ import type { PrinterPool, PrintResult } from '../../../printer/src/printers.ts'
 import { reprintDoc, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { narrowOrAll, requireChain } from '../db/scopes.ts'
 import {
   claimTicketReprint,
   hallOfStation,
@@ -285,49 +286,66 @@ export function createTicketPrints(deps: TicketPrintDeps) {
         field: 'ref',
       })
     await flushPrinted()
-    const claimed = await db.transaction(async (tx) => {
-      const at = now()
-      let row: PrintRow | undefined
-      if (input.voucherCode) {
-        const voucherId = await input.resolveVoucherId(tx, input.voucherCode)
-        const rows = await ticketPrintsOfVoucher(tx, voucherId)
-        row = input.ref ? rows.find((r) => r.id === input.ref) : (rows.find((r) => reprintable(r, at)) ?? rows[0])
-      } else {
-        row = await ticketPrintById(tx, input.ref!)
-      }
-      if (!row)
-        throw new DomainError('TICKET_NOT_FOUND', 'no sale with that reference owes a ticket', {
-          field: input.voucherCode ? 'voucherCode' : 'ref',
-        })
-      // The hall is the enrolled station's, decided here from what the request touches.
-      const stationHall = await hallOfStation(tx, input.stationId)
-      if (!stationHall || stationHall !== row.hall_id)
-        throw new DomainError('WRONG_HALL', `sale ${row.id} belongs to another hall`, { resource: 'ref' })
-      if (!reprintable(row, at) || !row.docs_sealed) {
-        throw new DomainError(
-          'CONFLICT',
-          `the ticket of sale ${row.id} is ${row.status}: only a ticket that failed to print is reprinted`,
-          { status: row.status, ref: row.id },
-        )
-      }
-      const n = Number(row.reprints) + 1
-      if (!(await claimTicketReprint(tx, { id: row.id, from: row.status, reprints: Number(row.reprints), at })))
-        throw new DomainError('CONFLICT', `sale ${row.id} is being reprinted elsewhere`, { ref: row.id })
-      // Counted and journaled before any paper can come out, so every "REIMPRESIÓN n" has its record.
-      await appendJournal(tx, {
-        at,
-        type: 'ticket.reprinted',
-        scope: `hall:${row.hall_id}`,
-        payload: {
-          ref: row.id,
-          reprint: n,
-          stationId: input.stationId,
-          soldAt: row.created_at,
-          items: JSON.parse(row.items) as PrintItems,
+    // Issue 23 point 5: a claim writes the sale's print row and record, of the station's hall (a station reprints only
+    // its own hall's sales, refused below otherwise): it locks that hall alone, read from the station's enrolment,
+    // never from the request. A station moved to another hall since (under the exclusive lock) runs it again with
+    // every chain; a station of no hall is refused inside, under every chain as before.
+    const stationHallBefore = await hallOfStation(db, input.stationId)
+    const claimed = await narrowOrAll(stationHallBefore ? [`hall:${stationHallBefore}`] : undefined, (scopes) =>
+      db.transaction(
+        async (tx) => {
+          const at = now()
+          let row: PrintRow | undefined
+          if (input.voucherCode) {
+            const voucherId = await input.resolveVoucherId(tx, input.voucherCode)
+            const rows = await ticketPrintsOfVoucher(tx, voucherId)
+            row = input.ref ? rows.find((r) => r.id === input.ref) : (rows.find((r) => reprintable(r, at)) ?? rows[0])
+          } else {
+            row = await ticketPrintById(tx, input.ref!)
+          }
+          if (!row)
+            throw new DomainError('TICKET_NOT_FOUND', 'no sale with that reference owes a ticket', {
+              field: input.voucherCode ? 'voucherCode' : 'ref',
+            })
+          // The hall is the enrolled station's, decided here from what the request touches.
+          const stationHall = await hallOfStation(tx, input.stationId)
+          if (!stationHall || stationHall !== row.hall_id)
+            throw new DomainError('WRONG_HALL', `sale ${row.id} belongs to another hall`, { resource: 'ref' })
+          requireChain(`hall:${row.hall_id}`)
+          if (!reprintable(row, at) || !row.docs_sealed) {
+            throw new DomainError(
+              'CONFLICT',
+              `the ticket of sale ${row.id} is ${row.status}: only a ticket that failed to print is reprinted`,
+              { status: row.status, ref: row.id },
+            )
+          }
+          const n = Number(row.reprints) + 1
+          if (!(await claimTicketReprint(tx, { id: row.id, from: row.status, reprints: Number(row.reprints), at })))
+            throw new DomainError('CONFLICT', `sale ${row.id} is being reprinted elsewhere`, { ref: row.id })
+          // Counted and journaled before any paper can come out, so every "REIMPRESIÓN n" has its record.
+          await appendJournal(tx, {
+            at,
+            type: 'ticket.reprinted',
+            scope: `hall:${row.hall_id}`,
+            payload: {
+              ref: row.id,
+              reprint: n,
+              stationId: input.stationId,
+              soldAt: row.created_at,
+              items: JSON.parse(row.items) as PrintItems,
+            },
+          })
+          return {
+            ref: row.id,
+            hallId: row.hall_id,
+            n,
+            sealed: row.docs_sealed,
+            items: JSON.parse(row.items) as PrintItems,
+          }
         },
-      })
-      return { ref: row.id, n, sealed: row.docs_sealed, items: JSON.parse(row.items) as PrintItems }
-    })
+        scopes ? { scopes } : undefined,
+      ),
+    )
     const docs = (JSON.parse(sealer.openText(claimed.sealed, context(claimed.ref))) as PrintDoc[]).map((d) =>
       reprintDoc(d, claimed.n),
     )
@@ -352,15 +370,19 @@ export function createTicketPrints(deps: TicketPrintDeps) {
         : new DomainError('DEVICE_UNAVAILABLE', `the reprint of ${claimed.ref} failed`, { reason })
     }
     suspect.delete(printer.target)
-    await db.transaction(async (tx) => {
-      await setTicketPrintStatus(tx, {
-        id: claimed.ref,
-        from: 'reprinting',
-        to: 'reprinted',
-        at: now(),
-        dropDocs: true,
-      })
-    })
+    // The sale's row alone (a sale's print row never changes hall): its hall's lock, as the failure's (markFailed).
+    await db.transaction(
+      async (tx) => {
+        await setTicketPrintStatus(tx, {
+          id: claimed.ref,
+          from: 'reprinting',
+          to: 'reprinted',
+          at: now(),
+          dropDocs: true,
+        })
+      },
+      { scopes: [`hall:${claimed.hallId}`] },
+    )
     return { ref: claimed.ref, reprint: claimed.n, items: claimed.items, print: { printed: true as const, ...print } }
   }
 

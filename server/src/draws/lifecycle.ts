@@ -541,20 +541,24 @@ export function createDrawLifecycle<Row extends Draw, Plan extends LifecyclePlan
       value = line.beacon.acceptTyped(round, signature)
     } catch (e) {
       if (e instanceof DomainError && e.code === 'INVALID_SIGNATURE') {
-        await db.transaction((tx) =>
-          appendJournal(tx, {
-            at: now(),
-            type: `${pre.product}.beacon_refused`,
-            scope: scope(pre),
-            payload: {
-              drawId,
-              round,
-              signature: String(signature).slice(0, 200),
-              reason: e.message,
-              source: 'staff',
-              actor,
-            },
-          }),
+        // Issue 23 point 5: one record and no row, in the draw's product chain (the operator's for a raffle): that
+        // chain's lock alone, never every hall's.
+        await db.transaction(
+          (tx) =>
+            appendJournal(tx, {
+              at: now(),
+              type: `${pre.product}.beacon_refused`,
+              scope: scope(pre),
+              payload: {
+                drawId,
+                round,
+                signature: String(signature).slice(0, 200),
+                reason: e.message,
+                source: 'staff',
+                actor,
+              },
+            }),
+          { scopes: [chainOfScope(scope(pre))] },
         )
       }
       throw e

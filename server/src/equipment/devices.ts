@@ -11,6 +11,7 @@ import type { Database, Sql } from '../db/database.ts'
 import type { BingoHooks } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { narrowOrAll, requireChain } from '../db/scopes.ts'
 import {
   activeExtractorsOfHall,
   activePartsOf,
@@ -295,6 +296,25 @@ export function createDeviceRegistry(deps: {
   const scopeOf = (d: { hallId: string | null; id: string }) =>
     d.hallId ? `hall:${d.hallId}/device:${d.id}` : `device:${d.id}`
 
+  /**
+   * Issue 23 point 5: a hall's device's status, last sight and records are that hall's (its games read them under
+   * its lock): a change locks that hall alone, read from the registry before the transaction, never from the
+   * request. A device of no hall (an operator's RNG, which every hall's games read) or unknown changes under every
+   * chain, as before; a device moved to another hall since (under the exclusive lock) runs again with every chain.
+   */
+  async function inDeviceHall<T>(id: string, fn: (tx: Sql) => Promise<T>): Promise<T> {
+    const hallId = (await deviceById(db, id))?.hall_id
+    return narrowOrAll(hallId ? [`hall:${hallId}`] : undefined, (scopes) =>
+      db.transaction(
+        async (tx) => {
+          if (scopes) requireChain(`hall:${(await deviceById(tx, id))?.hall_id ?? ''}`)
+          return fn(tx)
+        },
+        scopes ? { scopes } : undefined,
+      ),
+    )
+  }
+
   async function load(tx: Sql, id: string): Promise<Device> {
     const row = await deviceById(tx, id)
     if (!row) throw new DomainError('NOT_FOUND', `device ${id} is not registered`, { deviceId: id })
@@ -459,7 +479,7 @@ export function createDeviceRegistry(deps: {
   async function setStatus(id: string, status: DeviceStatus, reason: string, by: string): Promise<Device> {
     if (!(Object.values(DeviceStatus) as string[]).includes(status))
       throw new DomainError('VALIDATION_FAILED', `unknown status ${status}`, { field: 'status' })
-    return db.transaction(async (tx) => {
+    return inDeviceHall(id, async (tx) => {
       const before = await load(tx, id)
       // Issue 23 point 3: suspending or bringing back a device is for someone who holds the device's own hall (an
       // operator-wide device: someone of every hall), whatever hall the request names.
@@ -489,7 +509,7 @@ export function createDeviceRegistry(deps: {
     firmware: string
     port: string
   }): Promise<{ ok: true; device: Device } | { ok: false; error: DomainError }> {
-    return db.transaction(async (tx) => {
+    return inDeviceHall(hello.deviceId, async (tx) => {
       const at = now()
       try {
         const d = await assertUsable(tx, hello.deviceId, { kinds: [DeviceKind.Blower, DeviceKind.BallReader] })
@@ -538,7 +558,7 @@ export function createDeviceRegistry(deps: {
   }
 
   async function recordOffline(deviceId: string, reason: string): Promise<void> {
-    await db.transaction(async (tx) => {
+    await inDeviceHall(deviceId, async (tx) => {
       const d = await deviceById(tx, deviceId)
       await appendJournal(tx, {
         at: now(),

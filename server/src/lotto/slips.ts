@@ -20,6 +20,9 @@ import type { Sql } from '../db/database.ts'
 import { drawHasBegun } from '../draws/lifecycle.ts'
 import { amendSlipPlayer, annulSlipRow, lottoDrawByNumber, slipById } from './store.ts'
 
+/** The scopes of a write of a slip's row and `lotto` records alone (db/scopes.ts). */
+const LOTTO_ONLY = { scopes: ['lotto'] }
+
 export interface SlipInput {
   drawId: string
   /** Boards chosen by the player. */
@@ -285,6 +288,8 @@ export function createSlipUseCases(
    */
   async function annulSlip(receipt: string, reason: string): Promise<void> {
     if (!reason.trim()) throw new DomainError('VALIDATION_FAILED', 'an annulment needs its reason (LNS-21)')
+    // Issue 23 point 5: the slip's row and its record in the `lotto` chain, nothing of a hall (no money moves here):
+    // it locks `lotto` alone, as the slip's sale and payout do, so that no hall's sales wait for it.
     await db.transaction(async (tx) => {
       const s = await slipById(tx, receipt)
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
@@ -305,7 +310,7 @@ export function createSlipUseCases(
         scope: `lotto:${s.gameCode}/sales`,
         payload: { receipt, reason, rule: 'LNS-21' },
       })
-    })
+    }, LOTTO_ONLY)
   }
 
   /**
@@ -332,6 +337,7 @@ export function createSlipUseCases(
         'an amendment is justified with its supporting document and reason (LNS-20)',
         { rule: 'LNS-20' },
       )
+    // Issue 23 point 5: as the annulment, the slip's row and its `lotto` record alone.
     return db.transaction(async (tx) => {
       const s = await slipById(tx, receipt)
       if (!s) throw new DomainError('TICKET_NOT_FOUND', `receipt ${receipt} not found`)
@@ -368,7 +374,7 @@ export function createSlipUseCases(
         },
       })
       return { receipt, player: { name, document }, amendedAt: at }
-    })
+    }, LOTTO_ONLY)
   }
 
   /** A copy of the receipt: marked as a copy, without the bearer QR (issue 13 point 4), so it cannot be cashed. */

@@ -30,6 +30,7 @@ import { hallOfStation, stationNameOf, voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { assertDeviceMarked } from '../access/device-marks.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { narrowOrAll, requireChain } from '../db/scopes.ts'
 import { assertRowsSealed } from '../shared/row-seals.ts'
 import { DomainError } from '../shared/errors.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
@@ -194,28 +195,32 @@ export function createTerminalService(deps: TerminalDeps) {
         field: 'reference',
         rule: 'BNG-101',
       })
-    return db.transaction(async (tx) => {
-      const profile = getProfile((await store.hallProfileId(tx, input.hallId)) ?? '')
-      if (!profile) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
-      await assertActsInHall(tx, input.hallId, { resource: 'terminal terms' })
-      if (!profile.electronicBingo.allowed)
-        throw new DomainError('RULE_DISABLED', "this hall's profile allows no electronic bingo", { rule: 'BNG-101' })
-      const at = now()
-      await store.upsertTerms(tx, {
-        hallId: input.hallId,
-        reference,
-        terms: JSON.stringify(input.terms),
-        at,
-        by: input.by,
-      })
-      await appendJournal(tx, {
-        at,
-        type: 'terminal.terms_set',
-        scope: `hall:${input.hallId}`,
-        payload: { hallId: input.hallId, reference, terms: input.terms, by: input.by, rule: 'BNG-101' },
-      })
-      return termsOf(input.hallId, tx)
-    })
+    // Issue 23 point 5: the hall's terms row and record: that hall's lock alone (its sales read the terms under it).
+    return db.transaction(
+      async (tx) => {
+        const profile = getProfile((await store.hallProfileId(tx, input.hallId)) ?? '')
+        if (!profile) throw new DomainError('NOT_FOUND', `hall ${input.hallId} not found`, { hallId: input.hallId })
+        await assertActsInHall(tx, input.hallId, { resource: 'terminal terms' })
+        if (!profile.electronicBingo.allowed)
+          throw new DomainError('RULE_DISABLED', "this hall's profile allows no electronic bingo", { rule: 'BNG-101' })
+        const at = now()
+        await store.upsertTerms(tx, {
+          hallId: input.hallId,
+          reference,
+          terms: JSON.stringify(input.terms),
+          at,
+          by: input.by,
+        })
+        await appendJournal(tx, {
+          at,
+          type: 'terminal.terms_set',
+          scope: `hall:${input.hallId}`,
+          payload: { hallId: input.hallId, reference, terms: input.terms, by: input.by, rule: 'BNG-101' },
+        })
+        return termsOf(input.hallId, tx)
+      },
+      { scopes: [`hall:${input.hallId}`] },
+    )
   }
 
   /** What a hall's terminals play under, or why none may sell. */
@@ -246,69 +251,78 @@ export function createTerminalService(deps: TerminalDeps) {
     const buyer = vouchers.openDocument(named?.buyerDocument)
     const admission = deps.admission
     const journaling = <T>(run: () => Promise<T>) => (admission ? admission.journalingRefusals(run) : run())
+    // Issue 23 point 5: the session, its ledger, the voucher spent and the record are the voucher's hall's (the
+    // terminal must be of it, refused below): that hall's lock alone, read from the voucher, never from the request.
+    // A voucher of no hall read here (none: refused inside) runs with every chain.
     const id = await journaling(() =>
-      db.transaction(async (tx) => {
-        const at = now()
-        const v = await loadSpendableVoucher(tx, voucherId, at)
-        // GEN-23 / GEN-27: decided in this transaction, so that an exclusion recorded meanwhile stops the session.
-        if (named && buyer?.trim() && admission) await admission.assertAdmittedWithin(tx, [buyer], v.hallId)
-        // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
-        await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
-        // Issue 26 (GEN-7): an unsealed terminal opens no session on a player's money.
-        await assertDeviceMarked(tx, input.terminalId, {
-          demoReferencesRefused: deps.demoReferencesRefused ?? false,
-        })
-        // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
-        assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
-        const { verdict } = await termsOfHall(tx, v.hallId)
-        if (!('terms' in verdict))
-          throw new DomainError(
-            'RULE_DISABLED',
-            verdict.refused === 'not_allowed'
-              ? "this hall's profile allows no electronic bingo (BNG-101)"
-              : "the hall has not recorded the authority's terms for its terminals (BNG-101, CFG-33)",
-            { rule: 'BNG-101', reason: verdict.refused },
-          )
-        if (await store.openSessionOf(tx, input.terminalId))
-          throw new DomainError('CONFLICT', 'a session is already open at this terminal: end it first', {
-            reason: 'session_open',
-          })
-        const sessionId = newId('ts')
-        await markVoucherSpent(tx, v, { at, station: input.terminalId, for: 'purchase', ref: sessionId })
-        await store.insertSession(tx, {
-          id: sessionId,
-          hallId: v.hallId,
-          terminalId: input.terminalId,
-          voucherId: v.id,
-          currency: v.currency,
-          balanceCents: v.amountCents,
-          at,
-        })
-        await store.insertLedger(tx, {
-          id: newId('tl'),
-          sessionId,
-          at,
-          kind: 'opened',
-          amountCents: v.amountCents,
-          balanceCents: v.amountCents,
-          refId: v.id,
-          gameId: null,
-        })
-        await appendJournal(tx, {
-          at,
-          type: 'terminal.session_opened',
-          scope: `hall:${v.hallId}`,
-          payload: {
-            sessionId,
-            terminalId: input.terminalId,
-            voucherId: v.id,
-            amountCents: v.amountCents,
-            currency: v.currency,
-            rule: 'BNG-101',
+      narrowOrAll(named ? [`hall:${named.hallId}`] : undefined, (scopes) =>
+        db.transaction(
+          async (tx) => {
+            const at = now()
+            const v = await loadSpendableVoucher(tx, voucherId, at)
+            requireChain(`hall:${v.hallId}`)
+            // GEN-23 / GEN-27: decided in this transaction, so that an exclusion recorded meanwhile stops the session.
+            if (named && buyer?.trim() && admission) await admission.assertAdmittedWithin(tx, [buyer], v.hallId)
+            // A terminal takes only its own hall's vouchers (issue 23 point 3), decided from the voucher and the device.
+            await assertActsInHall(tx, v.hallId, { stationId: input.terminalId, resource: 'voucher' })
+            // Issue 26 (GEN-7): an unsealed terminal opens no session on a player's money.
+            await assertDeviceMarked(tx, input.terminalId, {
+              demoReferencesRefused: deps.demoReferencesRefused ?? false,
+            })
+            // GEN-25: as at a kiosk, the voucher names its buyer where the hall sells only to identified players.
+            assertIdentifiedWhereRequired(await vouchers.hallFor(tx, v.hallId), buyer, 'terminal')
+            const { verdict } = await termsOfHall(tx, v.hallId)
+            if (!('terms' in verdict))
+              throw new DomainError(
+                'RULE_DISABLED',
+                verdict.refused === 'not_allowed'
+                  ? "this hall's profile allows no electronic bingo (BNG-101)"
+                  : "the hall has not recorded the authority's terms for its terminals (BNG-101, CFG-33)",
+                { rule: 'BNG-101', reason: verdict.refused },
+              )
+            if (await store.openSessionOf(tx, input.terminalId))
+              throw new DomainError('CONFLICT', 'a session is already open at this terminal: end it first', {
+                reason: 'session_open',
+              })
+            const sessionId = newId('ts')
+            await markVoucherSpent(tx, v, { at, station: input.terminalId, for: 'purchase', ref: sessionId })
+            await store.insertSession(tx, {
+              id: sessionId,
+              hallId: v.hallId,
+              terminalId: input.terminalId,
+              voucherId: v.id,
+              currency: v.currency,
+              balanceCents: v.amountCents,
+              at,
+            })
+            await store.insertLedger(tx, {
+              id: newId('tl'),
+              sessionId,
+              at,
+              kind: 'opened',
+              amountCents: v.amountCents,
+              balanceCents: v.amountCents,
+              refId: v.id,
+              gameId: null,
+            })
+            await appendJournal(tx, {
+              at,
+              type: 'terminal.session_opened',
+              scope: `hall:${v.hallId}`,
+              payload: {
+                sessionId,
+                terminalId: input.terminalId,
+                voucherId: v.id,
+                amountCents: v.amountCents,
+                currency: v.currency,
+                rule: 'BNG-101',
+              },
+            })
+            return sessionId
           },
-        })
-        return sessionId
-      }),
+          scopes ? { scopes } : undefined,
+        ),
+      ),
     )
     return view(input.terminalId, id)
   }
@@ -561,6 +575,9 @@ export function createTerminalService(deps: TerminalDeps) {
           credit: async (tx, paid) => {
             // Issue 24 point 1: a held card credited once, to a session as the server wrote them.
             await assertRowsSealed(tx, 'terminal_cards', [w.card_id])
+            // Issue 23 point 5: the session's rows and record are its hall's, locked with the card's (the payout
+            // locks the terminal's hall as the paying station's); a session of another hall runs with every chain.
+            requireChain(`hall:${(await store.sessionById(tx, w.session_id))?.hall_id ?? ''}`)
             await assertRowsSealed(tx, 'terminal_sessions', [w.session_id])
             if ((await store.markCredited(tx, w.card_id, paid.at)) !== 1)
               throw new DomainError('TERMINAL_CARD_NOT_HELD', 'no session holds this card', { cardId: w.card_id })
@@ -610,6 +627,7 @@ export function createTerminalService(deps: TerminalDeps) {
     await settle(await store.heldWinnersOfSession(db, s.id))
     return closeAndIssue({
       sessionId: s.id,
+      hallId: s.hall_id,
       stationId: input.terminalId,
       by: input.terminalId,
       status: 'closed',
@@ -631,6 +649,7 @@ export function createTerminalService(deps: TerminalDeps) {
     await settle(await store.heldWinnersOfSession(db, s.id))
     return closeAndIssue({
       sessionId: s.id,
+      hallId: s.hall_id,
       stationId: input.stationId,
       by: input.cashierId,
       status: 'recovered',
@@ -642,6 +661,8 @@ export function createTerminalService(deps: TerminalDeps) {
 
   async function closeAndIssue(c: {
     sessionId: string
+    /** The session's hall as read before the transaction: its lock (issue 23 point 5). */
+    hallId: string
     stationId: string
     by: string
     status: 'closed' | 'recovered'
@@ -649,114 +670,127 @@ export function createTerminalService(deps: TerminalDeps) {
   }) {
     const printer = deps.printers.forStation(c.stationId)
     await deps.prints.ensurePrinter(c.stationId)
-    const { docs, ...result } = await db.transaction(async (tx) => {
-      const at = now()
-      const s = await store.sessionById(tx, c.sessionId)
-      if (!s || s.status !== 'open') throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session is closed', {})
-      // Issue 24 point 1: no change voucher is issued for a balance changed outside the server.
-      await assertRowsSealed(tx, 'terminal_sessions', [s.id])
-      await c.guard(tx, s)
-      // The cards play on to the end of their game and a win is credited: the session stays open until then.
-      const inPlay = await store.gamesInPlayOf(tx, s.id)
-      if (inPlay.length)
-        throw new DomainError('CONFLICT', 'the session holds cards of a game still in play: end it after the game', {
-          reason: 'cards_in_play',
-          gameIds: inPlay,
-        })
-      const original = (await voucherById(tx, s.voucher_id))!
-      const change =
-        s.balance_cents > 0
-          ? await vouchers.issue(tx, {
-              hallId: s.hall_id,
-              currency: s.currency,
-              amountCents: s.balance_cents,
-              origin: 'change',
-              parentId: s.voucher_id,
-              stationId: c.stationId,
-              issuedBy: c.by,
-              smallCents: 0,
-              otherCents: 0,
-              buyerDocument: vouchers.openDocument(original.buyerDocument),
+    // Issue 23 point 5: the session's rows, its change voucher, the voucher's paper and the record are all the
+    // session's hall's (a session never changes hall; a cash desk recovering it must be of that hall): that hall's
+    // lock alone, never every hall's.
+    const { docs, ...result } = await narrowOrAll([`hall:${c.hallId}`], (scopes) =>
+      db.transaction(
+        async (tx) => {
+          const at = now()
+          const s = await store.sessionById(tx, c.sessionId)
+          if (!s || s.status !== 'open') throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session is closed', {})
+          requireChain(`hall:${s.hall_id}`)
+          // Issue 24 point 1: no change voucher is issued for a balance changed outside the server.
+          await assertRowsSealed(tx, 'terminal_sessions', [s.id])
+          await c.guard(tx, s)
+          // The cards play on to the end of their game and a win is credited: the session stays open until then.
+          const inPlay = await store.gamesInPlayOf(tx, s.id)
+          if (inPlay.length)
+            throw new DomainError(
+              'CONFLICT',
+              'the session holds cards of a game still in play: end it after the game',
+              {
+                reason: 'cards_in_play',
+                gameIds: inPlay,
+              },
+            )
+          const original = (await voucherById(tx, s.voucher_id))!
+          const change =
+            s.balance_cents > 0
+              ? await vouchers.issue(tx, {
+                  hallId: s.hall_id,
+                  currency: s.currency,
+                  amountCents: s.balance_cents,
+                  origin: 'change',
+                  parentId: s.voucher_id,
+                  stationId: c.stationId,
+                  issuedBy: c.by,
+                  smallCents: 0,
+                  otherCents: 0,
+                  buyerDocument: vouchers.openDocument(original.buyerDocument),
+                  at,
+                })
+              : null
+          if (
+            (await store.closeSessionRow(tx, s.id, {
+              status: c.status,
               at,
-            })
-          : null
-      if (
-        (await store.closeSessionRow(tx, s.id, {
-          status: c.status,
-          at,
-          by: c.by,
-          station: c.stationId,
-          changeVoucherId: change?.id ?? null,
-        })) !== 1
-      )
-        throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session was closed at the same moment', {})
-      await store.insertLedger(tx, {
-        id: newId('tl'),
-        sessionId: s.id,
-        at,
-        kind: c.status,
-        amountCents: -s.balance_cents,
-        balanceCents: 0,
-        refId: change?.id ?? '',
-        gameId: null,
-      })
-      await appendJournal(tx, {
-        at,
-        type: c.status === 'closed' ? 'terminal.session_closed' : 'terminal.session_recovered',
-        scope: `hall:${s.hall_id}`,
-        payload: {
-          sessionId: s.id,
-          terminalId: s.terminal_id,
-          voucherId: s.voucher_id,
-          changeVoucherId: change?.id ?? null,
-          balanceCents: s.balance_cents,
-          spentCents: s.spent_cents,
-          wonCents: s.won_cents,
-          stationId: c.stationId,
-          by: c.by,
-        },
-      })
-      const docs: PrintDoc[] = []
-      if (change) {
-        const hall = await vouchers.hallFor(tx, s.hall_id)
-        docs.push(
-          voucherTicket(
-            {
-              code: vouchers.codeOf(change.id),
-              shortCode: change.shortCode ? formatShortCode(change.shortCode) : undefined,
-              voucherId: change.id,
-              hallName: hall.name,
-              amountCents: change.amountCents,
-              currency: change.currency,
-              issuedAt: change.issuedAt,
-              expiresAt: change.expiresAt,
-              // Issue 29 point 6: the paper names the station (the terminal or the cash desk), never its id.
-              station: await stationNameOf(tx, c.stationId),
-              origin: 'change',
-              minimumAge: hall.minimumAge,
-              authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on its cards
+              by: c.by,
+              station: c.stationId,
+              changeVoucherId: change?.id ?? null,
+            })) !== 1
+          )
+            throw new DomainError('TERMINAL_SESSION_CLOSED', 'the session was closed at the same moment', {})
+          await store.insertLedger(tx, {
+            id: newId('tl'),
+            sessionId: s.id,
+            at,
+            kind: c.status,
+            amountCents: -s.balance_cents,
+            balanceCents: 0,
+            refId: change?.id ?? '',
+            gameId: null,
+          })
+          await appendJournal(tx, {
+            at,
+            type: c.status === 'closed' ? 'terminal.session_closed' : 'terminal.session_recovered',
+            scope: `hall:${s.hall_id}`,
+            payload: {
+              sessionId: s.id,
+              terminalId: s.terminal_id,
+              voucherId: s.voucher_id,
+              changeVoucherId: change?.id ?? null,
+              balanceCents: s.balance_cents,
+              spentCents: s.spent_cents,
+              wonCents: s.won_cents,
+              stationId: c.stationId,
+              by: c.by,
             },
-            { paper: printer.paper, timeZone: hall.timeZone },
-          ),
-        )
-        await deps.prints.recordWithin(tx, {
-          ref: s.id,
-          hallId: s.hall_id,
-          stationId: c.stationId,
-          voucherId: s.voucher_id,
-          docs,
-          at,
-          items: { change: change.id },
-        })
-      }
-      return {
-        sessionId: s.id,
-        status: c.status,
-        balanceCents: 0,
-        change: change ? vouchers.view(change, at) : null,
-        docs,
-      }
-    })
+          })
+          const docs: PrintDoc[] = []
+          if (change) {
+            const hall = await vouchers.hallFor(tx, s.hall_id)
+            docs.push(
+              voucherTicket(
+                {
+                  code: vouchers.codeOf(change.id),
+                  shortCode: change.shortCode ? formatShortCode(change.shortCode) : undefined,
+                  voucherId: change.id,
+                  hallName: hall.name,
+                  amountCents: change.amountCents,
+                  currency: change.currency,
+                  issuedAt: change.issuedAt,
+                  expiresAt: change.expiresAt,
+                  // Issue 29 point 6: the paper names the station (the terminal or the cash desk), never its id.
+                  station: await stationNameOf(tx, c.stationId),
+                  origin: 'change',
+                  minimumAge: hall.minimumAge,
+                  authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on its cards
+                },
+                { paper: printer.paper, timeZone: hall.timeZone },
+              ),
+            )
+            await deps.prints.recordWithin(tx, {
+              ref: s.id,
+              hallId: s.hall_id,
+              stationId: c.stationId,
+              voucherId: s.voucher_id,
+              docs,
+              at,
+              items: { change: change.id },
+            })
+          }
+          return {
+            sessionId: s.id,
+            status: c.status,
+            balanceCents: 0,
+            change: change ? vouchers.view(change, at) : null,
+            docs,
+          }
+        },
+        scopes ? { scopes } : undefined,
+      ),
+    )
     // No printer is waited on under the write lock: the change voucher prints after the commit.
     const print = docs.length
       ? await deps.prints.printSale(
