@@ -41,6 +41,7 @@ import type { Sql } from '../db/database.ts'
 import { cardFromRows, type CardLayout } from '../bingo/card.ts'
 import { DomainError } from '../shared/errors.ts'
 import { marksPolicy, sealCodeOfDevice } from '../access/device-marks.ts'
+import { assertActsInHallOf } from '../access/acting-hall.ts'
 import { encodeTicketCode, TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import type { PrintResult } from '../../../printer/src/printers.ts'
 import { CardCustody } from '../bingo/card-custody.ts'
@@ -1011,6 +1012,9 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           const card = await cardWithHall(tx, cardId)
           if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
           requireChain(`hall:${card.hall_id}`)
+          // Issue 23 point 3: a block stops a card's prize; only someone of the card's hall (its game's, as stored)
+          // blocks it, whatever hall the request came through or named.
+          assertActsInHallOf(card.hall_id, { stationHalls: [], resource: 'card' })
           const at = now()
           await insertBlockedTicket(tx, {
             kind: TicketKind.card,
@@ -1153,6 +1157,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
           if (!card)
             throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
           requireChain(`hall:${card.hall_id}`)
+          assertActsInHallOf(card.hall_id, { stationHalls: [], resource: 'card' })
           if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id)))
             throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
           const at = now()
