@@ -197,7 +197,7 @@ describe('a whole bingo game over HTTP and socket.io', () => {
     const noCode = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-1' })
     expect(noCode.body.error.code).toBe('CODE_REQUIRED')
     const paid = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-1', code })
-    expect(paid.status).toBe(200)
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200)
     const again = await api(server.url, 'POST', `/api/prizes/${prizes[0].id}/pay`, { paidBy: 'cajero-2', code })
     expect(again.status).toBe(409)
     expect(again.body.error.code).toBe('ALREADY_PAID')
