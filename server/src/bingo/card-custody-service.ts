@@ -32,6 +32,7 @@ import { BULK_COLLECT } from './store/sales.ts'
 import { gameById } from './store/games.ts'
 import { awardsStayInHall } from './context.ts'
 import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
+import { assertActsInHallOf } from '../access/acting-hall.ts'
 
 export interface CustodyView {
   cardId: string
@@ -169,6 +170,9 @@ export function createCardCustodyService(deps: { db: Database; clock: { now(): D
       db.transaction(
         async (tx) => {
           if (s && game && !(await awardsStayInHall(tx, game))) throw new ScopesTooNarrow()
+          // Issue 23 point 3: a card held, released, marked tampered (its prizes forfeited), collected or destroyed
+          // is its game's hall's: only someone of that hall moves it, decided here from the game as stored.
+          if (game) assertActsInHallOf(game.hallId, { stationHalls: [], resource: 'card' })
           return fn(tx)
         },
         s ? { scopes: s } : undefined,

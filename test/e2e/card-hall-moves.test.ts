@@ -5,6 +5,7 @@ import { PASSWORD, secondPersonHeader } from '../helpers/cashier.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { openTill, type Till } from '../helpers/till.ts'
 import { cardShortCode } from '../../server/src/cashdesk/card-short-code.ts'
+import { runAs } from '../../server/src/shared/request-context.ts'
 
 /**
  * LST-4 / LST-5 and issue 23 point 3: a lost or stolen card's block stops its prize, so only someone of the card's
@@ -13,7 +14,7 @@ import { cardShortCode } from '../../server/src/cashdesk/card-short-code.ts'
  * it reaches the use case as it is: there a manager of another hall is refused. Over real HTTP, authentication on,
  * enrolled stations, people with passwords; on SQLite and on PostgreSQL (BOLILLO_TEST_DATABASE_URL).
  */
-describe('a card is blocked and unblocked only by someone of its hall (LST-4, LST-5; auth on)', () => {
+describe('a card is blocked, unblocked and taken into custody only by someone of its hall (LST-4, LST-5, BNG-87; auth on)', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>
   let north: HallSetup
   let south: HallSetup
@@ -115,5 +116,63 @@ describe('a card is blocked and unblocked only by someone of its hall (LST-4, LS
     expect(own.status, JSON.stringify(own.body)).toBe(200)
     expect(await blocked()).toBe(0)
     expect(south.hallId).not.toBe(north.hallId)
+  })
+
+  it("BNG-87 / BNG-92: card custody is the card's hall's too: another hall's manager neither holds it as evidence nor marks it tampered, over HTTP or in the use case itself", async () => {
+    const southManager = await headersOf('encargado-sur')
+    const custodyOf = async () => (await server.services.custody.custodyOf(card.id)) as { state?: string }
+    const before = await custodyOf()
+    const held = await api(
+      server.url,
+      'POST',
+      '/api/cards/hold',
+      { code: card.code, reason: 'reclamo en sala' },
+      southManager,
+    )
+    expect(held.status).toBe(403)
+    expect(held.body.error.code).toBe('WRONG_HALL')
+    // The request guard reads a signed code; the use case decides on its own, from the card's game, whatever reached it.
+    const asSouth = <T>(f: () => Promise<T>) =>
+      runAs(
+        () => ({ kind: 'person', id: 'u-sur', name: 'Jorge Paz', role: 'hall_manager' }),
+        f,
+        () => ({ halls: [south.hallId], deviceHall: null }),
+      )
+    const codeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => 'OK',
+        (e: { code?: string }) => e.code,
+      )
+    expect(
+      await codeOf(
+        asSouth(() =>
+          server.services.custody.move({ cardId: card.id, action: 'hold', reason: 'reclamo en sala', by: 'Jorge Paz' }),
+        ),
+      ),
+    ).toBe('WRONG_HALL')
+    expect(
+      await codeOf(
+        asSouth(() =>
+          server.services.custody.markTampered({
+            cardId: card.id,
+            reason: 'altered_marks',
+            note: null,
+            by: 'Jorge Paz',
+            stationId: null,
+          }),
+        ),
+      ),
+    ).toBe('WRONG_HALL')
+    expect(await custodyOf()).toEqual(before)
+    // The card's own hall holds it.
+    const own = await api(
+      server.url,
+      'POST',
+      '/api/cards/hold',
+      { code: card.code, reason: 'reclamo en sala' },
+      await headersOf('encargado-norte'),
+    )
+    expect(own.status, JSON.stringify(own.body)).toBe(200)
+    expect(await custodyOf()).not.toEqual(before)
   })
 })
