@@ -1006,15 +1006,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     return narrowOrAll(await blockScopes(input), (scopes) =>
       db.transaction(
         async (tx) => {
-          const cardId = await blockedCardId(tx, input)
-          if (!cardId)
-            throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
-          const card = await cardWithHall(tx, cardId)
-          if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
-          requireChain(`hall:${card.hall_id}`)
-          // Issue 23 point 3: a block stops a card's prize; only someone of the card's hall (its game's, as stored)
-          // blocks it, whatever hall the request came through or named.
-          assertActsInHallOf(card.hall_id, { stationHalls: [], resource: 'card' })
+          const card = await cardToBlock(tx, input)
           const at = now()
           await insertBlockedTicket(tx, {
             kind: TicketKind.card,
@@ -1045,6 +1037,22 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   /** The card a block or unblock names: by its code, or by game and serial (read through `sql`). */
+  /**
+   * The card a block or unblock names, sold (else TICKET_NOT_FOUND), in its hall's chain, and of a hall the acting
+   * person works in. Issue 23 point 3: a block stops a card's prize; only someone of the card's hall (its game's, as
+   * stored) blocks or unblocks it, whatever hall the request came through or named (a printed short code names none).
+   */
+  async function cardToBlock(tx: Sql, input: { code?: string; gameId?: string; serial?: string }) {
+    const cardId = await blockedCardId(tx, input)
+    if (!cardId)
+      throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
+    const card = await cardWithHall(tx, cardId)
+    if (!card) throw new DomainError('TICKET_NOT_FOUND', `card ${cardId} was never sold`)
+    requireChain(`hall:${card.hall_id}`)
+    assertActsInHallOf(card.hall_id, { stationHalls: [], resource: 'card' })
+    return card
+  }
+
   async function blockedCardId(
     sql: Sql,
     input: { code?: string; gameId?: string; serial?: string },
@@ -1152,12 +1160,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     return narrowOrAll(await blockScopes(input), (scopes) =>
       db.transaction(
         async (tx) => {
-          const cardId = await blockedCardId(tx, input)
-          const card = cardId ? await cardWithHall(tx, cardId) : undefined
-          if (!card)
-            throw new DomainError('TICKET_NOT_FOUND', 'no such card', { gameId: input.gameId, serial: input.serial })
-          requireChain(`hall:${card.hall_id}`)
-          assertActsInHallOf(card.hall_id, { stationHalls: [], resource: 'card' })
+          const card = await cardToBlock(tx, input)
           if (!(await deleteBlockedTicket(tx, TicketKind.card, card.id)))
             throw new DomainError('NOT_FOUND', `card ${card.serial} is not blocked`)
           const at = now()
