@@ -3,7 +3,7 @@
  * message (in the screen's language, never its code) and a loader hook.
  */
 import type { ComponentChildren, JSX } from 'preact'
-import { useCallback, useEffect, useState } from 'preact/hooks'
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks'
 import { money as formatMoney } from '../../web/format.ts'
 import { localeOf } from '../../web/i18n.ts'
 import { ApiError } from '../../web/http.ts'
@@ -313,27 +313,50 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<s
   return { run, busy, error, ok, feedback }
 }
 
-/** Loads with `fn` whenever `deps` change; `reload()` loads again. */
+/**
+ * Loads with `fn` whenever `deps` change; `reload()` loads again and settles once that load has landed, so an
+ * action that says "saved" can say it beside the list as it now stands, not the one before.
+ */
 export function useLoad<T>(fn: () => Promise<T>, deps: unknown[] = []) {
   const [data, setData] = useState<T | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [n, setN] = useState(0)
+  const asked = useRef(0)
+  const waiting = useRef<{ load: number; done: () => void }[]>([])
   useEffect(() => {
     let live = true
     setError(null)
+    // A load answers the reloads asked up to its own turn; an older load still in flight answers none.
+    const settle = () => {
+      if (!live) return
+      const still = waiting.current.filter((w) => w.load > n)
+      for (const w of waiting.current) if (w.load <= n) w.done()
+      waiting.current = still
+    }
     fn().then(
       (d) => {
         if (live) setData(d)
+        settle()
       },
       (err) => {
         if (live) setError(errorText(err))
+        settle()
       },
     )
     return () => {
       live = false
     }
   }, [...deps, n, lang.value])
-  return { data, error, reload: () => setN((x) => x + 1) }
+  const reload = useCallback(
+    () =>
+      new Promise<void>((done) => {
+        const load = ++asked.current
+        waiting.current.push({ load, done })
+        setN(load)
+      }),
+    [],
+  )
+  return { data, error, reload }
 }
 
 export function Loading(props: { error: string | null }) {

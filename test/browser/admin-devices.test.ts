@@ -222,6 +222,10 @@ browserSuite('the director’s list of enrolled stations: revoke and enrol again
       const marks = page.getByTestId('device-marks')
       expect(await marks.innerText()).toContain('Precinto y homologación de Caja 1')
       await marks.locator('input[name=markSealCode]').fill('AJ-CAJA-1')
+      // A slow list (a busy server) must not let "guardados" stand beside the row as it was before.
+      await page.route('**/api/auth/devices', (r) =>
+        r.request().method() === 'GET' ? setTimeout(() => void r.continue(), 400) : r.continue(),
+      )
       await marks.locator('button[type=submit]').click()
       await page.getByTestId('stations').getByText('Datos de Caja 1 guardados.').waitFor()
       expect(await row(page, 'Caja 1').getByTestId('device-seal').innerText()).toBe('AJ-CAJA-1')

@@ -67,12 +67,12 @@ function People() {
     setUsername('')
     setDisplayName('')
     setPassword('')
-    list.reload()
+    await list.reload()
     return said
   })
   const act = useAction(async (p: Person, what: 'disable' | 'enable' | 'unlock') => {
     await api('POST', `/api/auth/users/${encodeURIComponent(p.id)}/${what}`)
-    list.reload()
+    await list.reload()
   })
   const hallNames = (h: Person['halls']) =>
     h === '*' || h === undefined
@@ -282,7 +282,7 @@ function Stations() {
       })
     setAskingPrinter(false)
     setPrinting(null)
-    devices.reload()
+    await devices.reload()
     return ex('pr_saved', { device: d.name })
   })
   /** The credential just issued, shown once (gone on reload, as the server keeps only its hash). */
@@ -301,12 +301,13 @@ function Stations() {
       ...(sealCode.trim() ? { sealCode: sealCode.trim() } : {}),
       ...(typeApprovalNo.trim() ? { typeApprovalNo: typeApprovalNo.trim() } : {}),
     })
+    // The link is shown with the list that already holds its station.
+    await devices.reload()
     setIssued({ name: name.trim(), link: linkOf({ kind, hallId: hall }, r.credential), again: false })
     setCopied(false)
     setName('')
     setSealCode('')
     setTypeApprovalNo('')
-    devices.reload()
   })
   const saveMarks = useAction(async () => {
     if (!marking) return
@@ -316,7 +317,7 @@ function Stations() {
     })
     const done = marking.device.name
     setMarking(null)
-    devices.reload()
+    await devices.reload()
     return tx('marksSaved', { name: done })
   })
   const act = useAction(async () => {
@@ -326,14 +327,14 @@ function Stations() {
       await api('POST', `/api/auth/devices/${encodeURIComponent(d.id)}/revoke`)
       setAsking(null)
       setIssued(null)
-      devices.reload()
+      await devices.reload()
       return tx('revokedDone', { name: d.name })
     }
     const r = await api<{ credential: string }>('POST', `/api/auth/devices/${encodeURIComponent(d.id)}/reenrol`)
     setAsking(null)
+    await devices.reload()
     setIssued({ name: d.name, link: linkOf(d, r.credential), again: true })
     setCopied(false)
-    devices.reload()
   })
   const kindName = (k: string) => named(lang.value, 'kind', k, 'role_other')
   return (
