@@ -104,7 +104,7 @@ function HallSets(props: { hallId: string }) {
       status: sets.data?.some((s) => s.status === 'active') ? 'reserve' : 'active',
     })
     setLabel('')
-    sets.reload()
+    await sets.reload()
   })
   const retire = useAction(async (id: string) => {
     await api('POST', `/api/ball-sets/${encodeURIComponent(id)}/retire`, {
@@ -112,7 +112,7 @@ function HallSets(props: { hallId: string }) {
       by: me.value?.name ?? '',
     })
     setReason('')
-    sets.reload()
+    await sets.reload()
   })
   if (!sets.data) return <Loading error={sets.error} />
   return (

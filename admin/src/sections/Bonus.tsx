@@ -53,7 +53,7 @@ function HallBonus(props: { hall: Hall; halls: Hall[] }) {
       deductionBp: Math.round(Number(deduction.replace(',', '.')) * 100),
       baseBallLimit: Number(baseBalls),
     })
-    prima.reload()
+    await prima.reload()
   })
   const [potName, setPotName] = useState('')
   const [potKind, setPotKind] = useState('progressive')
@@ -77,7 +77,7 @@ function HallBonus(props: { hall: Hall; halls: Hall[] }) {
       commissionBp: Math.round(Number(commission.replace(',', '.') || '0') * 100),
     })
     setPotName('')
-    pots.reload()
+    await pots.reload()
   })
   const p = prima.data?.prima
   return (

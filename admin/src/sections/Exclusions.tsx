@@ -46,7 +46,7 @@ export function ExclusionsSection() {
     })
     const name = f.name.trim()
     setF({ document: '', name: '', kind: '', reason: '', listSource: '' })
-    list.reload()
+    await list.reload()
     return tx('ex_done', { name })
   })
   return (

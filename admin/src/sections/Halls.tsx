@@ -134,7 +134,7 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
     })
     setAsking(null)
     setLicence(null)
-    rules.reload()
+    await rules.reload()
     props.onChanged()
     return tx('licenceSaved')
   })
@@ -153,7 +153,7 @@ function SaleAuthorisationPanel(props: { hall: Hall; onChanged: () => void }) {
     })
     setAsking(null)
     setLimits(null)
-    rules.reload()
+    await rules.reload()
     return tx('limitsSaved')
   })
   if (!rules.data) return <Loading error={rules.error} />
@@ -384,7 +384,7 @@ function SharesPanel(props: { hall: Hall }) {
       potsBp,
     })
     setRef('')
-    rules.reload()
+    await rules.reload()
   })
   if (!rules.data) return <Loading error={rules.error} />
   const plan = rules.data.bettingPlan
@@ -453,7 +453,7 @@ function IdentifiedSalesPanel(props: { hall: Hall }) {
   const change = useAction(async () => {
     await api('PUT', `/api/halls/${enc}/identified-sales`, { required: asking })
     setAsking(null)
-    rules.reload()
+    await rules.reload()
   })
   if (!rules.data) return <Loading error={rules.error} />
   const required = rules.data.identifiedSales
@@ -538,7 +538,7 @@ function TerminalTermsPanel(props: { hall: Hall }) {
         ...(f.onDisconnect ? { onDisconnect: f.onDisconnect } : {}),
       },
     })
-    view.reload()
+    await view.reload()
     return tx('termsSaved')
   })
   if (!view.data) return <Loading error={view.error} />
@@ -644,7 +644,7 @@ function HallDetail(props: { hallId: string; masterSets: MasterSet[] }) {
       ...(layoutRef.trim() ? { layoutAuthorisationRef: layoutRef.trim() } : {}),
     })
     setCode('')
-    overview.reload()
+    await overview.reload()
   })
   if (!overview.data) return <Loading error={overview.error} />
   const { hall, series, openSessionId } = overview.data
@@ -734,12 +734,12 @@ export function HallsSection() {
       playingPositions: Number(positions),
     })
     setName('')
-    halls.reload()
+    await halls.reload()
     setSelected(h.id)
   })
   const createSet = useAction(async () => {
     await api('POST', '/api/master-sets', { count: Number(count) })
-    masterSets.reload()
+    await masterSets.reload()
   })
   if (!halls.data) return <Loading error={halls.error} />
   const current = selected || halls.data[0]?.id || ''

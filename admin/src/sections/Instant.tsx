@@ -320,7 +320,7 @@ function GameDetail(props: { game: Game; onChange: () => void }) {
       destination: destination.trim(),
       by: me.value?.name ?? '',
     })
-    rec.reload()
+    await rec.reload()
     return tx('shipped', { n: Number(to) - Number(from) + 1 })
   })
   const activate = useAction(async () => {
@@ -330,7 +330,7 @@ function GameDetail(props: { game: Game; onChange: () => void }) {
       location: location.trim(),
       by: me.value?.name ?? '',
     })
-    rec.reload()
+    await rec.reload()
     return tx('activated')
   })
   const pdf = useAction(async () => {

@@ -79,7 +79,7 @@ export function SoftwareSection() {
     setAsking(false)
     setCertificateRef('')
     setLaboratory('')
-    list.reload()
+    await list.reload()
     return ex('sw_recorded_done', { certificate: ref })
   })
   const withdraw = useAction(async () => {
@@ -87,7 +87,7 @@ export function SoftwareSection() {
     const { cert, reason } = withdrawing
     await api('POST', `/api/software/${encodeURIComponent(cert.id)}/withdraw`, { reason: reason.trim() })
     setWithdrawing(null)
-    list.reload()
+    await list.reload()
     return ex('sw_withdrawn_done', { certificate: cert.certificateRef })
   })
 
