@@ -162,6 +162,34 @@ describe('one door for a card sale (GEN-1, GEN-18, BNG-15, BNG-40, BNG-93)', () 
   })
 })
 
+describe('one door for a prize payout (issue 23 point 2, BNG-71, BNG-85)', () => {
+  const files = sourceFiles(serverSrc).map((f) => ({
+    file: relative(root, f).split(sep).join('/'),
+    text: readFileSync(f, 'utf8'),
+  }))
+
+  it("marks a line or bingo prize paid only in the cash desk's store", () => {
+    const writers = files
+      .filter((f) => /UPDATE\s+prizes\s+SET[^'`"]*\bstatus\s*=\s*'paid'/i.test(f.text))
+      .map((f) => f.file)
+    expect(writers).toEqual(['server/src/cashdesk/store.ts'])
+  })
+
+  it('settles a bonus prize only from a cash-desk payout (bonus.settleWithin, in its transaction)', () => {
+    const writers = files
+      .filter((f) => /UPDATE\s+bonus_prizes\s+SET[^'`"]*\bstatus\s*=\s*'paid'/i.test(f.text))
+      .map((f) => f.file)
+    expect(writers).toEqual(['server/src/bingo/store/bonus.ts'])
+    expect(files.filter((f) => /\bmarkBonusPrizePaid\(/.test(f.text)).map((f) => f.file).sort()).toEqual([
+      'server/src/bingo/bonus-service.ts',
+      'server/src/bingo/store/bonus.ts',
+    ])
+    const callers = files.filter((f) => /\.settleWithin\(/.test(f.text) && /bonus/.test(f.text)).map((f) => f.file)
+    expect(callers.filter((f) => !f.startsWith('server/src/cashdesk/'))).toEqual([])
+    expect(callers).toContain('server/src/cashdesk/payouts.ts')
+  })
+})
+
 describe('import graph (scripts/import-graph.ts, issue 25 point 5)', () => {
   const graph = importGraph(root)
 

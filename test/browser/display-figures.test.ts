@@ -9,7 +9,8 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { browserSuite, ensureBuilt, launchChromium, SCREENSHOTS } from '../helpers/browser.ts'
-import { startTestServer } from '../helpers/server.ts'
+import { api, startTestServer } from '../helpers/server.ts'
+import { openTill } from '../helpers/till.ts'
 import { DEMO_BETTING_PLAN } from '../../server/src/bingo/betting-plan.ts'
 import { equipForManualGames } from '../helpers/ball-sets.ts'
 import { sealed } from '../helpers/device-marks.ts'
@@ -145,7 +146,40 @@ browserSuite('prize figures on the caller console and the hall display (CFG-13)'
     const won = await bingo.claim({ gameId, serial, kind: 'bingo' })
     expect(won.ok, JSON.stringify(won)).toBe(true)
     await bingo.closeWindow(gameId)
-    await bingo.payAllPrizes(gameId, 'Cajera')
+    // Paid at the cash desk, the one door: each winning card's signed code, by a cashier out of her open shift.
+    await server.services.auth.createUser({
+      username: 'cajera',
+      displayName: 'Cajera',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: ['sala'],
+    })
+    const till = await openTill(server.url, server.services, {
+      hallId: 'sala',
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+      floatCents: 100_000,
+    })
+    const winning = await server.services.db.all<{ card_id: string }>(
+      "SELECT DISTINCT card_id FROM prizes WHERE game_id = ? AND status = 'awarded'",
+      [gameId],
+    )
+    for (const w of winning) {
+      const paid = await api(
+        server.url,
+        'POST',
+        '/api/tickets/pay',
+        {
+          code: server.services.cashdesk.payouts.cardCode(w.card_id),
+          payeeName: 'Juan Pérez',
+          payeeDocument: '1234567 LP',
+          payeePhone: '71234567',
+        },
+        till.headers,
+      )
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200)
+    }
 
     const caller = await browser.newPage({ viewport: { width: 1440, height: 900 } })
     await caller.goto(`${server.url}/caller/?hall=sala`)

@@ -3,6 +3,7 @@ import {
   gameOnSale,
   hallWithSeries,
   openSession,
+  payTablePrizes,
   secondPerson,
   startRulesServer,
   type RulesServer,
@@ -47,7 +48,7 @@ describe('hall closure and the prima fund (BNG-65)', () => {
         .ok,
     ).toBe(true)
     expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
-    await s.server.services.bingo.payAllPrizes(g.gameId, 'cajera')
+    await payTablePrizes(s, g.gameId)
   })
   afterAll(async () => s?.server.cleanup())
 

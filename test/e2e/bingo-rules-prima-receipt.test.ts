@@ -37,7 +37,8 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
   const manualBingo = (cards: number) => playManualBingo({ s, seriesId, sessionId }, cards)
 
   async function primaPrize(): Promise<{ id: string; serial: string; gameId: string; balls: number[]; code: string }> {
-    const g = await manualBingo(20)
+    // The card keeps its bingo and its prima: one door pays a card whole, at the desk, below.
+    const g = await playManualBingo({ s, seriesId, sessionId }, 20, { tablePays: false })
     const prizes = (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{
       id: string
       source: string
@@ -79,12 +80,12 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
       payment: { method: 'cash' },
     })
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
-    // The table paid the bingo before the next game (BNG-71): the card's payout is the prima alone.
-    expect(paid.body.payout).toMatchObject({
-      amountCents: 5_000,
-      prizes: [{ id: prima.id, kind: 'prima', amountCents: 5_000 }],
-      payment: { method: 'cash' },
-    })
+    // One door: the card is paid whole, its line and bingo with its prima in one payout.
+    const kinds = paid.body.payout.prizes as Array<{ id: string; kind: string; amountCents: number }>
+    expect(kinds.map((p) => p.kind).sort()).toEqual(['bingo', 'line', 'prima'])
+    expect(kinds.find((p) => p.kind === 'prima')).toMatchObject({ id: prima.id, amountCents: 5_000 })
+    const total = kinds.reduce((sum, p) => sum + p.amountCents, 0)
+    expect(paid.body.payout).toMatchObject({ amountCents: total, payment: { method: 'cash' } })
     const receipt = await asCashier('GET', `/api/bonus-prizes/${prima.id}/receipt`)
     expect(receipt.body).toMatchObject({
       status: 'paid',
@@ -100,7 +101,7 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
       "SELECT amount_cents, shift_id FROM cash_movements WHERE kind = 'prize_payout' AND ref_id = ?",
       [paid.body.payout.payoutId],
     )
-    expect(out.map((m) => [Number(m.amount_cents), m.shift_id])).toEqual([[-5_000, cashier.shiftId]])
+    expect(out.map((m) => [Number(m.amount_cents), m.shift_id])).toEqual([[-total, cashier.shiftId]])
     // Issue 23, BNG-72: the prima is in the prize register (Registro de premios), with its payee.
     const register = await s.call('jefa', 'GET', `/api/prize-register?gameId=${prima.gameId}`)
     const row = (
@@ -110,8 +111,8 @@ describe('prima receipt, duplicate and cheque (BNG-69, BNG-70)', () => {
         payoutId: string | null
       }>
     ).find((r) => r.prizes.some((p) => p.id === prima.id))
+    expect(row?.prizes).toContainEqual(expect.objectContaining({ id: prima.id, kind: 'prima', amountCents: 5_000 }))
     expect(row, JSON.stringify(register.body)).toMatchObject({
-      prizes: [{ id: prima.id, kind: 'prima', amountCents: 5_000 }],
       payeeName: 'Ana Ruiz',
       payeeDocument: '12345678Z',
       payoutId: paid.body.payout.payoutId,

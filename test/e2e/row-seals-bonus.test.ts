@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api } from '../helpers/server.ts'
 import type { Till } from '../helpers/till.ts'
 import { playManualBingo, primaHall } from '../helpers/prima-hall.ts'
-import { PASSWORD, gameOnSale, hallWithSeries, openSession, type RulesServer } from '../helpers/bingo-rules.ts'
+import {
+  PASSWORD,
+  gameOnSale,
+  hallWithSeries,
+  openSession,
+  payTablePrizes,
+  type RulesServer,
+} from '../helpers/bingo-rules.ts'
 import { tamper as tamperWith } from '../helpers/tamper.ts'
 
 /**
@@ -42,7 +49,8 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
   it('a prima whose amount was raised, or whose card was edited, is refused at the cash desk, journaled and listed by verify-journal; put back, it is paid once', async () => {
     // 20 cards x 50.00 at 6 % fill the prima's 50.00: the next game offers it (BNG-60).
     await manualBingo(20)
-    const g = await manualBingo(20)
+    // Its card keeps its prizes: the desk pays it whole below.
+    const g = await playManualBingo({ s, seriesId, sessionId }, 20, { tablePays: false })
     const prima = (
       (await s.call('mesa1', 'GET', `/api/games/${g.gameId}/bonus-prizes`)).body.prizes as Array<{
         id: string
@@ -102,7 +110,8 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
     expect((await problems()).ok).toBe(true)
     const paid = await pay()
     expect(paid.status, JSON.stringify(paid.body)).toBe(200)
-    expect(paid.body.payout.amountCents).toBe(5_000)
+    // Paid whole: the prima's 50.00 with the card's line and bingo.
+    expect(paid.body.payout.prizes).toContainEqual(expect.objectContaining({ id: prima.id, amountCents: 5_000 }))
     expect(await prizeOutflows()).toBe(1)
     expect((await problems()).ok).toBe(true)
 
@@ -234,7 +243,7 @@ describe('a bonus prize or its card edited behind the journal is not paid (issue
     // The first game fills the fund (20 x 50.00 at 6 % = 60.00, BNG-58); the second offers the prima's 50.00.
     const first = await bingoClaimed()
     expect((await s.call('mesa1', 'POST', `/api/games/${first.gameId}/window/close`, {})).status).toBe(200)
-    await s.server.services.bingo.payAllPrizes(first.gameId, 'cajera')
+    await payTablePrizes(s, first.gameId)
     const g = await bingoClaimed()
     const fund = Number(
       (await db().get<{ f: number }>('SELECT fund_cents AS f FROM prima_halls WHERE hall_id = ?', [es.hallId]))!.f,

@@ -226,3 +226,39 @@ export async function registerExtractor(
   expect(r.status, JSON.stringify(r.body)).toBe(201)
   return id
 }
+
+/**
+ * BNG-71: the table pays the game's line and bingo before the next game, through the one door every prize goes
+ * through (cashdesk/payouts.ts): each winning card's signed code presented at the hall's table station (`s.till`,
+ * mesa1 logged in, her shift open), out of her drawer. A card is paid whole: any bonus prize it carries with them.
+ * Returns the payouts' answers.
+ */
+export async function payTablePrizes(
+  s: RulesServer,
+  gameId: string,
+  payee: { payeeName: string; payeeDocument: string } = { payeeName: 'Ana Ruiz', payeeDocument: '12345678Z' },
+): Promise<Array<{ amountCents: number; prizes: Array<{ id: string; kind: string }> }>> {
+  const db = s.server.services.db
+  const hall = await db.get<{ hall_id: string }>('SELECT hall_id FROM games WHERE id = ?', [gameId])
+  const prizes = await db.all<{ id: string; card_id: string }>(
+    "SELECT id, card_id FROM prizes WHERE game_id = ? AND status = 'awarded' ORDER BY id",
+    [gameId],
+  )
+  const till = await s.till(hall!.hall_id)
+  const paid: Array<{ amountCents: number; prizes: Array<{ id: string; kind: string }> }> = []
+  const cards = new Set<string>()
+  for (const p of prizes) {
+    if (cards.has(p.card_id)) continue
+    cards.add(p.card_id)
+    const r = await api(
+      s.server.url,
+      'POST',
+      `/api/prizes/${p.id}/pay`,
+      { code: s.server.services.cashdesk.payouts.cardCode(p.card_id), ...payee },
+      till.headers,
+    )
+    expect(r.status, JSON.stringify(r.body)).toBe(200)
+    paid.push(r.body.payout ?? r.body)
+  }
+  return paid
+}

@@ -4,7 +4,15 @@
  * Caja 1; and a manual game whose first card's bingo is drawn, claimed and its ordinary prizes paid.
  */
 import { expect } from 'vitest'
-import { gameOnSale, hallWithSeries, openSession, PASSWORD, startRulesServer, type RulesServer } from './bingo-rules.ts'
+import {
+  gameOnSale,
+  hallWithSeries,
+  openSession,
+  PASSWORD,
+  payTablePrizes,
+  startRulesServer,
+  type RulesServer,
+} from './bingo-rules.ts'
 import { openTill, type Till } from './till.ts'
 
 export interface PrimaHall {
@@ -39,10 +47,14 @@ export async function primaHall(seed: string): Promise<PrimaHall> {
   return { s, hallId, seriesId, sessionId, cashier, prima }
 }
 
-/** A manual game: `cards` sold, then the first card's numbers drawn and its bingo claimed; ordinary prizes paid. */
+/**
+ * A manual game: `cards` sold, then the first card's numbers drawn and its bingo claimed; its prizes paid at the
+ * table unless `tablePays` is false (the card then keeps them for the test to pay at the desk, whole).
+ */
 export async function playManualBingo(
   h: Pick<PrimaHall, 's' | 'seriesId' | 'sessionId'>,
   cards: number,
+  options: { tablePays?: boolean } = {},
 ): Promise<{ gameId: string; serial: string; balls: number[] }> {
   const { s } = h
   const g = await gameOnSale(s, h.sessionId, [h.seriesId], cards, 'manual')
@@ -58,7 +70,7 @@ export async function playManualBingo(
     (await s.call('locutor', 'POST', `/api/games/${g.gameId}/claims`, { kind: 'bingo', serial: g.serials[0] })).body.ok,
   ).toBe(true)
   expect((await s.call('mesa1', 'POST', `/api/games/${g.gameId}/window/close`, {})).status).toBe(200)
-  // BNG-71 (Cantabria): the game's ordinary prizes are paid before the next one.
-  await s.server.services.bingo.payAllPrizes(g.gameId, 'cajera')
+  // BNG-71 (Cantabria): the game's prizes are paid before the next one, at the table, against the card.
+  if (options.tablePays !== false) await payTablePrizes(s, g.gameId)
   return { gameId: g.gameId, serial: g.serials[0], balls }
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openTestDatabase } from '../../../test/helpers/database.ts'
+import { settleGamePrizesForTest } from '../../../test/helpers/table-paid.ts'
 import type { Database } from '../db/database.ts'
 import { verifyChain, type JournalRecord } from '../shared/journal-chain.ts'
 import { verifyLuckyProof } from './pots.ts'
@@ -106,7 +107,8 @@ async function manualGame(bingo: BingoService, sessionId: string, seriesId: stri
   const end = await bingo.closeWindow(g.gameId)
   expect(end.status).toBe('finished')
   // BNG-71 (Cantabria): the game's prizes are paid before the next one is announced.
-  await bingo.payAllPrizes(g.gameId, 'cajero')
+  // This test composes no cash desk: the table's payout is stood in for (test/helpers/table-paid.ts).
+  await settleGamePrizesForTest(dbs.at(-1)!, g.gameId, '2026-11-21T20:00:00.000Z')
   return { announced: g, end, cards }
 }
 

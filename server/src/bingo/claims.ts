@@ -99,19 +99,9 @@ import { getGameState } from './game-state.ts'
 import { calledBalls } from './store/balls.ts'
 import type { HallRuleSettings } from './betting-plan.ts'
 import { secondsToWait } from './calling-times.ts'
-import {
-  type Claim,
-  type Prize,
-  verifiedClaimIdOfCard,
-  insertClaim,
-  verifiedClaimsOfKind,
-  insertPrize,
-  prizeById,
-  markPrizePaid,
-  awardedPrizeIds,
-} from './store/claims.ts'
+import { type Claim, verifiedClaimIdOfCard, insertClaim, verifiedClaimsOfKind, insertPrize } from './store/claims.ts'
 import { type Game, gameById, openClaimWindow, closeClaimWindow } from './store/games.ts'
-import { type Card, cardSerial } from './store/sales.ts'
+import type { Card } from './store/sales.ts'
 import type { GameState } from './types.ts'
 
 /** Records a claim (verified or rejected); the first verified one opens the window for its kind (BNG-50). */
@@ -471,44 +461,3 @@ export const resumePlay = async (ctx: BingoContext, gameId: string) =>
     undefined,
     await gameHallScopes(ctx, gameId),
   )
-
-/** Pays an awarded prize once. Paying before verification (no prize yet) is refused. */
-export async function payPrize(ctx: BingoContext, input: { prizeId: string; paidBy: string }): Promise<Prize> {
-  let paid: Prize | undefined
-  await ctx.tx(async (tx) => {
-    const prize = await prizeById(tx, input.prizeId)
-    if (!prize) throw new DomainError('NOT_VERIFIED', `no verified prize ${input.prizeId}`)
-    const game = await loadGame(tx, prize.gameId)
-    const at = ctx.now()
-    if (!(await markPrizePaid(tx, prize.id, at, input.paidBy)))
-      throw new DomainError('ALREADY_PAID', `prize ${prize.id} was already paid at ${prize.paidAt}`, {
-        paidAt: prize.paidAt,
-        paidBy: prize.paidBy,
-      })
-    const serial = await cardSerial(tx, prize.cardId)
-    const rec = await appendJournal(tx, {
-      at,
-      type: 'prize.paid',
-      scope: gameScope(game),
-      payload: {
-        gameId: game.id,
-        prizeId: prize.id,
-        serial: serial ?? null,
-        kind: prize.kind,
-        amountCents: prize.amountCents,
-        paidBy: input.paidBy,
-        ...(await cameraRecord(tx, game.hallId)),
-      },
-    })
-    emit(tx, { type: 'game:changed', gameId: game.id, hallId: game.hallId, seq: rec.seq, reason: 'prize_paid' })
-    paid = (await prizeById(tx, prize.id))!
-  })
-  return paid!
-}
-
-/** Pays every awarded prize of a game (the table pays before the next game, BNG-71). */
-export async function payAllPrizes(ctx: BingoContext, gameId: string, paidBy: string): Promise<number> {
-  const prizes = await awardedPrizeIds(ctx.db, gameId)
-  for (const prizeId of prizes) await payPrize(ctx, { prizeId, paidBy })
-  return prizes.length
-}

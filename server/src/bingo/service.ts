@@ -62,8 +62,6 @@ export function createBingoService(deps: BingoDeps) {
     closeWindow: (gameId: string) => claims.closeWindow(ctx, gameId),
     stopForClaim: (gameId: string) => claims.stopForClaim(ctx, gameId),
     resumePlay: (gameId: string) => claims.resumePlay(ctx, gameId),
-    payPrize: (input: { prizeId: string; paidBy: string }) => claims.payPrize(ctx, input),
-    payAllPrizes: (gameId: string, paidBy: string) => claims.payAllPrizes(ctx, gameId, paidBy),
     declareIncident: (input: Parameters<typeof incidents.declareIncident>[1]) => incidents.declareIncident(ctx, input),
     resume: (gameId: string) => incidents.resume(ctx, gameId),
     correctCalledBall: (input: Parameters<typeof incidents.correctCalledBall>[1]) =>

@@ -141,6 +141,9 @@ async function main(argv: string[]): Promise<number> {
             process.stdout.write(
               `  ${w.kind === 'line' ? 'Línea' : 'Bingo'} ${w.serial} en la bola ${w.atBall}: ${w.amount}\n`,
             )
+          // The demo pays nothing: a prize is paid only at the cash desk (issue 23 point 2).
+          if (result.winners.length > 0)
+            process.stdout.write('  Premios adjudicados, sin pagar: en la demostración no hay caja ni dinero.\n')
           process.stdout.write(`Datos en ${dataDir}\n`)
         }
       } finally {

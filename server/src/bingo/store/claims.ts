@@ -195,27 +195,6 @@ export async function insertPrize(
   touchRows(tx, 'prizes', [p.id])
 }
 
-export async function prizeById(tx: Sql, prizeId: string): Promise<Prize | undefined> {
-  const row = await tx.get<PrizeRow>('SELECT * FROM prizes WHERE id = ?', [prizeId])
-  return row && toPrize(row)
-}
-
-/** Marks an awarded prize paid; false when it was not awarded (already paid or void). */
-export async function markPrizePaid(tx: Sql, prizeId: string, at: string, paidBy: string): Promise<boolean> {
-  const r = await tx.run(
-    "UPDATE prizes SET status = 'paid', paid_at = ?, paid_by = ? WHERE id = ? AND status = 'awarded'",
-    [at, paidBy, prizeId],
-  )
-  touchRows(tx, 'prizes', [prizeId])
-  return r.changes === 1
-}
-
-export async function awardedPrizeIds(sql: Sql, gameId: string): Promise<string[]> {
-  return (
-    await sql.all<{ id: string }>("SELECT id FROM prizes WHERE game_id = ? AND status = 'awarded'", [gameId])
-  ).map((r) => r.id)
-}
-
 /** Prizes (and bonus prizes) of a game already paid: an annulment after a payout is refused (issue 13 point 6). */
 /** Line and bingo prizes of the game already paid, with the serial of the card that won each. */
 export async function paidPrizesOfGame(

@@ -175,10 +175,6 @@ export async function cardsOfGameByNumber(
   return rows.map((r) => ({ ...toCard(r), seriesCode: r.series_code }))
 }
 
-export async function cardSerial(tx: Sql, cardId: string): Promise<string | undefined> {
-  return (await tx.get<{ serial: string }>('SELECT serial FROM cards WHERE id = ?', [cardId]))?.serial
-}
-
 /**
  * What the admission of a card purchase reads of its game, in one statement (issue 23 point 5: one round trip, three
  * before): the cards the player already holds (CFG-16 / BNG-40; 0 with no player), the identified players holding
