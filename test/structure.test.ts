@@ -180,10 +180,12 @@ describe('one door for a prize payout (issue 23 point 2, BNG-71, BNG-85)', () =>
       .filter((f) => /UPDATE\s+bonus_prizes\s+SET[^'`"]*\bstatus\s*=\s*'paid'/i.test(f.text))
       .map((f) => f.file)
     expect(writers).toEqual(['server/src/bingo/store/bonus.ts'])
-    expect(files.filter((f) => /\bmarkBonusPrizePaid\(/.test(f.text)).map((f) => f.file).sort()).toEqual([
-      'server/src/bingo/bonus-service.ts',
-      'server/src/bingo/store/bonus.ts',
-    ])
+    expect(
+      files
+        .filter((f) => /\bmarkBonusPrizePaid\(/.test(f.text))
+        .map((f) => f.file)
+        .sort(),
+    ).toEqual(['server/src/bingo/bonus-service.ts', 'server/src/bingo/store/bonus.ts'])
     const callers = files.filter((f) => /\.settleWithin\(/.test(f.text) && /bonus/.test(f.text)).map((f) => f.file)
     expect(callers.filter((f) => !f.startsWith('server/src/cashdesk/'))).toEqual([])
     expect(callers).toContain('server/src/cashdesk/payouts.ts')
