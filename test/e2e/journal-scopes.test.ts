@@ -1663,6 +1663,52 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     ).toHaveLength(2)
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
+
+  it("the regulator feed's tick and the self-verification lock the operator chain alone: while the feed waits for that lock a hall's sale commits; with hall A's transaction open the self-verification writes, with the operator chain's held it is that lock's one waiter", async () => {
+    const { regulator, selfVerification } = server.services
+    await southCard()
+    // The feed writes its own tables under the operator chain's lock. Its first transaction starts only once hall A's
+    // is open (the feed reads up to the last committed record first, and so waits for every open transaction): an
+    // unscoped one would then wait for the global lock exclusively, and every hall's writer behind it (PostgreSQL
+    // queues a shared request behind an exclusive one); the scoped one writes beside hall A's.
+    const db = server.services.db
+    const transaction = db.transaction
+    const scopes: Array<readonly string[] | null> = []
+    const hold: { on: Awaited<ReturnType<typeof holdScopeOf>> | null } = { on: null }
+    db.transaction = (async (fn, options) => {
+      scopes.push(options?.scopes ?? null)
+      if (testPostgresUrl && !hold.on)
+        hold.on = await holdScopeOf(
+          Object.assign(Object.create(db), { transaction: transaction.bind(db) }),
+          `hall:${north.hallId}`,
+        )
+      return transaction.call(db, fn, options)
+    }) as typeof transaction
+    let ticked: { derived: number; closed: number } | 'pending'
+    try {
+      ticked = await within(regulator.tick({ force: true }), 10_000)
+    } finally {
+      db.transaction = transaction
+      hold.on?.release()
+      await hold.on?.held
+    }
+    expect(ticked).not.toBe('pending')
+    expect((ticked as { derived: number }).derived).toBeGreaterThan(0)
+    expect(scopes.length).toBeGreaterThan(0)
+    expect(
+      scopes.every((x) => JSON.stringify(x) === '["operator"]'),
+      JSON.stringify(scopes),
+    ).toBe(true)
+    const [checked, again] = await besideThenBehind(
+      'operator',
+      () => selfVerification.verifyNow('timer'),
+      () => selfVerification.verifyNow('timer'),
+    )
+    expect(checked).not.toBe('pending')
+    expect(again).toBeTruthy()
+    expect(await chainsOf('system.self_verified')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
 })
 
 /**

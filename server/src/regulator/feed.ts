@@ -69,6 +69,14 @@ export interface DeliveredBatch {
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 
 /** The batch hash: SHA-256 of the canonical JSON of its header (SCHEMA.md "Batches"). */
+/**
+ * Issue 23 point 5: the feed writes its own tables (records, batches), never the journal; its transactions lock the
+ * operator chain alone, so that the minute's tick neither waits for every hall's open transaction nor stops every hall's
+ * sales while it writes (an unscoped transaction holds the global lock exclusively). Feeds of two nodes still take
+ * turns on that one lock, so each chain's record numbers stay whole.
+ */
+const FEED_LOCK = { scopes: [OPERATOR_CHAIN] }
+
 export function batchHash(header: BatchHeader): string {
   return sha256(canonicalJson(header))
 }
@@ -265,7 +273,7 @@ export function createRegulatorFeed(deps: {
           let n = 0
           for (const r of enriched) if (await insert(tx, r, now)) n++
           return n
-        })
+        }, FEED_LOCK)
       }
     }
     // The daily totals are looked at again when something new arrived, and once an hour (a hall's day may end on
@@ -316,7 +324,7 @@ export function createRegulatorFeed(deps: {
         if (await insert(tx, { ...t, sourceKey: `${t.sourceKey}#${version}` }, now, previous.record_id)) n++
       }
       return n
-    })
+    }, FEED_LOCK)
   }
 
   /**
@@ -432,7 +440,7 @@ export function createRegulatorFeed(deps: {
       })
       await store.markBatched(tx, chain, Number(rows[0].n), Number(rows[rows.length - 1].n), seq)
       return rows.length
-    })
+    }, FEED_LOCK)
   }
 
   /** One pass (serialised): derive what the journal completed, then close the batches that are due. */

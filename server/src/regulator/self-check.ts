@@ -127,20 +127,23 @@ export function createSelfVerification(deps: {
       if (!entry && deps.release.required) {
         const reasonText = why ?? 'versión no registrada / build not registered'
         // The refusal is itself a significant event (an integrity failure) the regulator receives.
-        await deps.db.transaction((tx) =>
-          appendJournal(tx, {
-            at,
-            type: 'system.build_refused',
-            scope: '',
-            payload: {
-              reason,
-              codeSha256: code.sha256,
-              register: deps.release!.path,
-              why: reasonText,
-              rule: 'RNG-3',
-              actor: { kind: 'system', id: 'server' },
-            },
-          }),
+        await deps.db.transaction(
+          (tx) =>
+            appendJournal(tx, {
+              at,
+              type: 'system.build_refused',
+              scope: '',
+              payload: {
+                reason,
+                codeSha256: code.sha256,
+                register: deps.release!.path,
+                why: reasonText,
+                rule: 'RNG-3',
+                actor: { kind: 'system', id: 'server' },
+              },
+            }),
+          // The operator chain's record alone: a start-up or hourly check stops no hall's sales (issue 23 point 5).
+          { scopes: ['operator'] },
         )
         throw new ReleaseNotRegisteredError(code.sha256, deps.release.path, reasonText)
       }
@@ -149,25 +152,27 @@ export function createSelfVerification(deps: {
     const stored = last ? null : await lastSelfVerification(deps.db)
     const previous: { codeSha256?: string; configSha256?: string } | null = last ?? (stored ? JSON.parse(stored) : null)
     const changed = Boolean(previous && (previous.codeSha256 !== code.sha256 || previous.configSha256 !== configSha256))
-    await deps.db.transaction((tx) =>
-      appendJournal(tx, {
-        at,
-        type: 'system.self_verified',
-        scope: '',
-        payload: {
-          reason,
-          version: deps.version,
-          codeSha256: code.sha256,
-          files: code.files,
-          configSha256,
-          changed,
-          release,
-          before: changed
-            ? { codeSha256: previous?.codeSha256 ?? null, configSha256: previous?.configSha256 ?? null }
-            : null,
-          actor: { kind: 'system', id: 'server' },
-        },
-      }),
+    await deps.db.transaction(
+      (tx) =>
+        appendJournal(tx, {
+          at,
+          type: 'system.self_verified',
+          scope: '',
+          payload: {
+            reason,
+            version: deps.version,
+            codeSha256: code.sha256,
+            files: code.files,
+            configSha256,
+            changed,
+            release,
+            before: changed
+              ? { codeSha256: previous?.codeSha256 ?? null, configSha256: previous?.configSha256 ?? null }
+              : null,
+            actor: { kind: 'system', id: 'server' },
+          },
+        }),
+      { scopes: ['operator'] },
     )
     last = { at, codeSha256: code.sha256, configSha256, files: code.files, changed, release }
     return last
