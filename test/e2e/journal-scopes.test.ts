@@ -329,10 +329,8 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     const token = (await api(server.url, 'POST', '/api/auth/login', { username: 'directora', password: PASSWORD })).body
       .token
     const director = { authorization: `Bearer ${token}` }
-    // A card of hall A's (north's) game: what the payout touches.
-    const sold = await sell(tillNorth, north)
-    expect(sold.status).toBe(201)
-    const code = sold.body.cards[0].code as string
+    // Hall A's (north's) game on sale: what the sale touches.
+    expect((await sell(tillNorth, north)).status).toBe(201)
     const excluded = async (document: string, hallId: string | null) =>
       (
         await players.exclude(
@@ -340,13 +338,13 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
           'test',
         )
       ).id
-    /** Hall A's card paid to `document`, the body naming hall B. */
+    /** A card of hall A's game sold to `document`, the body naming hall B. */
     const payToB = (document: string) =>
       api(
         server.url,
         'POST',
-        '/api/tickets/pay',
-        { code, hallId: south.hallId, payeeName: 'Juan Pérez', payeeDocument: document },
+        `/api/games/${north.gameId}/sales`,
+        { count: 1, ageConfirmed: true, hallId: south.hallId, playerDocument: document },
         director,
       ).then((r) => [r.status, r.body.error?.code])
     const refusalChains = async (exclusionId: string) => {
@@ -363,7 +361,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       return { refused: refused.map((r) => r.chain), audit: audit.map((r) => r.chain) }
     }
 
-    // Excluded in hall A only: the body's hall B does not let the payout past the gate.
+    // Excluded in hall A only: the body's hall B does not let the sale past the gate.
     const inA = await excluded('CI 3216549 LP', north.hallId)
     expect(await payToB('3216549')).toEqual([403, 'PLAYER_EXCLUDED'])
     expect(await refusalChains(inA)).toEqual({ refused: [`hall:${north.hallId}`], audit: [`hall:${north.hallId}`] })

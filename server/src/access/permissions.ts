@@ -195,9 +195,12 @@ export const permissions = {
 export type Permission = keyof typeof permissions
 
 /**
- * The actions the exclusion list bars (GEN-23, GEN-27: "no podrán participar en ningún juego", "la exclusión del juego",
- * 002 §1.2.2.2 and §1.2.3): buying a means to play (a voucher, cards, slips, instant tickets, credit on a terminal) and
- * collecting a prize. An excluded person keeps every other right, among them to lodge a complaint (GEN-21 (4), 002
+ * The actions whose request the exclusion list is asked about at the door (GEN-23, GEN-27: "no podrán participar en
+ * ningún juego", "la exclusión del juego", 002 §1.2.2.2 and §1.2.3): buying a means to play (a voucher, cards, slips,
+ * instant tickets, credit on a terminal). Collecting is decided by the payout itself, in its own transaction, from
+ * the payee and the buyer it reads (cashdesk/payouts.ts, cashdesk/ticket-desk.ts, cashdesk/vouchers.ts): only it
+ * knows whether what it pays is a prize (withheld from an excluded person) or his own stake refunded (returned to
+ * him, GEN-21 (5)). An excluded person keeps every other right, among them to lodge a complaint (GEN-21 (4), 002
  * §1.2.2.1: "formular sus reclamos ante las instancias correspondientes"): the identity a complaint names is not
  * checked against the list.
  */
@@ -206,8 +209,6 @@ export const PLAY_OR_PRIZE: ReadonlySet<Permission> = new Set<Permission>([
   'game.sell',
   'lottery.sell',
   'terminal.load',
-  'ticket.pay',
-  'prize.pay',
 ])
 
 /** Socket events (client -> server). All are reads: a display can only watch. */

@@ -24,7 +24,8 @@ import { readAnswer, readPayment, type PayAnswer, type ScanAnswer } from './tick
 import { assertAcceptedDocument } from '../shared/identity.ts'
 import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
-import type { PlayerAdmission } from '../access/players.ts'
+import { PlayerExcluded, type PlayerAdmission } from '../access/players.ts'
+import { appendJournal } from '../shared/journal.ts'
 export interface TicketDeskDeps {
   cashdesk: Pick<Cashdesk, 'payouts' | 'cashOut'>
   instant: Pick<InstantService, 'handles' | 'scan' | 'payAtCashier' | 'refund'>
@@ -98,8 +99,34 @@ export function createTicketDesk(deps: TicketDeskDeps) {
       // An excluded player's prize is withheld, not forfeited (a refusal, journaled by `pay`): the ticket stays
       // unpaid until its claim period ends, and is paid if the exclusion ends before (GEN-27: "por el período que el
       // salón de juegos o casino determine"; GEN-21 (3): the prizes due).
-      if (deps.admission)
-        await deps.admission.assertAdmittedWithin(tx, [payeeDocument ?? '', ...(paid.buyers ?? [])], hall ?? null)
+      if (deps.admission) {
+        const documents = [payeeDocument ?? '', ...(paid.buyers ?? [])]
+        if (paid.kind === 'refund') {
+          // A refund returns the player's own stake (a cancelled draw, an annulled slip): it is not taking part in a
+          // game, which is what 002 §1.2.2.2 bars an excluded person from, and GEN-21 (5) gives him the right to it;
+          // withholding it would keep a barred player's money. So it is paid, to whom the line allows (a named
+          // slip's buyer, or someone he authorised under a supervisor's override, GEN-16/GEN-26), and the hall's chain
+          // records that a person on the list was refunded, for the regulator to see. Every refund path does the same:
+          // a card's (cashdesk/refunds.ts) and an instant ticket's ask no list either.
+          try {
+            await deps.admission.assertAdmittedWithin(tx, documents, hall ?? null)
+          } catch (err) {
+            if (!(err instanceof PlayerExcluded)) throw err
+            await appendJournal(tx, {
+              at: paid.at,
+              type: 'player.refunded_excluded',
+              scope: hall ? `hall:${hall}` : '',
+              payload: {
+                exclusionId: err.exclusionId,
+                kind: err.kind,
+                refId: paid.refId,
+                amountCents: paid.amountCents,
+                rule: 'GEN-21',
+              },
+            })
+          }
+        } else await deps.admission.assertAdmittedWithin(tx, documents, hall ?? null)
+      }
       await cash(tx, paid)
     }
   }

@@ -126,6 +126,7 @@ const SIGNIFICANT: Record<
   'access.refused': 'refusal',
   'access.refused.summary': 'refusal',
   'player.refused': 'refusal',
+  'player.refunded_excluded': 'refusal',
   'system.self_verified': 'self-verification',
 }
 
