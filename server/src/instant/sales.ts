@@ -9,6 +9,7 @@ import { evaluateFace, ticketFace } from './play.ts'
 import { getProfile } from '../shared/profile.ts'
 import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { chainOfScope } from '../shared/journal-chain.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import type { InstantContext } from './context.ts'
 import { isDemoReference } from '../shared/lottery-common.ts'
@@ -59,8 +60,15 @@ export function createSaleUseCases(ctx: InstantContext) {
       })
   }
 
+  /**
+   * Issue 23 point 5: a sale writes the game's rows and its record in the `instant` chain (an instant game is the
+   * operator's, shared by every hall) and a sale row of the hall it is recorded in: it locks those two alone, so that
+   * another hall's open transaction does not hold it up. A hall's lock is `operator` for a sale of no hall.
+   */
+  const saleScopes = (hallId: string | undefined) => [...new Set([chainOfScope(`hall:${hallId ?? ''}`), 'instant'])]
+
   async function sellPrinted(input: { code: string; stationId: string; hallId?: string }) {
-    return db.transaction((tx) => sellPrintedWithin(tx, input))
+    return db.transaction((tx) => sellPrintedWithin(tx, input), { scopes: saleScopes(input.hallId) })
   }
 
   /** sellPrinted inside a caller's transaction: a counter sale that takes the cash into the station's drawer (issue 13). */
@@ -149,21 +157,25 @@ export function createSaleUseCases(ctx: InstantContext) {
         'switching on-screen instant sales on needs the authorisation reference (INS-15)',
         { field: 'authorisationRef' },
       )
-    return db.transaction(async (tx) => {
-      const { hall, settings } = await hallSettings(tx, input.hallId)
-      const instant: InstantHallSettings = {
-        electronicInstantAllowed: input.electronicInstantAllowed,
-        authorisationRef: input.authorisationRef?.trim(),
-      }
-      await setHallSettings(tx, hall.id, JSON.stringify({ ...settings, instant }))
-      const rec = await appendJournal(tx, {
-        at: now(),
-        type: 'instant.hall_configured',
-        scope: `hall:${hall.id}`,
-        payload: { hallId: hall.id, ...instant, by: input.by },
-      })
-      return { hallId: hall.id, ...instant, journalSeq: rec.seq }
-    })
+    // Issue 23 point 5: the hall's own row and a record of its chain, under its lock alone (INS-15).
+    return db.transaction(
+      async (tx) => {
+        const { hall, settings } = await hallSettings(tx, input.hallId)
+        const instant: InstantHallSettings = {
+          electronicInstantAllowed: input.electronicInstantAllowed,
+          authorisationRef: input.authorisationRef?.trim(),
+        }
+        await setHallSettings(tx, hall.id, JSON.stringify({ ...settings, instant }))
+        const rec = await appendJournal(tx, {
+          at: now(),
+          type: 'instant.hall_configured',
+          scope: `hall:${hall.id}`,
+          payload: { hallId: hall.id, ...instant, by: input.by },
+        })
+        return { hallId: hall.id, ...instant, journalSeq: rec.seq }
+      },
+      { scopes: [chainOfScope(`hall:${input.hallId}`)] },
+    )
   }
 
   /**
@@ -172,7 +184,7 @@ export function createSaleUseCases(ctx: InstantContext) {
    * electronicInstantAllowed off. The validation code is issued now, from the OS CSPRNG, and only its tag stored.
    */
   async function sellElectronic(input: { hallId: string; gameNo: number; stationId: string }) {
-    return db.transaction((tx) => sellElectronicWithin(tx, input))
+    return db.transaction((tx) => sellElectronicWithin(tx, input), { scopes: saleScopes(input.hallId) })
   }
 
   /**
