@@ -506,6 +506,8 @@ export function createClaimUseCases(ctx: InstantContext) {
         'a void for damage describes the marks (5+ characters) and where the ticket is kept (INS-8)',
         { rule: 'INS-8', fields: ['damage', 'keptAs'] },
       )
+    // Issue 23 point 5: the ticket's state and a record of the `instant` chain, no money and no hall's row: it locks
+    // that product alone, as a validation does.
     return db.transaction(async (tx) => {
       const t = await ctx.byValidationCode(tx, input.code)
       if (t.batch.channel !== 'printed')
@@ -548,7 +550,7 @@ export function createClaimUseCases(ctx: InstantContext) {
         at,
         journalSeq: rec.seq,
       }
-    })
+    }, INSTANT_SCOPES)
   }
 
   /** True when a scanned or typed code is an instant ticket's: a kind `I` QR or a bare validation code. */
