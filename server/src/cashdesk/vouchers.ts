@@ -19,6 +19,7 @@ import type { BingoEvent, BingoService } from '../bingo/service.ts'
 import type { Clock } from '../shared/clock.ts'
 import type { BonusService } from '../bingo/bonus-service.ts'
 import { appendJournal } from '../shared/journal.ts'
+import { chainOfScope } from '../shared/journal-chain.ts'
 import { assertLatestSealOfJournal, assertReadRowsSealed } from '../shared/row-seals.ts'
 import type { Config } from '../config.ts'
 import type { Database, Sql } from '../db/database.ts'
@@ -946,25 +947,33 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
         'not filing a ROS needs the documented analysis that justifies it (GEN-17)',
         { field: 'note', rule: 'GEN-17' },
       )
-    return db.transaction(async (tx) => {
-      const at = now()
-      const changed = await reviewAmlReportRow(tx, id, {
-        status: input.status,
-        at,
-        officer: input.officer,
-        note: input.note,
-      })
-      const row = await amlReportRow(tx, id)
-      if (!row) throw new DomainError('NOT_FOUND', `AML record ${id} not found`)
-      if (changed !== 1) throw new DomainError('CONFLICT', `AML record ${id} was already reviewed`)
-      await appendJournal(tx, {
-        at,
-        type: 'aml.reviewed',
-        scope: `hall:${String(row.hall_id)}`,
-        payload: { reportId: id, status: input.status, officer: input.officer, rule: 'GEN-17' },
-      })
-      return toReport(row)
-    })
+    // Issue 23 point 5: the record's row and a record of its hall's chain, under that hall's lock alone. A record never
+    // changes hall, so its hall is read before the transaction; one of no hall is the operator chain's.
+    const found = await amlReportRow(db, id)
+    if (!found) throw new DomainError('NOT_FOUND', `AML record ${id} not found`)
+    const scope = chainOfScope(`hall:${String(found.hall_id ?? '')}`)
+    return db.transaction(
+      async (tx) => {
+        const at = now()
+        const changed = await reviewAmlReportRow(tx, id, {
+          status: input.status,
+          at,
+          officer: input.officer,
+          note: input.note,
+        })
+        const row = await amlReportRow(tx, id)
+        if (!row) throw new DomainError('NOT_FOUND', `AML record ${id} not found`)
+        if (changed !== 1) throw new DomainError('CONFLICT', `AML record ${id} was already reviewed`)
+        await appendJournal(tx, {
+          at,
+          type: 'aml.reviewed',
+          scope,
+          payload: { reportId: id, status: input.status, officer: input.officer, rule: 'GEN-17' },
+        })
+        return toReport(row)
+      },
+      { scopes: [scope] },
+    )
   }
 
   return {
