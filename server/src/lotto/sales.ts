@@ -19,6 +19,8 @@ import { encodeTicketCode, TicketKind } from '../shared/ticket-code.ts'
 import { writeSlipBatch, type SlipToWrite, type SlipWriteResult } from './sale-writer.ts'
 import { currentActor } from '../shared/request-context.ts'
 
+const LOTTO_SCOPES = { scopes: ['lotto'] } as const
+
 export interface SlipWriter {
   readonly kind: 'worker' | 'inline'
   /** Batches worth sending before the previous ones are answered (the writer thread merges what queues up). */
@@ -29,13 +31,17 @@ export interface SlipWriter {
   close(): Promise<void>
 }
 
-/** Writes each batch in one transaction of the storage port. */
+/**
+ * Writes each batch in one transaction of the storage port. Issue 23 point 5: a batch writes the draws' counters,
+ * slips and records of the `lotto` chain alone (no hall's row, no money), so it locks `lotto` alone: a hall's open
+ * transaction does not hold the online sales up.
+ */
 export function createInlineSlipWriter(db: Database, privateKey: KeyObject): SlipWriter {
   const sign = (receipt: string) => encodeTicketCode({ kind: TicketKind.lotto, id: receipt }, privateKey)
   return {
     kind: 'inline',
     maxInFlight: 1,
-    write: (slips, at) => db.transaction((tx) => writeSlipBatch(tx, slips, at, sign)),
+    write: (slips, at) => db.transaction((tx) => writeSlipBatch(tx, slips, at, sign), LOTTO_SCOPES),
     async close() {},
   }
 }
