@@ -4,7 +4,7 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type Ha
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { printedFractions } from '../helpers/lottery-print.ts'
 import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
-import { printedInstant } from '../helpers/cashier.ts'
+import { electronicDesign, printedInstant } from '../helpers/cashier.ts'
 import { TERMINAL_TERMS } from '../helpers/terminals.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import { openTill, type Till } from '../helpers/till.ts'
@@ -81,6 +81,9 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
   // One batch of pre-printed instant tickets (an instant game's number is the operator's, once), made when first asked.
   let instantStock: Awaited<ReturnType<typeof printedInstant>> | undefined
   const instantTickets = async () => (instantStock ??= await printedInstant(server.services, south.hallId))
+  // The on-screen instant game (INS-15), generated when first asked.
+  let electronicStock: Promise<unknown> | undefined
+  const electronicGame = () => (electronicStock ??= server.services.instant.generateBatch({ design: electronicDesign }))
   /** Requests waiting (not granted) on a scope's advisory lock (pg_locks): a hall's, or a product's. */
   const lockWaiters = async (scope: string) =>
     Number(
@@ -1705,6 +1708,181 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     expect(checked).not.toBe('pending')
     expect(again).toBeTruthy()
     expect(await chainsOf('system.self_verified')).toEqual(['operator'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("INS-15: hall B's on-screen instant switch, set by its director, locks hall B alone: with hall A's transaction open it is switched off; with hall B's held switching it on is that lock's one waiter; both records are in hall B's chain", async () => {
+    await electronicGame()
+    const director = await personOfSouth('jefa-instantanea', 'director')
+    const configure = (electronicInstantAllowed: boolean) =>
+      api(
+        server.url,
+        'POST',
+        `/api/instant/halls/${south.hallId}/settings`,
+        { electronicInstantAllowed, authorisationRef: 'AJ-RA-2025-0042' },
+        director,
+      ).then((r) => [r.status, r.body.error?.code, r.body.electronicInstantAllowed])
+    expect(
+      await besideThenBehind(
+        `hall:${south.hallId}`,
+        () => configure(false),
+        () => configure(true),
+      ),
+    ).toEqual([
+      [200, undefined, false],
+      [200, undefined, true],
+    ])
+    expect(await chainsOf('instant.hall_configured', (p) => p.hallId === south.hallId)).toEqual([
+      `hall:${south.hallId}`,
+    ])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("INS-15, INS-12: an on-screen and a pre-printed instant sale recorded in hall B lock hall B and `instant` alone: with hall A's transaction open each is sold; with `instant`'s held, then hall B's, each is that lock's one waiter; the sales' records are in the `instant` chain", async () => {
+    const { instant } = server.services
+    await electronicGame()
+    // The switch of the test before (INS-15), set here too so that this test runs alone.
+    await instant.configureHall({
+      hallId: south.hallId,
+      electronicInstantAllowed: true,
+      authorisationRef: 'AJ-RA-2025-0042',
+      by: 'jefa',
+    })
+    const stationId = tillSouth.station.id
+    const electronic = () =>
+      instant.sellElectronic({ hallId: south.hallId, gameNo: electronicDesign.gameNo, stationId }).then((s) => s.serial)
+    const losers = (await instantTickets()).filter((t) => t.tier === 0).slice(40, 44)
+    const printed = (i: number) => () =>
+      instant.sellPrinted({ code: losers[i].serial, stationId, hallId: south.hallId }).then((s) => s.serial)
+    const sold = [
+      ...(await besideThenBehind('instant', electronic, electronic)),
+      ...(await besideThenBehind(`hall:${south.hallId}`, electronic, electronic)),
+      ...(await besideThenBehind('instant', printed(0), printed(1))),
+      ...(await besideThenBehind(`hall:${south.hallId}`, printed(2), printed(3))),
+    ]
+    expect(sold.filter((s) => typeof s !== 'string' || s === 'pending')).toEqual([])
+    expect(sold.slice(4)).toEqual(losers.map((t) => t.serial))
+    expect(await chainsOf('instant.ticket_sold', (p) => sold.includes(p.serial as string))).toEqual(['instant'])
+    const rows = await server.services.db.all<{ hall_id: string }>(
+      `SELECT hall_id FROM instant_sales WHERE station_id = ?`,
+      [stationId],
+    )
+    expect(rows.filter((r) => r.hall_id === south.hallId).length).toBeGreaterThanOrEqual(8)
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("INS-8: pre-printed tickets voided for the player's damage by hall B's director lock `instant` alone: with hall A's transaction open one is voided; with `instant` held the second is that lock's one waiter; both records are in the `instant` chain", async () => {
+    const { instant } = server.services
+    const director = await personOfSouth('jefa-anulaciones', 'director')
+    const tickets = (await instantTickets()).filter((t) => t.tier === 0).slice(50, 52)
+    for (const t of tickets)
+      await instant.sellPrinted({ code: t.serial, stationId: tillSouth.station.id, hallId: south.hallId })
+    const voidIt = (i: number) => () =>
+      api(
+        server.url,
+        'POST',
+        '/api/instant/void-damage',
+        {
+          code: tickets[i].code,
+          inventoryCode: tickets[i].serial,
+          damage: 'números tachados con bolígrafo',
+          keptAs: 'sobre 7, caja fuerte',
+        },
+        director,
+      ).then((r) => [r.status, r.body.error?.code, r.body.outcome])
+    expect(await besideThenBehind('instant', voidIt(0), voidIt(1))).toEqual([
+      [200, undefined, 'VOID'],
+      [200, undefined, 'VOID'],
+    ])
+    const serials = tickets.map((t) => t.serial)
+    expect(await chainsOf('instant.ticket_voided', (p) => serials.includes(p.serial as string))).toEqual(['instant'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("GEN-17: the compliance officer's review of hall B's AML records locks hall B alone: with hall A's transaction open one is dismissed; with hall B's held the second is that lock's one waiter; both records are in hall B's chain", async () => {
+    await server.services.auth.createUser({
+      username: 'oficial-cumplimiento',
+      displayName: 'Elena Ríos',
+      role: 'aml_officer',
+      password: PASSWORD,
+      halls: [north.hallId, south.hallId],
+    })
+    const officer = {
+      authorization: `Bearer ${(await api(server.url, 'POST', '/api/auth/login', { username: 'oficial-cumplimiento', password: PASSWORD })).body.token}`,
+      'accept-language': 'es',
+    }
+    // Bs 3.000,10 all in small notes: over the GEN-17 share, each voucher sold at hall B's desk opens a record.
+    const reports: string[] = []
+    for (const buyerDocument of ['CI 7788990 LP', 'CI 7788991 LP']) {
+      const sold = await api(
+        server.url,
+        'POST',
+        '/api/vouchers',
+        {
+          hallId: south.hallId,
+          amountCents: 300_010,
+          cash: countOf(300_010, { smallCents: 300_010 }),
+          buyerDocument,
+        },
+        tillSouth.headers,
+      )
+      expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+      expect(sold.body.aml.flagged).toBe(true)
+      reports.push(sold.body.aml.reportId)
+    }
+    await server.services.cashdesk.prints.flushPrinted()
+    const review = (id: string) => () =>
+      api(
+        server.url,
+        'POST',
+        `/api/aml/reports/${id}/review`,
+        { status: 'dismissed', note: 'Cliente habitual, billetes de su comercio; perfil revisado' },
+        officer,
+      ).then((r) => [r.status, r.body.error?.code, r.body.status])
+    expect(await besideThenBehind(`hall:${south.hallId}`, review(reports[0]), review(reports[1]))).toEqual([
+      [200, undefined, 'dismissed'],
+      [200, undefined, 'dismissed'],
+    ])
+    expect(await chainsOf('aml.reviewed', (p) => reports.includes(p.reportId as string))).toEqual([
+      `hall:${south.hallId}`,
+    ])
+    // A record that does not exist is refused before any lock is taken.
+    const missing = await api(
+      server.url,
+      'POST',
+      '/api/aml/reports/aml_none/review',
+      { status: 'filed', note: 'ROS presentado a la UIF' },
+      officer,
+    )
+    expect([missing.status, missing.body.error?.code]).toEqual([404, 'NOT_FOUND'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("LNS-13: lotto slips sold online through the group-commit writer lock `lotto` alone: with hall A's transaction open one is sold; with `lotto` held the second is that lock's one waiter; both records are in the `lotto` chain", async () => {
+    const { lotto } = server.services
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 + 12 * 3_600_000
+    const laPaz = (ms: number) => `${new Date(ms - 4 * 3600_000).toISOString().slice(0, 19)}-04:00`
+    const draw = await lotto.createDraw(
+      plan649({
+        gameCode: 'LOTOLINEA',
+        salesStartAt: laPaz(day - 86_400_000),
+        salesCloseAt: laPaz(day + 5 * 86_400_000),
+        drawAt: laPaz(day + 5 * 86_400_000 + 3600_000),
+        claimDeadline: laPaz(day + 70 * 86_400_000),
+      }),
+    )
+    const sell = (boards: number[]) => () =>
+      lotto
+        .sellSlip({
+          drawId: draw.drawId,
+          boards: [boards],
+          player: { name: 'Rosa Condori Mamani', document: 'CI 4812377 LP' },
+          channel: 'online',
+        })
+        .then((r) => r.receiptNumber)
+    const receipts = await besideThenBehind('lotto', sell([3, 9, 15, 21, 27, 33]), sell([4, 10, 16, 22, 28, 34]))
+    expect(receipts.every((r) => typeof r === 'string' && r !== 'pending')).toBe(true)
+    expect(await chainsOf('lotto.slip_sold', (p) => receipts.includes(p.receipt as string))).toEqual(['lotto'])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 })
