@@ -31,6 +31,13 @@ function packRange(b: Batch, fromPack: number, toPack: number) {
   }
 }
 
+/**
+ * Issue 23 point 5: shipping and activating packs write the game's pack rows and records of the `instant` chain, no
+ * hall's row and no money, and every sale, payout or scan that reads a pack holds that lock too: they lock `instant`
+ * alone, so that no hall's open transaction holds them up nor they a hall's.
+ */
+const INSTANT_SCOPES = { scopes: ['instant'] } as const
+
 export function createInventoryUseCases(ctx: InstantContext) {
   const { db, now, batchByGame, scopeOf, serialOfIndex } = ctx
 
@@ -67,7 +74,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         },
       })
       return { packs: shipped, destination: input.destination, journalSeq: rec.seq }
-    })
+    }, INSTANT_SCOPES)
   }
 
   /** Activates a pack on arrival at the place it was shipped to; identified by any of its tickets' inventory codes, or game and pack number. */
@@ -112,7 +119,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         payload: { gameNo: b.gameNo, packNo, location: input.location, by: input.by },
       })
       return { gameNo: b.gameNo, packNo, location: input.location, activatedAt: at, journalSeq: rec.seq }
-    })
+    }, INSTANT_SCOPES)
   }
 
   /**
