@@ -4,7 +4,7 @@ import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type Ha
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
 import { printedFractions } from '../helpers/lottery-print.ts'
 import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
-import { electronicDesign, printedInstant } from '../helpers/cashier.ts'
+import { electronicDesign, printedDesign, printedInstant } from '../helpers/cashier.ts'
 import { TERMINAL_TERMS } from '../helpers/terminals.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import { openTill, type Till } from '../helpers/till.ts'
@@ -1796,6 +1796,28 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     ])
     const serials = tickets.map((t) => t.serial)
     expect(await chainsOf('instant.ticket_voided', (p) => serials.includes(p.serial as string))).toEqual(['instant'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("INS-12: an instant game's packs shipped and activated on arrival lock `instant` alone: with hall A's transaction open packs are shipped and one is activated at hall B's desk; with `instant` held each is that lock's one waiter; their records are in the `instant` chain", async () => {
+    const { instant } = server.services
+    const gameNo = 5503
+    await instant.generateBatch({ design: { ...printedDesign, gameNo, name: 'Raspa Caja de reparto' } })
+    const ship = (fromPack: number, toPack: number) => () =>
+      instant.shipPacks({ gameNo, fromPack, toPack, destination: south.hallId, by: 'almacen' }).then((r) => r.packs)
+    const activate = (packNo: number) => () =>
+      api(
+        server.url,
+        'POST',
+        '/api/instant/packs/activate',
+        { gameNo, packNo, location: south.hallId },
+        tillSouth.headers,
+      ).then((r) => [r.status, r.body.error?.code, r.body.packNo])
+    expect(await besideThenBehind('instant', ship(1, 2), activate(1))).toEqual([2, [200, undefined, 1]])
+    expect(await besideThenBehind('instant', activate(2), ship(3, 3))).toEqual([[200, undefined, 2], 1])
+    const ofGame = (p: Record<string, unknown>) => p.gameNo === gameNo
+    expect(await chainsOf('instant.packs_shipped', ofGame)).toEqual(['instant'])
+    expect(await chainsOf('instant.pack_activated', ofGame)).toEqual(['instant'])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 
