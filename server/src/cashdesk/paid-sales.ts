@@ -486,7 +486,8 @@ export function createPaidSales(deps: PaidSalesDeps) {
    * changes), never from the request: the voucher's hall, and `lotto` and `instant` when the basket holds slips or
    * instant tickets (their draws and pools are shared by every hall). Every check of the sale reads the hall's own
    * rows (voucher, game, its cards and limits, the kiosk's drawer) or rows only unscoped writers change (devices,
-   * halls, profiles), which exclude every scoped one. Unscoped when the voucher is not found: the sale's own
+   * halls, profiles; a hall's on-screen instant switch is written under that hall's lock), which exclude every scoped
+   * one. Unscoped when the voucher is not found: the sale's own
    * transaction refuses it as before.
    */
   function kioskScopes(voucher: VoucherFacts | undefined, slips: number, instantCount: number): string[] | undefined {
