@@ -32,9 +32,10 @@ function packRange(b: Batch, fromPack: number, toPack: number) {
 }
 
 /**
- * Issue 23 point 5: shipping and activating packs write the game's pack rows and records of the `instant` chain, no
- * hall's row and no money, and every sale, payout or scan that reads a pack holds that lock too: they lock `instant`
- * alone, so that no hall's open transaction holds them up nor they a hall's.
+ * Issue 23 point 5: shipping and activating packs, and a range reported lost or stolen (LST-1, LST-5), write the
+ * game's rows and records of the `instant` chain, no hall's row and no money, and every sale, payout or scan that
+ * reads a pack or a report holds that lock too: they lock `instant` alone, so that no hall's open transaction holds
+ * them up nor they a hall's.
  */
 const INSTANT_SCOPES = { scopes: ['instant'] } as const
 
@@ -232,7 +233,7 @@ export function createInventoryUseCases(ctx: InstantContext) {
         },
       })
       return { reportId: id, kind: input.kind, stage, ...range, lateReport, journalSeq: rec.seq }
-    })
+    }, INSTANT_SCOPES)
   }
 
   /** LST-3: the public notice of every range reported lost or stolen in a game. */
