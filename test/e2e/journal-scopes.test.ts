@@ -18,6 +18,7 @@ import type { Database } from '../../server/src/db/database.ts'
 import { GLOBAL_LOCK, PRODUCT_LOCK_CLASS, SCOPE_LOCK_CLASS, scopeLockKey } from '../../server/src/db/scopes.ts'
 import { gameScope } from '../../server/src/bingo/context.ts'
 import { gameById } from '../../server/src/bingo/store/games.ts'
+import { formatSerial } from '../../server/src/instant/codes.ts'
 import { tamper as tamperWith } from '../helpers/tamper.ts'
 import { DomainError } from '../../server/src/shared/errors.ts'
 
@@ -1799,7 +1800,7 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 
-  it("INS-12: an instant game's packs shipped and activated on arrival lock `instant` alone: with hall A's transaction open packs are shipped and one is activated at hall B's desk; with `instant` held each is that lock's one waiter; their records are in the `instant` chain", async () => {
+  it("INS-12, LST-1, LST-5: an instant game's packs shipped, activated on arrival and reported lost or stolen lock `instant` alone: with hall A's transaction open each answers; with `instant` held each is that lock's one waiter; their records are in the `instant` chain", async () => {
     const { instant } = server.services
     const gameNo = 5503
     await instant.generateBatch({ design: { ...printedDesign, gameNo, name: 'Raspa Caja de reparto' } })
@@ -1818,6 +1819,25 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
     const ofGame = (p: Record<string, unknown>) => p.gameNo === gameNo
     expect(await chainsOf('instant.packs_shipped', ofGame)).toEqual(['instant'])
     expect(await chainsOf('instant.pack_activated', ofGame)).toEqual(['instant'])
+    // LST-1, LST-5: a range of pack 4 (never shipped) reported lost, then a ticket of it stolen.
+    const serial = (position: number) => formatSerial({ gameNo, packNo: 4, position })
+    const report = (kind: 'lost' | 'stolen', fromSerial: string, toSerial: string) => () =>
+      instant
+        .reportLostOrStolen({
+          gameNo,
+          kind,
+          fromSerial,
+          toSerial,
+          discoveredAt: '2025-06-02T10:00:00-04:00',
+          regulatorReportedAt: '2025-06-02T15:00:00-04:00',
+          policeReportRef: kind === 'stolen' ? 'FELCC-LP-2025-0187' : undefined,
+          by: 'almacen',
+        })
+        .then((r) => r.tickets)
+    expect(
+      await besideThenBehind('instant', report('lost', serial(0), serial(9)), report('stolen', serial(10), serial(10))),
+    ).toEqual([10, 1])
+    expect(await chainsOf('instant.range_reported', ofGame)).toEqual(['instant'])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 
