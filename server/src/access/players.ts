@@ -211,6 +211,18 @@ export function createPlayerAdmission(deps: {
     if (refused) throw refused
   }
 
+  /**
+   * The exclusion in force of the first of `documents` in `hallId`, or null, read inside the caller's transaction:
+   * for a use case that records an excluded person rather than refusing him (a refund of his own stake).
+   */
+  function exclusionWithin(
+    tx: Sql,
+    documents: readonly string[],
+    hallId?: string | null,
+  ): Promise<PlayerExcluded | null> {
+    return exclusionOf(tx, documents, hallId)
+  }
+
   /** Runs a sale whose transaction checks admission: a refusal is journaled after its rollback, in its own record. */
   async function journalingRefusals<T>(sale: () => Promise<T>): Promise<T> {
     try {
@@ -253,6 +265,7 @@ export function createPlayerAdmission(deps: {
     lift,
     assertAdmitted,
     assertAdmittedWithin,
+    exclusionWithin,
     journalingRefusals,
     list,
     keyOf,

@@ -24,7 +24,7 @@ import { readAnswer, readPayment, type PayAnswer, type ScanAnswer } from './tick
 import { assertAcceptedDocument } from '../shared/identity.ts'
 import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
-import { PlayerExcluded, type PlayerAdmission } from '../access/players.ts'
+import type { PlayerAdmission } from '../access/players.ts'
 import { appendJournal } from '../shared/journal.ts'
 export interface TicketDeskDeps {
   cashdesk: Pick<Cashdesk, 'payouts' | 'cashOut'>
@@ -46,7 +46,7 @@ export interface TicketDeskDeps {
    * GEN-23 / GEN-27 (issue 23 point 3): the exclusion list, asked by the payout itself, in its transaction, about the
    * payee it records and the buyers the line read on the ticket. Optional only for callers that pay no one.
    */
-  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'journalingRefusals'>
+  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'exclusionWithin' | 'journalingRefusals'>
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -108,23 +108,20 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           // slip's buyer, or someone he authorised under a supervisor's override, GEN-16/GEN-26), and the hall's chain
           // records that a person on the list was refunded, for the regulator to see. Every refund path does the same:
           // a card's (cashdesk/refunds.ts) and an instant ticket's ask no list either.
-          try {
-            await deps.admission.assertAdmittedWithin(tx, documents, hall ?? null)
-          } catch (err) {
-            if (!(err instanceof PlayerExcluded)) throw err
+          const excluded = await deps.admission.exclusionWithin(tx, documents, hall ?? null)
+          if (excluded)
             await appendJournal(tx, {
               at: paid.at,
               type: 'player.refunded_excluded',
               scope: hall ? `hall:${hall}` : '',
               payload: {
-                exclusionId: err.exclusionId,
-                kind: err.kind,
+                exclusionId: excluded.exclusionId,
+                kind: excluded.kind,
                 refId: paid.refId,
                 amountCents: paid.amountCents,
                 rule: 'GEN-21',
               },
             })
-          }
         } else await deps.admission.assertAdmittedWithin(tx, documents, hall ?? null)
       }
       await cash(tx, paid)
