@@ -3,6 +3,7 @@ import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, type HallSetup } from '../helpers/cashdesk.ts'
 import { sealed } from '../helpers/device-marks.ts'
 import { runAs } from '../../server/src/shared/request-context.ts'
+import { printedDesign } from '../helpers/cashier.ts'
 import { lotteryPlan, plan649, registerLotteryBallSets, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 
 /** The injected clock: a fixed day, ticking with real time (the test passes on any date). */
@@ -24,8 +25,8 @@ describe("a hall's configuration is changed only by people of that hall (issue 2
   let server: Awaited<ReturnType<typeof startTestServer>>
   let north: HallSetup
   let south: HallSetup
-  let kioskNorth: { id: string }
-  let kioskSouth: { id: string }
+  let kioskNorth: { id: string; credential: string }
+  let kioskSouth: { id: string; credential: string }
   const tokens = new Map<string, string>()
   const call = (who: string, method: string, path: string, body?: unknown) =>
     api(server.url, method, path, body, { authorization: `Bearer ${tokens.get(who)}`, 'accept-language': 'es' })
@@ -294,5 +295,83 @@ describe("a hall's configuration is changed only by people of that hall (issue 2
       ),
     ).toBe('accepted')
     expect(await draws()).toBe(before.draws + 2)
+  })
+
+  it("a hall's on-screen instant switch (INS-15): another hall's is not switched; her own hall's is", async () => {
+    const settings = { electronicInstantAllowed: true, authorisationRef: 'AJ-RA-2031-7' }
+    const switchedOn = (hallId: string) =>
+      n("SELECT COUNT(*) AS n FROM journal WHERE type = 'instant.hall_configured' AND scope = ?", [`hall:${hallId}`])
+    const before = { south: await switchedOn(south.hallId), journal: await journal() }
+    refused(await call('dir-norte', 'POST', `/api/instant/halls/${south.hallId}/settings`, settings))
+    expect(
+      await codeOf(
+        asNorthDirector(() =>
+          server.services.instant.configureHall({ hallId: south.hallId, ...settings, by: 'Directora Norte' }),
+        ),
+      ),
+    ).toBe('WRONG_HALL')
+    expect([await switchedOn(south.hallId), await journal()]).toEqual([before.south, before.journal])
+    const ok = await call('dir-norte', 'POST', `/api/instant/halls/${north.hallId}/settings`, settings)
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    expect(await switchedOn(north.hallId)).toBe(1)
+  })
+
+  it('an instant pack (INS-5) is activated only by someone of the hall it was shipped to, whatever place the body names', async () => {
+    const design = { ...printedDesign, gameNo: 5591 }
+    await server.services.instant.generateBatch({ design })
+    const ship = (packNo: number, destination: string) =>
+      server.services.instant.shipPacks({
+        gameNo: design.gameNo,
+        fromPack: packNo,
+        toPack: packNo,
+        destination,
+        by: 'almacen',
+      })
+    await ship(1, south.hallId) // to the hall
+    await ship(2, kioskSouth.id) // to one of its stations
+    await ship(3, 'Almacén central') // to a place of no hall
+    await ship(4, north.hallId)
+    const status = async (packNo: number) =>
+      (
+        await server.services.db.get<{ status: string }>(
+          'SELECT p.status FROM instant_packs p JOIN instant_batches b ON b.id = p.batch_id WHERE b.game_no = ? AND p.pack_no = ?',
+          [design.gameNo, packNo],
+        )
+      )?.status
+    const activate = (packNo: number, location: string) => ({ gameNo: design.gameNo, packNo, location })
+    const before = await journal()
+    refused(await call('dir-norte', 'POST', '/api/instant/packs/activate', activate(1, south.hallId)))
+    refused(await call('dir-norte', 'POST', '/api/instant/packs/activate', activate(2, kioskSouth.id)))
+    // A kiosk of the other hall with its own credential, as a cashier's device would.
+    const fromKiosk = await api(server.url, 'POST', '/api/instant/packs/activate', activate(1, south.hallId), {
+      authorization: `Device ${kioskNorth.credential}`,
+      'accept-language': 'es',
+    })
+    refused(fromKiosk)
+    expect(
+      await codeOf(
+        asNorthDirector(() =>
+          server.services.instant.activatePack({ ...activate(1, south.hallId), by: 'Directora Norte' }),
+        ),
+      ),
+    ).toBe('WRONG_HALL')
+    expect([await status(1), await status(2), await journal()]).toEqual(['shipped', 'shipped', before])
+    for (const [packNo, location] of [
+      [4, north.hallId],
+      [3, 'Almacén central'],
+    ] as const) {
+      const ok = await call('dir-norte', 'POST', '/api/instant/packs/activate', activate(packNo, location))
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+    }
+    const own = await api(server.url, 'POST', '/api/instant/packs/activate', activate(1, south.hallId), {
+      authorization: `Device ${kioskSouth.credential}`,
+    })
+    expect(own.status, JSON.stringify(own.body)).toBe(200)
+    expect([await status(1), await status(2), await status(3), await status(4)]).toEqual([
+      'activated',
+      'shipped',
+      'activated',
+      'activated',
+    ])
   })
 })

@@ -3,6 +3,8 @@
  * arrival, report ranges lost or stolen (LST-) and publish the notice of those ranges.
  */
 import { DomainError } from '../shared/errors.ts'
+import { assertHoldsHall } from '../access/acting-hall.ts'
+import type { Sql } from '../db/database.ts'
 import { parseSerial } from './codes.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { nextBusinessDay } from '../shared/lottery-common.ts'
@@ -109,6 +111,11 @@ export function createInventoryUseCases(ctx: InstantContext) {
         )
       if (pack.location !== input.location)
         throw new DomainError('CONFLICT', `pack ${packNo} was shipped to ${pack.location}, not to ${input.location}`)
+      // Issue 23 point 3: a pack shipped to a hall (or to one of its stations) is activated only by someone of that
+      // hall, decided from where the pack was shipped as stored; a place of no hall (a warehouse named in words) is
+      // the operator's logistics and passes.
+      const hallOfPlace = await hallOfLocation(tx, pack.location)
+      if (hallOfPlace) assertHoldsHall(hallOfPlace, 'instant pack')
       if (b.status === 'closed') throw new DomainError('SALES_CLOSED', `instant game ${b.gameNo} is closed`)
       const at = now()
       if ((await markPackActivated(tx, b.id, packNo, at, input.by)) !== 1)
@@ -261,4 +268,13 @@ export function createInventoryUseCases(ctx: InstantContext) {
   }
 
   return { shipPacks, activatePack, reportLostOrStolen, publicNotice }
+}
+
+/** The hall a pack's place names: a hall by its id, or an enrolled station by its id; null for a place in words. */
+async function hallOfLocation(tx: Sql, location: string): Promise<string | null> {
+  const row = await tx.get<{ hall_id: string | null }>(
+    'SELECT id AS hall_id FROM halls WHERE id = ? UNION ALL SELECT hall_id FROM device_credentials WHERE id = ? LIMIT 1',
+    [location, location],
+  )
+  return row?.hall_id ?? null
 }

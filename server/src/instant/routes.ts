@@ -42,7 +42,8 @@ const place = z
   .string()
   .min(1)
   .max(80)
-  .regex(/^[A-Za-z0-9_.:@ -]+$/)
+  // A place is typed by staff in words ("Almacén central", "Sala Illimani"): letters of any language.
+  .regex(/^[\p{L}\p{N}_.:@ ,-]+$/u)
 const misprint = z.enum([
   'illegible',
   'printing-defect',

@@ -4,6 +4,7 @@
  */
 import type { Sql } from '../db/database.ts'
 import { DomainError } from '../shared/errors.ts'
+import { assertHoldsHall } from '../access/acting-hall.ts'
 import { codeTag, formatValidationCode, groupCode } from './codes.ts'
 import { evaluateFace, ticketFace } from './play.ts'
 import { getProfile } from '../shared/profile.ts'
@@ -161,6 +162,8 @@ export function createSaleUseCases(ctx: InstantContext) {
     return db.transaction(
       async (tx) => {
         const { hall, settings } = await hallSettings(tx, input.hallId)
+        // Issue 23 point 3: the hall's own switch, changed only by someone who holds that hall.
+        assertHoldsHall(hall.id, 'hall')
         const instant: InstantHallSettings = {
           electronicInstantAllowed: input.electronicInstantAllowed,
           authorisationRef: input.authorisationRef?.trim(),
