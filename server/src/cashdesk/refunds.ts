@@ -23,8 +23,11 @@ import { assertActsInHall } from '../access/acting-hall.ts'
 import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { returnOnRefund } from '../bingo/card-custody-service.ts'
 import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
+import type { Sql } from '../db/database.ts'
+import { voucherFactsById } from '../access/store.ts'
 import {
   blockedTicket,
+  buyerOfCard,
   cardJoin,
   gameForRefunds,
   hallOfStation,
@@ -176,6 +179,15 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           await assertRowsSealedWhere(tx, 'sale_payments', "t.product = 'card' AND t.ref_id = ?", [c.id])
           // ...and the card itself (its status: a card marked refunded in the database is not refunded again).
           await assertRowsSealed(tx, 'cards', [c.id])
+          // GEN-21 (5): an excluded buyer is refunded his stake (recorded below); in cash, since a credit voucher of his
+          // could be neither spent nor cashed out (both ask the list about the voucher's buyer).
+          const excluded = await excludedBuyerOf(tx, c)
+          if (excluded && input.to === 'voucher')
+            throw new DomainError(
+              'NOT_REFUNDABLE',
+              `card ${c.serial} was bought by a person on the exclusion list: it is refunded in cash at the cashier`,
+              { field: 'to', rule: 'GEN-21' },
+            )
           const at = now()
           // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
           await returnOnRefund(tx, c.id, at, input.actor.name)
@@ -191,7 +203,10 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
                 { field: 'to' },
               )
             await assertRowsSealed(tx, 'kiosk_purchases', [bought.id])
-            // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies.
+            // The new voucher descends from the one that paid the card, so that a GEN-17 hold on it still applies, and
+            // carries that voucher's buyer on (as a purchase's change does): an identified player's credit stays his,
+            // and his exclusion is asked when it is spent or cashed out.
+            const parent = await voucherFactsById(tx, bought.voucher_id)
             const v = await vouchers.issue(tx, {
               hallId: c.hallId,
               currency: c.currency,
@@ -202,7 +217,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               issuedBy: input.actor.id,
               smallCents: 0,
               otherCents: 0,
-              buyerDocument: null,
+              buyerDocument: parent?.buyerDocument ?? null,
               at,
             })
             voucher = vouchers.view(v, at)
@@ -269,6 +284,20 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               rule: 'BNG-86',
             },
           })
+          if (excluded)
+            await appendJournal(tx, {
+              at,
+              type: 'player.refunded_excluded',
+              scope: `hall:${c.hallId}`,
+              payload: {
+                exclusionId: excluded.exclusionId,
+                kind: excluded.kind,
+                refId: refundId,
+                ticketId: c.id,
+                amountCents,
+                rule: 'GEN-21',
+              },
+            })
           const hall = await vouchers.hallFor(tx, c.hallId)
           const out: CardRefund = {
             refundId,
@@ -377,6 +406,19 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   /** A card's refund, if it was refunded (for the scan at the cashier). */
+  /**
+   * GEN-21 (5): a refund returns the player's own stake, so an excluded buyer is refunded as anyone (as a lotto or
+   * lottery refund is, cashdesk/ticket-desk.ts), and the card's hall's chain records that a person on its list was
+   * refunded, for the regulator to see. The buyer is the one the card's sale recorded (buyerOfCard), asked of the
+   * card's hall's list in the refund's own transaction; null when there is none or he is not on it.
+   */
+  async function excludedBuyerOf(tx: Sql, c: { id: string; hallId: string }) {
+    if (!deps.admission) return null
+    const buyer = await buyerOfCard(tx, c.id)
+    if (!buyer?.startsWith('doc:')) return null
+    return deps.admission.exclusionWithin(tx, [buyer.slice(4)], c.hallId)
+  }
+
   async function refundOfCard(cardId: string): Promise<RefundRow | undefined> {
     return refundOfTicket(db, 'card', cardId)
   }

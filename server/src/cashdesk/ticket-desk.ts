@@ -106,8 +106,8 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           // game, which is what 002 §1.2.2.2 bars an excluded person from, and GEN-21 (5) gives him the right to it;
           // withholding it would keep a barred player's money. So it is paid, to whom the line allows (a named
           // slip's buyer, or someone he authorised under a supervisor's override, GEN-16/GEN-26), and the hall's chain
-          // records that a person on the list was refunded, for the regulator to see. Every refund path does the same:
-          // a card's (cashdesk/refunds.ts) and an instant ticket's ask no list either.
+          // records that a person on the list was refunded, for the regulator to see. A card's refund does the same
+          // (cashdesk/refunds.ts); a misprinted instant ticket records no buyer to ask about.
           const excluded = await deps.admission.exclusionWithin(tx, documents, hall ?? null)
           if (excluded)
             await appendJournal(tx, {

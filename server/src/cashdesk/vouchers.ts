@@ -101,9 +101,10 @@ export interface CashdeskDeps {
   publish?: (e: BingoEvent) => void
   /**
    * Issue 23 point 3 (GEN-23, GEN-27): the exclusion list, asked by the sale itself about the buyer's document it
-   * records. Optional only for callers that sell no voucher to a named buyer.
+   * records (a refund asks it too, to record that a person on the list was refunded). Optional only for callers that
+   * sell no voucher to a named buyer.
    */
-  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'journalingRefusals' | 'keyOf'>
+  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'exclusionWithin' | 'journalingRefusals' | 'keyOf'>
 }
 
 export type { Voucher } from './store.ts'
