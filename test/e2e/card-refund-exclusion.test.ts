@@ -108,6 +108,10 @@ describe('GEN-21 / GEN-23: an annulled card bought by an excluded player is refu
     // Sealed at rest, and his when opened.
     expect(row!.buyer_document).not.toContain('4400002')
     expect(openDocumentAtRest(server.services.sealer, row!.buyer_document)).toBe(ADMITTED)
+    // Its paper is a voucher's like any other: the short code typed when the QR is damaged is printed under it.
+    const paper = Buffer.from(String(r.body.preview).split(',')[1], 'base64').toString('utf8')
+    expect(r.body.voucher.shortCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/)
+    expect(paper).toContain(r.body.voucher.shortCode)
     const cash = await h.call('cajero@caja2', 'POST', '/api/refunds/cards', { code: cards.admitted[1] })
     expect(cash.status, JSON.stringify(cash.body.error)).toBe(201)
     expect(await marks()).toHaveLength(before)

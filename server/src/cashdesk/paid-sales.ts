@@ -30,7 +30,7 @@ import type { LotteryService } from '../lottery/service.ts'
 import type { OperatorKeys } from '../shared/keys.ts'
 import type { PrinterPool, TicketPrinter } from '../../../printer/src/printers.ts'
 import type { SalePrint, TicketPrints } from './ticket-prints.ts'
-import { cardTicket, voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { cardTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { lottoReceiptTicket } from '../../../printer/src/lotto-ticket.ts'
 import { instantSaleTicket } from '../../../printer/src/instant-ticket.ts'
 import { groupCode } from '../instant/codes.ts'
@@ -40,7 +40,6 @@ import { createFifoGate } from '../shared/fifo-gate.ts'
 import { DomainError } from '../shared/errors.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { encodeTicketCode, encodeTicketCodeAsync, TicketKind } from '../shared/ticket-code.ts'
-import { formatShortCode } from './short-code.ts'
 import { loadSpendableVoucher, markVoucherSpent, type VoucherService, type VoucherView } from './vouchers.ts'
 import { assertShiftOpen } from './shift-guard.ts'
 import type { KioskOffer, KioskService } from './kiosk-sales.ts'
@@ -741,25 +740,7 @@ export function createPaidSales(deps: PaidSalesDeps) {
           },
         })
         if (change) {
-          docs.push(
-            voucherTicket(
-              {
-                code: vouchers.codeOf(change.id),
-                shortCode: change.shortCode ? formatShortCode(change.shortCode) : undefined,
-                voucherId: change.id,
-                hallName: hall.name,
-                amountCents: change.amountCents,
-                currency: change.currency,
-                issuedAt: change.issuedAt,
-                expiresAt: change.expiresAt,
-                station: stationName,
-                origin: 'change',
-                minimumAge: hall.minimumAge,
-                authorisationRef: hall.authorisationRef,
-              },
-              { paper: printer.paper, timeZone: hall.timeZone },
-            ),
-          )
+          docs.push(vouchers.ticketOf(change, hall, { station: stationName, origin: 'change', paper: printer.paper }))
         }
         // The paper this purchase owes, committed with it; printed after the commit.
         await prints.recordWithin(tx, {

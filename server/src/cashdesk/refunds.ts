@@ -15,14 +15,14 @@ import { appendJournal } from '../shared/journal.ts'
 import { assertRowsSealed, assertRowsSealedWhere, rowTampered } from '../shared/row-seals.ts'
 import { DomainError } from '../shared/errors.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
-import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import type { PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import type { SalePrint, TicketPrints } from './ticket-prints.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import type { Till } from './shifts.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
 import { narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { returnOnRefund } from '../bingo/card-custody-service.ts'
-import type { CashdeskDeps, VoucherService, VoucherView } from './vouchers.ts'
+import type { CashdeskDeps, Voucher, VoucherService, VoucherView } from './vouchers.ts'
 import type { Sql } from '../db/database.ts'
 import { voucherFactsById } from '../access/store.ts'
 import {
@@ -194,6 +194,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           const amountCents = c.faceValueCents
           const refundId = deps.bingo.newId('rf')
           let voucher: VoucherView | null = null
+          let issued: Voucher | null = null
           if (input.to === 'voucher') {
             const bought = await kioskPurchaseOfCard(tx, c.gameId, c.id)
             if (!bought)
@@ -207,7 +208,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
             // carries that voucher's buyer on (as a purchase's change does): an identified player's credit stays his,
             // and his exclusion is asked when it is spent or cashed out.
             const parent = await voucherFactsById(tx, bought.voucher_id)
-            const v = await vouchers.issue(tx, {
+            issued = await vouchers.issue(tx, {
               hallId: c.hallId,
               currency: c.currency,
               amountCents,
@@ -220,7 +221,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               buyerDocument: parent?.buyerDocument ?? null,
               at,
             })
-            voucher = vouchers.view(v, at)
+            voucher = vouchers.view(issued, at)
           } else {
             await vouchers.movement(tx, {
               hallId: c.hallId,
@@ -343,22 +344,11 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           }
           if (voucher && printer) {
             // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
-            doc = voucherTicket(
-              {
-                code: voucher.code,
-                voucherId: voucher.id,
-                hallName: hall.name,
-                amountCents,
-                currency: c.currency,
-                issuedAt: voucher.issuedAt,
-                expiresAt: voucher.expiresAt,
-                station: await stationNameOf(tx, input.till.stationId),
-                origin: 'change',
-                minimumAge: hall.minimumAge,
-                authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on the card refunded
-              },
-              { paper: printer.paper, timeZone: hall.timeZone },
-            )
+            doc = vouchers.ticketOf(issued!, hall, {
+              station: await stationNameOf(tx, input.till.stationId),
+              origin: 'change',
+              paper: printer.paper,
+            })
             await prints.recordWithin(tx, {
               ref: refundId,
               hallId: c.hallId,

@@ -37,7 +37,7 @@ import type { OperatorKeys } from '../shared/keys.ts'
 import type { Sealer } from '../shared/sealing.ts'
 import type { SalePrint, TicketPrints } from './ticket-prints.ts'
 import type { PrinterPool } from '../../../printer/src/printers.ts'
-import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
+import { voucherTicket, type Paper, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { ticketPreviewDataUrl } from '../../../printer/src/preview.ts'
 import {
   amlReportRow,
@@ -629,6 +629,36 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
    * the commit (and a reprint). No I/O. `loadedTo`: the terminal the voucher's credit went onto (issue 27), printed
    * so the player keeps the voucher a lost terminal session is recovered with.
    */
+  /**
+   * A voucher's paper, the same wherever it is issued (a sale at the cashier, a purchase's or a terminal session's
+   * change, a refund): its QR and the short code typed when the QR is damaged, the hall's name, authorisation
+   * (GEN-5) and clock, the station by its name (issue 29 point 6, never its id), and the minimum age (CFG-5).
+   */
+  function ticketOf(
+    v: Pick<Voucher, 'id' | 'shortCode' | 'amountCents' | 'currency' | 'issuedAt' | 'expiresAt'>,
+    hall: { name: string; timeZone: string; minimumAge: number; authorisationRef: string | null },
+    on: { station: string; origin: 'cashier' | 'change'; paper: Paper; loadedTo?: string },
+  ): PrintDoc {
+    return voucherTicket(
+      {
+        code: codeOf(v.id),
+        shortCode: v.shortCode ? formatShortCode(v.shortCode) : undefined,
+        voucherId: v.id,
+        hallName: hall.name,
+        amountCents: v.amountCents,
+        currency: v.currency,
+        issuedAt: v.issuedAt,
+        expiresAt: v.expiresAt,
+        station: on.station,
+        origin: on.origin,
+        minimumAge: hall.minimumAge,
+        ...(on.loadedTo ? { loadedTo: on.loadedTo } : {}),
+        authorisationRef: hall.authorisationRef,
+      },
+      { paper: on.paper, timeZone: hall.timeZone },
+    )
+  }
+
   async function paperWithin(
     tx: Sql,
     input: {
@@ -640,24 +670,12 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     },
   ): Promise<PrintDoc> {
     const { voucher: v, hall } = input
-    const doc = voucherTicket(
-      {
-        code: codeOf(v.id),
-        shortCode: v.shortCode ? formatShortCode(v.shortCode) : undefined,
-        voucherId: v.id,
-        hallName: hall.name,
-        amountCents: v.amountCents,
-        currency: v.currency,
-        issuedAt: v.issuedAt,
-        expiresAt: v.expiresAt,
-        station: await stationNameOf(tx, input.stationId),
-        origin: 'cashier',
-        minimumAge: hall.minimumAge,
-        loadedTo: input.loadedTo,
-        authorisationRef: hall.authorisationRef,
-      },
-      { paper: deps.printers.forStation(input.stationId).paper, timeZone: hall.timeZone },
-    )
+    const doc = ticketOf(v, hall, {
+      station: await stationNameOf(tx, input.stationId),
+      origin: 'cashier',
+      paper: deps.printers.forStation(input.stationId).paper,
+      loadedTo: input.loadedTo,
+    })
     await prints.recordWithin(tx, {
       ref: v.id,
       hallId: hall.id,
@@ -982,6 +1000,7 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     sell,
     sellWithin,
     paperWithin,
+    ticketOf,
     printPaper,
     checkCashIn,
     journalingRefusals,

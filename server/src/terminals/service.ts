@@ -23,8 +23,7 @@ import type { PayoutService } from '../cashdesk/payouts.ts'
 import type { TicketPrints } from '../cashdesk/ticket-prints.ts'
 import type { PrinterPool } from '../../../printer/src/printers.ts'
 import type { PlayerAdmission } from '../access/players.ts'
-import { voucherTicket, type PrintDoc } from '../../../printer/src/ticket-layout.ts'
-import { formatShortCode } from '../cashdesk/short-code.ts'
+import type { PrintDoc } from '../../../printer/src/ticket-layout.ts'
 import { loadSpendableVoucher, markVoucherSpent } from '../cashdesk/vouchers.ts'
 import { hallOfStation, stationNameOf, voucherById } from '../cashdesk/store.ts'
 import { assertActsInHall } from '../access/acting-hall.ts'
@@ -751,24 +750,12 @@ export function createTerminalService(deps: TerminalDeps) {
           if (change) {
             const hall = await vouchers.hallFor(tx, s.hall_id)
             docs.push(
-              voucherTicket(
-                {
-                  code: vouchers.codeOf(change.id),
-                  shortCode: change.shortCode ? formatShortCode(change.shortCode) : undefined,
-                  voucherId: change.id,
-                  hallName: hall.name,
-                  amountCents: change.amountCents,
-                  currency: change.currency,
-                  issuedAt: change.issuedAt,
-                  expiresAt: change.expiresAt,
-                  // Issue 29 point 6: the paper names the station (the terminal or the cash desk), never its id.
-                  station: await stationNameOf(tx, c.stationId),
-                  origin: 'change',
-                  minimumAge: hall.minimumAge,
-                  authorisationRef: hall.authorisationRef, // GEN-5: the hall's as recorded, as on its cards
-                },
-                { paper: printer.paper, timeZone: hall.timeZone },
-              ),
+              // Issue 29 point 6: the paper names the station (the terminal or the cash desk), never its id.
+              vouchers.ticketOf(change, hall, {
+                station: await stationNameOf(tx, c.stationId),
+                origin: 'change',
+                paper: printer.paper,
+              }),
             )
             await deps.prints.recordWithin(tx, {
               ref: s.id,
