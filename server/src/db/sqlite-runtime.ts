@@ -4,11 +4,11 @@
  * native addon (Bun cannot) and Node never asks for `bun:sqlite`.
  */
 import { runtime } from '../shared/runtime.ts'
-import type { Database } from './database.ts'
 import {
   openConnection,
   sqliteDatabase,
   type SqliteConnection,
+  type SqliteDatabase,
   type SqliteEngine,
   type SqliteOptions,
   type Synchronous,
@@ -35,10 +35,7 @@ export async function openSqliteReadonly(file: string): Promise<SqliteConnection
 }
 
 /** Opens (creating if needed) a SQLite database in WAL mode with foreign keys on, on this runtime's engine. */
-export async function openSqlite(
-  file: string,
-  options: SqliteOptions = {},
-): Promise<Database & { checkpoints?(): number; walSyncs?(): number }> {
+export async function openSqlite(file: string, options: SqliteOptions = {}): Promise<SqliteDatabase> {
   const synchronous = options.synchronous ?? 'FULL'
   return sqliteDatabase(await openSqliteConnection(file, synchronous), {
     file,

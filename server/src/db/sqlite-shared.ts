@@ -107,6 +107,9 @@ export function sqlOver(db: SqliteConnection): Sql {
   }
 }
 
+/** The Database port over a SQLite file, with its WAL threads' counters (checkpoints run, syncs begun) for tests. */
+export type SqliteDatabase = Database & { checkpoints?(): number; walSyncs?(): number }
+
 /**
  * The Database port over a connection opened with {@link openConnection}. `file` and `synchronous` (what the
  * connection was opened with) let a transaction with `deferSync` commit at synchronous = NORMAL and be made durable
@@ -118,7 +121,7 @@ export function sqlOver(db: SqliteConnection): Sql {
 export function sqliteDatabase(
   db: SqliteConnection,
   options: { file?: string; synchronous?: Synchronous; checkpoint?: CheckpointerOptions } = {},
-): Database & { checkpoints?(): number; walSyncs?(): number } {
+): SqliteDatabase {
   const direct = sqlOver(db)
   let closed = false
   // Issue 23 point 5: the automatic checkpoint ran inside the COMMIT that passed 1,000 WAL pages, on the event loop,
