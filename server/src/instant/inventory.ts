@@ -4,7 +4,6 @@
  */
 import { DomainError } from '../shared/errors.ts'
 import { assertHoldsHall } from '../access/acting-hall.ts'
-import type { Sql } from '../db/database.ts'
 import { parseSerial } from './codes.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { nextBusinessDay } from '../shared/lottery-common.ts'
@@ -12,6 +11,7 @@ import type { InstantContext } from './context.ts'
 import {
   countPacksOutOfWarehouse,
   firstPackOutOfWarehouse,
+  hallOfLocation,
   insertReport,
   markPackActivated,
   packOf,
@@ -268,13 +268,4 @@ export function createInventoryUseCases(ctx: InstantContext) {
   }
 
   return { shipPacks, activatePack, reportLostOrStolen, publicNotice }
-}
-
-/** The hall a pack's place names: a hall by its id, or an enrolled station by its id; null for a place in words. */
-async function hallOfLocation(tx: Sql, location: string): Promise<string | null> {
-  const row = await tx.get<{ hall_id: string | null }>(
-    'SELECT id AS hall_id FROM halls WHERE id = ? UNION ALL SELECT hall_id FROM device_credentials WHERE id = ? LIMIT 1',
-    [location, location],
-  )
-  return row?.hall_id ?? null
 }

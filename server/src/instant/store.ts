@@ -500,6 +500,15 @@ export async function soldPrizeTags(tx: Sql, b: Batch): Promise<Array<{ id: numb
 
 // ------------------------------------------------------------------------------------------------ packs
 
+/** The hall a pack's place names: a hall by its id, or an enrolled station by its id; null for a place in words. */
+export async function hallOfLocation(tx: Sql, location: string): Promise<string | null> {
+  const row = await tx.get<{ hall_id: string | null }>(
+    'SELECT id AS hall_id FROM halls WHERE id = ? UNION ALL SELECT hall_id FROM device_credentials WHERE id = ? LIMIT 1',
+    [location, location],
+  )
+  return row?.hall_id ?? null
+}
+
 export async function packOf(tx: Sql, batchId: string, packNo: number): Promise<Pack | undefined> {
   const row = await tx.get<PackRow>(
     'SELECT pack_no, status, location FROM instant_packs WHERE batch_id = ? AND pack_no = ?',
