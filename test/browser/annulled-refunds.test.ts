@@ -40,6 +40,8 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
   let kioskCards: Array<{ serial: string; code: string }> = []
   let tableCards: Array<{ serial: string; code: string }> = []
   let counterCards: Array<{ serial: string; code: string }> = []
+  let excludedCard: { serial: string; code: string }
+  const EXCLUDED = 'CI 4500001 LP'
 
   const drawer = async (shiftId: string) =>
     Number(
@@ -147,6 +149,25 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
     )
     expect(bought.status, JSON.stringify(bought.body)).toBe(201)
     kioskCards = bought.body.cards
+    // One more kiosk card, bought with a voucher that names its buyer, who is put on the exclusion list after the
+    // game is annulled (GEN-21: refunded in cash at the cashier, never onto a voucher he could not use).
+    const named = await api(
+      server.url,
+      'POST',
+      '/api/vouchers',
+      { hallId: setup.hallId, amountCents: 1000, cash: countOf(1000), buyerDocument: EXCLUDED },
+      caja.headers,
+    )
+    expect(named.status, JSON.stringify(named.body)).toBe(201)
+    const boughtByHim = await api(
+      server.url,
+      'POST',
+      '/api/kiosk/purchases',
+      { voucherCode: named.body.voucher.code, cards: { gameId, count: 1 }, ageConfirmed: true },
+      { authorization: `Device ${kiosk.credential}` },
+    )
+    expect(boughtByHim.status, JSON.stringify(boughtByHim.body)).toBe(201)
+    excludedCard = boughtByHim.body.cards[0]
     const sellAt = async (till: Till, count: number) => {
       const r = await api(
         server.url,
@@ -176,6 +197,10 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
       { authorization: `Bearer ${marta}` },
     )
     expect(annul.status, JSON.stringify(annul.body)).toBe(200)
+    await server.services.players.exclude(
+      { document: EXCLUDED, name: 'Jugador Excluido', kind: 'self_excluded', reason: 'autoexclusión' },
+      'elena',
+    )
     browser = await launchChromium()
   }, 120_000)
   afterAll(async () => {
@@ -407,13 +432,41 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
     },
   )
 
+  it(
+    'kiosk, Spanish, 1366x768: the card of a buyer put on the exclusion list is sent to the cashier for its cash, in words that do not say why; the cashier refunds it',
+    { timeout: 120_000 },
+    async () => {
+      const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
+      await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kiosk.credential)}`)
+      await page.locator('.kiosk[data-screen="sale"]').waitFor()
+      await settled(page, { animations: false })
+      await wedgeScan(page, excludedCard.code)
+      await page.getByTestId('kiosk-refund').waitFor()
+      await page.getByTestId('kiosk-refund-yes').click()
+      await page.getByTestId('kiosk-refund-refused').waitFor()
+      expect(await page.getByTestId('kiosk-refund-refused').getAttribute('data-refusal')).toBe('cash_only')
+      expect(await textOf(page, 'kiosk-refund-title')).toBe('Se devuelve en caja')
+      const body = norm(await page.locator('body').textContent())
+      // Neither the list nor a payment "in cash" he never made: whoever holds the card need not be its buyer.
+      expect(body).not.toMatch(/exclu|se pagó en efectivo|4500001/i)
+      await noIds(page)
+      await page.screenshot({ path: join(SCREENSHOTS, 'refund-kiosk-cash-only-es-1366x768.png') })
+      await page.close()
+      // Nothing was refunded at the kiosk; at the cashier the card's price comes out of her drawer.
+      const before = await drawer(caja.shiftId)
+      const paid = await api(server.url, 'POST', '/api/refunds/cards', { code: excludedCard.code }, caja.headers)
+      expect(paid.status, JSON.stringify(paid.body.error)).toBe(201)
+      expect(await drawer(caja.shiftId)).toBe(before - 1000)
+    },
+  )
+
   it('the acta on screen and in the PDF state the same refunded count and amount', { timeout: 120_000 }, async () => {
-    // Refunded by now: 2 at the cashier, 2 onto vouchers, 2 at the table; 12 cards sold.
+    // Refunded by now: 3 at the cashier (one the excluded buyer's), 2 onto vouchers, 2 at the table; 13 cards sold.
     const page = await atCaller({ width: 1920, height: 1080 }, 'marta', null)
     await page.keyboard.press('a')
     await page.getByTestId('minutes').waitFor()
     const onScreen = await textOf(page, 'minutes-refunds-1')
-    expect(onScreen).toMatch(/^Cartones reembolsados: 6 de 12, por Bs\.?\s?60,00$/)
+    expect(onScreen).toMatch(/^Cartones reembolsados: 7 de 13, por Bs\.?\s?70,00$/)
     await page.screenshot({ path: join(SCREENSHOTS, 'refund-acta-es-1920x1080.png') })
     await page.close()
     const token = (await server.services.auth.login('marta', PASSWORD)).token

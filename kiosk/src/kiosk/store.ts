@@ -381,9 +381,13 @@ export function createKioskStore(
         screen.value = { name: 'problem', problem: problemOf(err), keepsCredit: false, retry: false }
         return
       }
+      const details = (err as ApiError).details as { field?: string; reason?: string } | undefined
+      // Not onto a voucher: a card bought in cash, or one the server refunds only in cash (GEN-21).
       const refusal: RefundRefusal =
-        code === 'NOT_REFUNDABLE' && ((err as ApiError).details as { field?: string } | undefined)?.field === 'to'
-          ? 'cash_bought'
+        code === 'NOT_REFUNDABLE' && details?.field === 'to'
+          ? details.reason === 'cash_only'
+            ? 'cash_only'
+            : 'cash_bought'
           : code === 'CARD_HELD' || code === 'CARD_DESTROYED' || code === 'TICKET_BLOCKED' || code === 'ROW_TAMPERED'
             ? 'held'
             : code === 'NOT_REFUNDABLE'

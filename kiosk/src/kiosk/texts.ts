@@ -152,6 +152,11 @@ const es = {
       'Se devuelve en caja',
       'Este cartón se pagó en efectivo: su importe se devuelve en la caja o en la mesa que lo vendió, entregando el cartón.',
     ],
+    // GEN-21: said without saying why (whoever holds the card need not be its buyer).
+    cash_only: [
+      'Se devuelve en caja',
+      'El importe de este cartón se devuelve en efectivo, en la caja, entregando el cartón.',
+    ],
     held: ['Cartón retenido', 'Este cartón no se puede reembolsar aquí. Diríjase a caja.'],
     invalid: ['Cartón no válido', 'No reconocemos este cartón. Diríjase a caja.'],
     // Issue 29: a printed code typed with a mistake is not a forgery: said as a code to check.
@@ -366,6 +371,10 @@ const en: Texts = {
     cash_bought: [
       'Refunded at the cashier',
       'This card was paid in cash: its price is refunded at the cashier or the table that sold it, on handing the card back.',
+    ],
+    cash_only: [
+      'Refunded at the cashier',
+      'The price of this card is refunded in cash at the cashier, on handing the card back.',
     ],
     held: ['Card held', 'This card cannot be refunded here. Please go to the cashier.'],
     invalid: ['Card not valid', 'We do not recognise this card. Please go to the cashier.'],

@@ -186,7 +186,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
             throw new DomainError(
               'NOT_REFUNDABLE',
               `card ${c.serial} was bought by a person on the exclusion list: it is refunded in cash at the cashier`,
-              { field: 'to', rule: 'GEN-21' },
+              { field: 'to', reason: 'cash_only', rule: 'GEN-21' },
             )
           const at = now()
           // BNG-86 / BNG-87 / BNG-88: the card is handed back (returned); one held as evidence or destroyed is not refunded.
