@@ -223,6 +223,30 @@ export function createPlayerAdmission(deps: {
     return exclusionOf(tx, documents, hallId)
   }
 
+  /**
+   * GEN-21 (5): the record that a person on the list was refunded his own stake (`player.refunded_excluded`), in the
+   * refund's transaction, in the chain of the hall whose list was asked. It names the exclusion, never the document.
+   */
+  function journalRefundedWithin(
+    tx: Sql,
+    excluded: PlayerExcluded,
+    refund: { at: string; hallId: string | null; refId: string; amountCents: number; ticketId?: string },
+  ) {
+    return appendJournal(tx, {
+      at: refund.at,
+      type: 'player.refunded_excluded',
+      scope: refund.hallId ? `hall:${refund.hallId}` : '',
+      payload: {
+        exclusionId: excluded.exclusionId,
+        kind: excluded.kind,
+        refId: refund.refId,
+        ...(refund.ticketId ? { ticketId: refund.ticketId } : {}),
+        amountCents: refund.amountCents,
+        rule: 'GEN-21',
+      },
+    })
+  }
+
   /** Runs a sale whose transaction checks admission: a refusal is journaled after its rollback, in its own record. */
   async function journalingRefusals<T>(sale: () => Promise<T>): Promise<T> {
     try {
@@ -266,6 +290,7 @@ export function createPlayerAdmission(deps: {
     assertAdmitted,
     assertAdmittedWithin,
     exclusionWithin,
+    journalRefundedWithin,
     journalingRefusals,
     list,
     keyOf,

@@ -71,7 +71,7 @@ import {
   prizesOfCard,
   prizeCardRow,
   refundOfTicket,
-  buyerOfCard,
+  buyerKeyOfCard,
   bonusPrizesOfCard,
   type PrizeRow,
   payoutNoOf,
@@ -503,12 +503,12 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   ): Promise<void> {
     const hall = await vouchers.hallFor(tx, hallId)
     if (getProfile(hall.profileId)?.cardTransferAllowed !== false) return
-    const buyer = await buyerOfCard(tx, cardId)
-    if (!buyer?.startsWith('doc:')) return
+    const buyer = await buyerKeyOfCard(tx, cardId)
+    if (!buyer) return
     // Issue 24 points 2 and 6: both sides by the person's stored key (a keyed hash); a buyer stored before the keys
     // is keyed again (a key is its own key, a stored key stays as it is).
     const payee = payeeDocument ? `doc:${vouchers.storedKeyOf(payeeDocument)}` : null
-    if (payee !== `doc:${vouchers.storedKeyOf(buyer.slice(4))}`) {
+    if (payee !== `doc:${vouchers.storedKeyOf(buyer)}`) {
       throw new DomainError(
         'CARD_TRANSFER_FORBIDDEN',
         payee
@@ -522,7 +522,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   /**
    * GEN-23 / GEN-27 (issue 23 point 3): a card's prizes (bonus prizes included: they are paid only with their card,
    * here) go neither to a payee on the exclusion list nor, whoever collects, to a card whose identified buyer is on it
-   * (the document on the kiosk voucher or recorded by the seller: `buyerOfCard`), whatever the request carries. Asked
+   * (the document on the kiosk voucher or recorded by the seller: `buyerKeyOfCard`), whatever the request carries. Asked
    * in the payout's transaction, of the list of the card's own hall (where it was sold and is paid: assertPayHall),
    * so that an exclusion recorded while the payout is under way stops it too; the refusal rolls the payout back and is
    * journaled in that hall's chain (journalingRefusals). 002 §1.2.2.2 bars an excluded person from "participar en
@@ -537,8 +537,7 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     payeeDocument: string | null,
   ): Promise<void> {
     if (!deps.admission) return
-    const buyer = await buyerOfCard(tx, cardId)
-    const documents = [payeeDocument ?? '', buyer?.startsWith('doc:') ? buyer.slice(4) : '']
+    const documents = [payeeDocument ?? '', (await buyerKeyOfCard(tx, cardId)) ?? '']
     await deps.admission.assertAdmittedWithin(tx, documents, cardHallId)
   }
 

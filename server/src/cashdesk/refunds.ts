@@ -27,7 +27,7 @@ import type { Sql } from '../db/database.ts'
 import { voucherFactsById } from '../access/store.ts'
 import {
   blockedTicket,
-  buyerOfCard,
+  buyerKeyOfCard,
   cardJoin,
   gameForRefunds,
   hallOfStation,
@@ -193,7 +193,6 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
           await returnOnRefund(tx, c.id, at, input.actor.name)
           const amountCents = c.faceValueCents
           const refundId = deps.bingo.newId('rf')
-          let voucher: VoucherView | null = null
           let issued: Voucher | null = null
           if (input.to === 'voucher') {
             const bought = await kioskPurchaseOfCard(tx, c.gameId, c.id)
@@ -221,7 +220,6 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               buyerDocument: parent?.buyerDocument ?? null,
               at,
             })
-            voucher = vouchers.view(issued, at)
           } else {
             await vouchers.movement(tx, {
               hallId: c.hallId,
@@ -246,7 +244,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               amountCents,
               currency: c.currency,
               method: input.to,
-              voucherId: voucher?.id ?? null,
+              voucherId: issued?.id ?? null,
               stationId: input.till.stationId,
               cashierId: input.till.cashierId,
               shiftId: input.till.shiftId,
@@ -278,26 +276,20 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               amountCents,
               currency: c.currency,
               method: input.to,
-              voucherId: voucher?.id ?? null,
+              voucherId: issued?.id ?? null,
               stationId: input.till.stationId,
               shiftId: input.till.shiftId,
               actor: input.actor,
               rule: 'BNG-86',
             },
           })
-          if (excluded)
-            await appendJournal(tx, {
+          if (excluded && deps.admission)
+            await deps.admission.journalRefundedWithin(tx, excluded, {
               at,
-              type: 'player.refunded_excluded',
-              scope: `hall:${c.hallId}`,
-              payload: {
-                exclusionId: excluded.exclusionId,
-                kind: excluded.kind,
-                refId: refundId,
-                ticketId: c.id,
-                amountCents,
-                rule: 'GEN-21',
-              },
+              hallId: c.hallId,
+              refId: refundId,
+              ticketId: c.id,
+              amountCents,
             })
           const hall = await vouchers.hallFor(tx, c.hallId)
           const out: CardRefund = {
@@ -311,7 +303,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
             amountCents,
             currency: c.currency,
             method: input.to,
-            voucher,
+            voucher: issued ? vouchers.view(issued, at) : null,
             refundedAt: at,
             stationId: input.till.stationId,
             cashierId: input.till.cashierId,
@@ -342,9 +334,9 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               { paper: deps.printers.forStation(input.till.stationId).paper },
             )
           }
-          if (voucher && printer) {
+          if (issued && printer) {
             // Issue 23 point 5: the voucher is printed after the commit; the paper it owes is recorded with it.
-            doc = vouchers.ticketOf(issued!, hall, {
+            doc = vouchers.ticketOf(issued, hall, {
               station: await stationNameOf(tx, input.till.stationId),
               origin: 'change',
               paper: printer.paper,
@@ -356,7 +348,7 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
               voucherId: null,
               docs: [doc],
               at,
-              items: { change: voucher.id },
+              items: { change: issued.id },
             })
           }
           return out
@@ -395,20 +387,19 @@ export function createRefundService(deps: CashdeskDeps, vouchers: VoucherService
     })
   }
 
-  /** A card's refund, if it was refunded (for the scan at the cashier). */
   /**
    * GEN-21 (5): a refund returns the player's own stake, so an excluded buyer is refunded as anyone (as a lotto or
    * lottery refund is, cashdesk/ticket-desk.ts), and the card's hall's chain records that a person on its list was
-   * refunded, for the regulator to see. The buyer is the one the card's sale recorded (buyerOfCard), asked of the
+   * refunded, for the regulator to see. The buyer is the one the card's sale recorded (buyerKeyOfCard), asked of the
    * card's hall's list in the refund's own transaction; null when there is none or he is not on it.
    */
   async function excludedBuyerOf(tx: Sql, c: { id: string; hallId: string }) {
     if (!deps.admission) return null
-    const buyer = await buyerOfCard(tx, c.id)
-    if (!buyer?.startsWith('doc:')) return null
-    return deps.admission.exclusionWithin(tx, [buyer.slice(4)], c.hallId)
+    const buyer = await buyerKeyOfCard(tx, c.id)
+    return buyer ? deps.admission.exclusionWithin(tx, [buyer], c.hallId) : null
   }
 
+  /** A card's refund, if it was refunded (for the scan at the cashier). */
   async function refundOfCard(cardId: string): Promise<RefundRow | undefined> {
     return refundOfTicket(db, 'card', cardId)
   }

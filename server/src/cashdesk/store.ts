@@ -1483,10 +1483,14 @@ export async function voucherParent(sql: Sql, voucherId: string): Promise<string
     ?.parent_id
 }
 
-/** Issue 18 (BNG-85): who bought a card, when the sale identified the player (bingo/purchases.ts). */
-export async function buyerOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
-  return (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))
+/**
+ * Issue 18 (BNG-85): the stored key of the person who bought a card, when the sale identified him by his document
+ * (bingo/purchases.ts records `doc:<key>`); undefined for an anonymous buyer (a voucher chain's key) or none.
+ */
+export async function buyerKeyOfCard(sql: Sql, cardId: string): Promise<string | undefined> {
+  const key = (await sql.get<{ player_key: string }>('SELECT player_key FROM player_cards WHERE card_id = ?', [cardId]))
     ?.player_key
+  return key?.startsWith('doc:') ? key.slice(4) : undefined
 }
 
 // ---------------------------------------------------------------------------------------------- ticket prints

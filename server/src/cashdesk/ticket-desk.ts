@@ -25,7 +25,6 @@ import { assertAcceptedDocument } from '../shared/identity.ts'
 import { heldScopes, narrowOrAll, ScopesTooNarrow } from '../db/scopes.ts'
 import { OPERATOR_CHAIN } from '../shared/journal-chain.ts'
 import type { PlayerAdmission } from '../access/players.ts'
-import { appendJournal } from '../shared/journal.ts'
 export interface TicketDeskDeps {
   cashdesk: Pick<Cashdesk, 'payouts' | 'cashOut'>
   instant: Pick<InstantService, 'handles' | 'scan' | 'payAtCashier' | 'refund'>
@@ -46,7 +45,10 @@ export interface TicketDeskDeps {
    * GEN-23 / GEN-27 (issue 23 point 3): the exclusion list, asked by the payout itself, in its transaction, about the
    * payee it records and the buyers the line read on the ticket. Optional only for callers that pay no one.
    */
-  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'exclusionWithin' | 'journalingRefusals'>
+  admission?: Pick<
+    PlayerAdmission,
+    'assertAdmittedWithin' | 'exclusionWithin' | 'journalRefundedWithin' | 'journalingRefusals'
+  >
 }
 
 /** Who pays: the person's open shift at an enrolled station (http/till.ts resolves it from the session). */
@@ -110,17 +112,11 @@ export function createTicketDesk(deps: TicketDeskDeps) {
           // (cashdesk/refunds.ts); a misprinted instant ticket records no buyer to ask about.
           const excluded = await deps.admission.exclusionWithin(tx, documents, hall ?? null)
           if (excluded)
-            await appendJournal(tx, {
+            await deps.admission.journalRefundedWithin(tx, excluded, {
               at: paid.at,
-              type: 'player.refunded_excluded',
-              scope: hall ? `hall:${hall}` : '',
-              payload: {
-                exclusionId: excluded.exclusionId,
-                kind: excluded.kind,
-                refId: paid.refId,
-                amountCents: paid.amountCents,
-                rule: 'GEN-21',
-              },
+              hallId: hall ?? null,
+              refId: paid.refId,
+              amountCents: paid.amountCents,
             })
         } else await deps.admission.assertAdmittedWithin(tx, documents, hall ?? null)
       }

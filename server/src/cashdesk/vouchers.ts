@@ -104,7 +104,10 @@ export interface CashdeskDeps {
    * records (a refund asks it too, to record that a person on the list was refunded). Optional only for callers that
    * sell no voucher to a named buyer.
    */
-  admission?: Pick<PlayerAdmission, 'assertAdmittedWithin' | 'exclusionWithin' | 'journalingRefusals' | 'keyOf'>
+  admission?: Pick<
+    PlayerAdmission,
+    'assertAdmittedWithin' | 'exclusionWithin' | 'journalRefundedWithin' | 'journalingRefusals' | 'keyOf'
+  >
 }
 
 export type { Voucher } from './store.ts'
@@ -625,11 +628,6 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
   }
 
   /**
-   * Inside the sale's transaction: the paper a voucher sold at a cashier station owes, recorded for the print after
-   * the commit (and a reprint). No I/O. `loadedTo`: the terminal the voucher's credit went onto (issue 27), printed
-   * so the player keeps the voucher a lost terminal session is recovered with.
-   */
-  /**
    * A voucher's paper, the same wherever it is issued (a sale at the cashier, a purchase's or a terminal session's
    * change, a refund): its QR and the short code typed when the QR is damaged, the hall's name, authorisation
    * (GEN-5) and clock, the station by its name (issue 29 point 6, never its id), and the minimum age (CFG-5).
@@ -659,6 +657,11 @@ export function createVoucherService(deps: CashdeskDeps, prints: TicketPrints) {
     )
   }
 
+  /**
+   * Inside the sale's transaction: the paper a voucher sold at a cashier station owes, recorded for the print after
+   * the commit (and a reprint). No I/O. `loadedTo`: the terminal the voucher's credit went onto (issue 27), printed
+   * so the player keeps the voucher a lost terminal session is recovered with.
+   */
   async function paperWithin(
     tx: Sql,
     input: {
