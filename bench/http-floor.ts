@@ -11,12 +11,10 @@
  *
  * BENCH_FLOOR_SECONDS (5) of measurement after a 2 s warm-up; BENCH_FLOOR_CLIENTS (100).
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { generateKeyPairSync } from 'node:crypto'
 import { Hono } from 'hono'
 import { serve, type ServerType } from '@hono/node-server'
@@ -26,6 +24,7 @@ import {
   TicketKind,
   verifyTicketCodeAsync,
 } from '../server/src/shared/ticket-code.ts'
+import { runLoad } from './load.ts'
 
 interface BenchResult {
   name: string
@@ -35,21 +34,6 @@ interface BenchResult {
 
 function log(message: string): void {
   process.stderr.write(`[bench sales.paid.floor] ${message}\n`)
-}
-
-function load(port: number, clients: number, warmupMs: number, durationMs: number, bodiesFile: string) {
-  const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
-  const args = [loader, '127.0.0.1', String(port), '/api/kiosk/purchases', String(clients)]
-  return new Promise<{ ok: number; errors: number; seconds: number; p99: number | null }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...args, String(warmupMs), String(durationMs), `@${bodiesFile}`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    let text = ''
-    child.stdout!.on('data', (c) => (text += c))
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load generator exited with ${code}`)),
-    )
-  })
 }
 
 export async function benchHttpFloor(emit: (r: BenchResult) => void): Promise<void> {
@@ -87,7 +71,15 @@ export async function benchHttpFloor(emit: (r: BenchResult) => void): Promise<vo
       })
       try {
         const port = (server.address() as AddressInfo).port
-        const r = await load(port, clients, smoke ? 200 : 2000, seconds * 1000, bodiesFile)
+        const r = await runLoad({
+          host: '127.0.0.1',
+          port,
+          path: '/api/kiosk/purchases',
+          clients,
+          warmupMs: smoke ? 200 : 2000,
+          durationMs: seconds * 1000,
+          bodiesFile,
+        })
         const rate = Math.round(r.ok / r.seconds)
         log(`${mode}: ${r.ok} answers in ${r.seconds.toFixed(1)} s, ${r.errors} errors; p99 ${r.p99?.toFixed(1)} ms`)
         emit({ name: `sales.paid.floor.${mode}`, value: rate, unit: 'requests/s' })

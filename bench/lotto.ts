@@ -16,11 +16,10 @@
  * `npx tsx bench/run.ts lotto` runs only these. BENCH_LOTTO_PLAYS overrides the 10,000,000.
  */
 import { registerTestRng } from '../test/helpers/device-marks.ts'
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { runLoad } from './load.ts'
 import { TICKET_DEFAULTS, type Config } from '../server/src/config.ts'
 import { countMatches, settleLotto } from '../server/src/lotto/rules.ts'
 import { normalizeLottoPlan } from '../server/src/lotto/plan.ts'
@@ -150,43 +149,17 @@ async function benchSell(emit: (r: BenchResult) => void): Promise<void> {
     const bodiesFile = join(dataDir, 'bodies.json')
     writeFileSync(bodiesFile, JSON.stringify(bodies))
     const url = new URL(server.url)
-    const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
     log(`selling for ${warmupMs / 1000} s warm-up + ${seconds} s with ${concurrency} clients (SQLite synchronous=FULL)`)
     const before = server.services.lotto.saleStats().written
     const cpu0 = process.cpuUsage()
-    const result = await new Promise<{
-      ok: number
-      errors: number
-      statuses: Record<string, number>
-      seconds: number
-      p50: number
-      p99: number
-      max: number
-      clientCpuMs: number
-      totalSent: number
-    }>((resolve, reject) => {
-      // The load generator runs on Node also when this server runs on Bun (bench/bun.ts), so both figures compare servers.
-      const child = spawn(
-        process.env.BOLILLO_BENCH_NODE ?? process.execPath,
-        [
-          loader,
-          url.hostname,
-          url.port,
-          `/api/lotto/draws/${drawId}/slips`,
-          String(concurrency),
-          String(warmupMs),
-          String(seconds * 1000),
-          `@${bodiesFile}`,
-        ],
-        { stdio: ['ignore', 'pipe', 'inherit'] },
-      )
-      let text = ''
-      child.stdout!.on('data', (c) => {
-        text += c
-      })
-      child.on('exit', (code) =>
-        code === 0 ? resolve(JSON.parse(text)) : reject(new Error(`load generator exited with ${code}`)),
-      )
+    const result = await runLoad({
+      host: url.hostname,
+      port: url.port,
+      path: `/api/lotto/draws/${drawId}/slips`,
+      clients: concurrency,
+      warmupMs,
+      durationMs: seconds * 1000,
+      bodiesFile,
     })
     const stats = server.services.lotto.saleStats()
     const cpu = process.cpuUsage(cpu0)

@@ -22,7 +22,7 @@ interface BenchResult {
 type BenchFn = (emit: (r: BenchResult) => void) => Promise<void> | void
 
 /** Modules of shared helpers: they export no benchmark, and any other module without one is a mistake. */
-const HELPER_MODULES = new Set(['stats.ts', 'postgres.ts', 'pg-timing.ts'])
+const HELPER_MODULES = new Set(['stats.ts', 'postgres.ts', 'pg-timing.ts', 'load.ts'])
 
 /** The sizes of a smoke run: every loop of every module a few times, every set-up path once. */
 const SMOKE_SIZES: Record<string, string> = {

@@ -42,24 +42,13 @@ import { markDemo } from '../server/src/demo.ts'
 import { plan649 } from '../test/helpers/lottery-plans.ts'
 import { hallWithGameOnSale } from '../test/helpers/cashdesk.ts'
 import { p99 } from './stats.ts'
+import { runLoad, type LoadResult } from './load.ts'
 import { backendCpuDelta, backendCpuMs, tapPostgres, type PgTiming } from './pg-timing.ts'
 
 export interface BenchResult {
   name: string
   value: number
   unit: string
-}
-
-type LoadResult = {
-  ok: number
-  errors: number
-  statuses: Record<string, number>
-  seconds: number
-  p50: number | null
-  p99: number | null
-  max: number | null
-  clientCpuMs: number
-  totalSent: number
 }
 
 function log(message: string): void {
@@ -88,35 +77,12 @@ async function stalledPrinter(): Promise<{ url: string; close(): Promise<void> }
 function load(
   host: string,
   port: string,
-  concurrency: number,
+  clients: number,
   warmupMs: number,
   durationMs: number,
   bodiesFile: string,
 ): Promise<LoadResult> {
-  const loader = fileURLToPath(new URL('./lotto-load.mjs', import.meta.url))
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.env.BOLILLO_BENCH_NODE ?? process.execPath,
-      [
-        loader,
-        host,
-        port,
-        '/api/kiosk/purchases',
-        String(concurrency),
-        String(warmupMs),
-        String(durationMs),
-        `@${bodiesFile}`,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    let text = ''
-    child.stdout!.on('data', (c) => {
-      text += c
-    })
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(text) as LoadResult) : reject(new Error(`load generator exited with ${code}`)),
-    )
-  })
+  return runLoad({ host, port, path: '/api/kiosk/purchases', clients, warmupMs, durationMs, bodiesFile })
 }
 
 /** Runs bench/ball-client.mjs: balls drawn over HTTP from another process; resolves with each 200's time (ms). */
