@@ -132,42 +132,30 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
     })
     kiosk = await auth.enrolDevice({ ...sealed(), kind: 'kiosk', name: 'Kiosco 1', hallId: setup.hallId })
     const { gameId } = setup
-    const v = await api(
-      server.url,
-      'POST',
-      '/api/vouchers',
-      { hallId: setup.hallId, amountCents: 2000, cash: countOf(2000) },
-      caja.headers,
-    )
-    expect(v.status, JSON.stringify(v.body)).toBe(201)
-    const bought = await api(
-      server.url,
-      'POST',
-      '/api/kiosk/purchases',
-      { voucherCode: v.body.voucher.code, gameId, count: 2, kioskId: 'k', ageConfirmed: true },
-      { authorization: `Device ${kiosk.credential}` },
-    )
-    expect(bought.status, JSON.stringify(bought.body)).toBe(201)
-    kioskCards = bought.body.cards
+    /** A voucher sold at Caja 1 (naming `buyerDocument` when given), spent at Kiosco 1 on `count` cards. */
+    const boughtAtKiosk = async (count: number, buyerDocument?: string) => {
+      const v = await api(
+        server.url,
+        'POST',
+        '/api/vouchers',
+        { hallId: setup.hallId, amountCents: count * 1000, cash: countOf(count * 1000), buyerDocument },
+        caja.headers,
+      )
+      expect(v.status, JSON.stringify(v.body)).toBe(201)
+      const bought = await api(
+        server.url,
+        'POST',
+        '/api/kiosk/purchases',
+        { voucherCode: v.body.voucher.code, cards: { gameId, count }, ageConfirmed: true },
+        { authorization: `Device ${kiosk.credential}` },
+      )
+      expect(bought.status, JSON.stringify(bought.body)).toBe(201)
+      return bought.body.cards as Array<{ serial: string; code: string }>
+    }
+    kioskCards = await boughtAtKiosk(2)
     // One more kiosk card, bought with a voucher that names its buyer, who is put on the exclusion list after the
     // game is annulled (GEN-21: refunded in cash at the cashier, never onto a voucher he could not use).
-    const named = await api(
-      server.url,
-      'POST',
-      '/api/vouchers',
-      { hallId: setup.hallId, amountCents: 1000, cash: countOf(1000), buyerDocument: EXCLUDED },
-      caja.headers,
-    )
-    expect(named.status, JSON.stringify(named.body)).toBe(201)
-    const boughtByHim = await api(
-      server.url,
-      'POST',
-      '/api/kiosk/purchases',
-      { voucherCode: named.body.voucher.code, cards: { gameId, count: 1 }, ageConfirmed: true },
-      { authorization: `Device ${kiosk.credential}` },
-    )
-    expect(boughtByHim.status, JSON.stringify(boughtByHim.body)).toBe(201)
-    excludedCard = boughtByHim.body.cards[0]
+    ;[excludedCard] = await boughtAtKiosk(1, EXCLUDED)
     const sellAt = async (till: Till, count: number) => {
       const r = await api(
         server.url,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDocumentAtRest } from '../../server/src/shared/document-at-rest.ts'
-import { countOf } from '../helpers/cash.ts'
-import { cashierHall, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
+import { cashierHall, kioskCardsBoughtBy, PASSWORD, type CashierHall } from '../helpers/cashier.ts'
 import { startTestServer } from '../helpers/server.ts'
 
 type Server = Awaited<ReturnType<typeof startTestServer>>
@@ -27,30 +26,12 @@ describe('GEN-21 / GEN-23: an annulled card bought by an excluded player is refu
   const expected = async () =>
     (await h.call('cajero@caja2', 'GET', '/api/shifts/current')).body.shift.expectedCents as number
 
-  /** A voucher sold at Caja 2 naming `buyer`, spent at the kiosk on two cards of the game. */
-  const twoCardsBoughtBy = async (buyer: string) => {
-    const sold = await h.call('cajero@caja2', 'POST', '/api/vouchers', {
-      hallId: h.setup.hallId,
-      amountCents: 1000,
-      cash: countOf(1000),
-      buyerDocument: buyer,
-    })
-    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
-    const bought = await h.call('kiosk', 'POST', '/api/kiosk/purchases', {
-      voucherCode: sold.body.voucher.code,
-      cards: { gameId: h.setup.gameId, count: 2 },
-      ageConfirmed: true,
-    })
-    expect(bought.status, JSON.stringify(bought.body)).toBe(201)
-    return bought.body.cards.map((c: { code: string }) => c.code) as string[]
-  }
-
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     h = await cashierHall(server.url, server.services, { faceValueCents: 500 })
     expect((await h.call('cajero@caja2', 'POST', '/api/shifts', { floatCents: 50_000 })).status).toBe(201)
-    cards.excluded = await twoCardsBoughtBy(EXCLUDED)
-    cards.admitted = await twoCardsBoughtBy(ADMITTED)
+    cards.excluded = await kioskCardsBoughtBy(h, EXCLUDED, h.setup.gameId, 2)
+    cards.admitted = await kioskCardsBoughtBy(h, ADMITTED, h.setup.gameId, 2)
     // BNG-21: the game needs 10 cards to start; the rest are sold without a station.
     await server.services.bingo.sell({ gameId: h.setup.gameId, count: 10, channel: 'counter' })
     await server.services.bingo.closeSales({ gameId: h.setup.gameId })

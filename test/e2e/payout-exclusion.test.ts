@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { countOf } from '../helpers/cash.ts'
 import { nextGameOnSale, playToTheEnd, winningCodes } from '../helpers/cashdesk.ts'
-import { cashierHall, PASSWORD, printedInstant, secondPersonHeader, type CashierHall } from '../helpers/cashier.ts'
+import {
+  cashierHall,
+  kioskCardsBoughtBy,
+  PASSWORD,
+  printedInstant,
+  secondPersonHeader,
+  type CashierHall,
+} from '../helpers/cashier.ts'
 import { plan649, registerLottoBallSets } from '../helpers/lottery-plans.ts'
 import { TEST_LICENCE, TEST_SALE_RULES } from '../helpers/sale-rules.ts'
 import { api, startTestServer } from '../helpers/server.ts'
@@ -74,36 +81,19 @@ describe('GEN-23 / GEN-27: a payout asks the exclusion list about the buyer it r
     expect(await ledger()).toEqual({ ...before, refusals: before.refusals + 1 })
   }
 
-  /** A voucher sold at Caja 2 naming `buyer`, spent at the kiosk on `count` cards of `gameId`. */
-  const cardsBoughtBy = async (buyer: string, gameId: string, count: number) => {
-    const sold = await h.call('cajero@caja2', 'POST', '/api/vouchers', {
-      hallId: h.setup.hallId,
-      amountCents: count * 500,
-      cash: countOf(count * 500),
-      buyerDocument: buyer,
-    })
-    expect(sold.status, JSON.stringify(sold.body)).toBe(201)
-    const bought = await h.call('kiosk', 'POST', '/api/kiosk/purchases', {
-      voucherCode: sold.body.voucher.code,
-      cards: { gameId, count },
-      ageConfirmed: true,
-    })
-    expect(bought.status, JSON.stringify(bought.body)).toBe(201)
-  }
-
   beforeAll(async () => {
     server = await startTestServer({ auth: 'on' })
     h = await cashierHall(server.url, server.services)
     expect((await h.call('cajero@caja2', 'POST', '/api/shifts', { floatCents: 500_000 })).status).toBe(201)
     // One game whose every card the (soon excluded) buyer bought with a voucher naming him; one of the other buyer's.
     excludedGame = h.setup.gameId
-    await cardsBoughtBy(EXCLUDED, excludedGame, 40)
+    await kioskCardsBoughtBy(h, EXCLUDED, excludedGame, 40)
     await playToTheEnd(server.services, excludedGame)
     excludedCards = await winningCodes(server.services, excludedGame)
     // One card may win both the line and the bingo: play the other buyer's games until two of his cards won.
     for (let round = 0; round < 5 && admittedCards.length < 2; round++) {
       const admittedGame = await nextGameOnSale(server.services, h.setup)
-      await cardsBoughtBy(ADMITTED, admittedGame, 40)
+      await kioskCardsBoughtBy(h, ADMITTED, admittedGame, 40)
       await playToTheEnd(server.services, admittedGame)
       admittedCards.push(...(await winningCodes(server.services, admittedGame)))
     }

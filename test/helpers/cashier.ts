@@ -7,6 +7,8 @@ import type { InstantDesign } from '../../server/src/instant/design.ts'
 import type { Services } from '../../server/src/services.ts'
 import { hallWithGameOnSale, type HallSetup } from './cashdesk.ts'
 import { api } from './server.ts'
+import { countOf } from './cash.ts'
+import { expect } from 'vitest'
 import { sealed } from './device-marks.ts'
 
 export const PASSWORD = 'correct horse battery'
@@ -144,4 +146,31 @@ export async function electronicInstant(services: Services, hallId: string): Pro
     authorisationRef: 'AJ-RA-2025-0042',
     by: 'jefa',
   })
+}
+
+/**
+ * A voucher sold at Caja 2 naming `buyer` (his identity document), spent at the hall's kiosk on `count` cards of
+ * `gameId` (of `faceValueCents` each, the hall's 500 by default); answers the cards' signed codes.
+ */
+export async function kioskCardsBoughtBy(
+  h: CashierHall,
+  buyer: string,
+  gameId: string,
+  count: number,
+  faceValueCents = 500,
+): Promise<string[]> {
+  const sold = await h.call('cajero@caja2', 'POST', '/api/vouchers', {
+    hallId: h.setup.hallId,
+    amountCents: count * faceValueCents,
+    cash: countOf(count * faceValueCents),
+    buyerDocument: buyer,
+  })
+  expect(sold.status, JSON.stringify(sold.body)).toBe(201)
+  const bought = await h.call('kiosk', 'POST', '/api/kiosk/purchases', {
+    voucherCode: sold.body.voucher.code,
+    cards: { gameId, count },
+    ageConfirmed: true,
+  })
+  expect(bought.status, JSON.stringify(bought.body)).toBe(201)
+  return bought.body.cards.map((c: { code: string }) => c.code)
 }
