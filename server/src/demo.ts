@@ -84,10 +84,6 @@ async function seedDemoCredentials(services: Services, hallId: string) {
   return devices
 }
 
-/**
- * Seeds a demo hall so that `npm start` shows a working system: a hall under the configured profile,
- * a master set with two series, an open session and a game on sale with some cards sold.
- */
 /** The demo's labelled sale rules; with the demo series' face value where the profile's authority sets them (BNG-10). */
 function demoSaleRules(profileId: string) {
   return getProfile(profileId)?.faceValuesAuthority
@@ -100,6 +96,10 @@ function demoSaleRules(profileId: string) {
 }
 const DEMO_FACE_VALUE_CENTS = 500
 
+/**
+ * Seeds a demo hall so that `npm start` shows a working system: a hall under the configured profile,
+ * a master set with two series, an open session and a game on sale with some cards sold.
+ */
 export async function seedDemoHall(
   services: Services,
   options: { cards?: number } = {},

@@ -527,8 +527,9 @@ export const openSales = (ctx: BingoContext, gameId: string) =>
     },
   )
 
-/** BNG-12/13/14: sells `count` cards in correlative order from the next unsold number. All or nothing. */
 /**
+ * BNG-12/13/14: sells `count` cards in correlative order from the next unsold number. All or nothing.
+ *
  * Cards handed out with no buyer, no payment and no admission (admitPurchase: GEN-1 licence, GEN-18/BNG-40 limits,
  * BNG-93 seats, BNG-15 cards handed back): only the demo seed at start-up (demo.ts) and the CLI demo game
  * (cli/demo-game.ts) call it. No HTTP route, socket or terminal reaches it: every sale a person or device makes goes

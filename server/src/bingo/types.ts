@@ -40,10 +40,6 @@ export interface BingoDeps {
 }
 
 /**
- * Extension points called inside a use case's transaction, after its own checks. A hook that throws refuses the
- * action and rolls it back; a hook may append journal records with the `scope` given.
- */
-/**
  * What the caller read with the game's row in the sale's own transaction (cashdesk `gameWithSealsById`: one round
  * trip under the hall's lock instead of one per hook); a hook reads for itself what is absent.
  */
@@ -88,6 +84,10 @@ export function hallTermsRead(r: HallTermsColumns | undefined): HallTermsRead {
   }
 }
 
+/**
+ * Extension points called inside a use case's transaction, after its own checks. A hook that throws refuses the
+ * action and rolls it back; a hook may append journal records with the `scope` given.
+ */
 export interface BingoHooks {
   sessionOpened?(
     tx: Sql,

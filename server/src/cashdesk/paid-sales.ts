@@ -474,13 +474,6 @@ export function createPaidSales(deps: PaidSalesDeps) {
   }
 
   /**
-   * One voucher buys a basket of cards, slips and e-instant tickets at a kiosk; see the top of this file. Errors:
-   * INVALID_SIGNATURE / TICKET_NOT_FOUND (bad or unknown voucher), VOUCHER_SPENT, VOUCHER_EXPIRED,
-   * VOUCHER_INSUFFICIENT, SALES_NOT_OPEN / SALES_CLOSED, SERIES_EXHAUSTED, RULE_DISABLED (no e-instant in this
-   * hall), DEVICE_UNAVAILABLE (the kiosk's last print failed and its printer still cannot print: nothing was sold,
-   * the voucher keeps its credit). A print that fails after the commit is not an error: see `print`.
-   */
-  /**
    * Issue 23 point 5: what a kiosk purchase locks, decided from the voucher it spends (a voucher's hall never
    * changes), never from the request: the voucher's hall, and `lotto` and `instant` when the basket holds slips or
    * instant tickets (their draws and pools are shared by every hall). Every check of the sale reads the hall's own
@@ -495,6 +488,13 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return [`hall:${hallId}`, ...(slips > 0 ? ['lotto'] : []), ...(instantCount > 0 ? ['instant'] : [])]
   }
 
+  /**
+   * One voucher buys a basket of cards, slips and e-instant tickets at a kiosk; see the top of this file. Errors:
+   * INVALID_SIGNATURE / TICKET_NOT_FOUND (bad or unknown voucher), VOUCHER_SPENT, VOUCHER_EXPIRED,
+   * VOUCHER_INSUFFICIENT, SALES_NOT_OPEN / SALES_CLOSED, SERIES_EXHAUSTED, RULE_DISABLED (no e-instant in this
+   * hall), DEVICE_UNAVAILABLE (the kiosk's last print failed and its printer still cannot print: nothing was sold,
+   * the voucher keeps its credit). A print that fails after the commit is not an error: see `print`.
+   */
   async function kioskPurchase(input: KioskBasket): Promise<KioskPurchase> {
     // GEN-23 / CFG-5: the player answers the kiosk's age question; the same rule as every counter sale (takeCash).
     assertOfAge('kiosk', input.ageConfirmed)
@@ -927,11 +927,6 @@ export function createPaidSales(deps: PaidSalesDeps) {
   const buyerOf = (input: Counter, named?: string | null) => input.buyerDocument?.trim() || named?.trim() || null
 
   /**
-   * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer, and the
-   * cards are printed on its printer after the commit (a failed print: PRINT_PENDING, reprinted on request).
-   * `hallId`: a simultaneous game's hall range (BNG-100).
-   */
-  /**
    * Issue 23 point 5: what a counter card sale locks. The game's hall (its game, cards, limits and, for a
    * simultaneous game, its halls' ranges and count of cards sold: BNG-100), read before the transaction (a game never
    * changes hall); the station's hall (its drawer and shift: the close of the shift locks it too; a station's hall
@@ -947,6 +942,11 @@ export function createPaidSales(deps: PaidSalesDeps) {
     return [gameHall, stationHall, input.hallId].filter((h): h is string => Boolean(h)).map((h) => `hall:${h}`)
   }
 
+  /**
+   * Cards sold at a counter (cashier station, the caller's table): the cash goes into the station's drawer, and the
+   * cards are printed on its printer after the commit (a failed print: PRINT_PENDING, reprinted on request).
+   * `hallId`: a simultaneous game's hall range (BNG-100).
+   */
   async function counterCards(
     input: Counter & {
       gameId: string

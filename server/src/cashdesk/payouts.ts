@@ -481,10 +481,6 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
   }
 
   /**
-   * Pays a winning card once, in cash at a cashier station, and prints the receipt. See the top of this file.
-   * @throws ALREADY_PAID (409) when it was paid, here or at another station, even at the same moment.
-   */
-  /**
    * BNG-85 / CFG-23: where the profile forbids it (Bolivia 2025: "ni podrá transferirlos a otro jugador"), a card
    * is not handed on to another player. A printed card is a bearer ticket: no path of the product moves a card to
    * another player or game, and the hand-over itself happens at the tables, out of the system's sight. The one
@@ -570,6 +566,10 @@ export function createPayoutService(deps: CashdeskDeps, vouchers: VoucherService
     return [`hall:${game.hallId}`, ...(stationHall ? [`hall:${stationHall}`] : [])]
   }
 
+  /**
+   * Pays a winning card once, in cash at a cashier station, and prints the receipt. See the top of this file.
+   * @throws ALREADY_PAID (409) when it was paid, here or at another station, even at the same moment.
+   */
   async function pay(
     input: PayTill & {
       code: string

@@ -98,11 +98,6 @@ export function createEquipment(deps: { config: Config; db: Database; clock: Clo
 export type Equipment = ReturnType<typeof createEquipment>
 
 /**
- * Demo hall equipment (issue #5): an active ball set and a reserve one (BNG-25) and, with
- * BOLILLO_BALL_SOURCE=sim, the simulated blower registered with its seal and certificate. Returns the draw source
- * the demo game should use when it is the blower.
- */
-/**
  * Issue 26 (GEN-6, RNG-25): the server's RNG is a medio de juego registered with its seal and certificate, labelled as
  * the demo's; the operator's (no hall), so that it serves the demo halls' RNG games and the operator's lotto and
  * lottery draws. Registered once (the CLI demo game plays in a data directory of its own, or again in one).
@@ -141,6 +136,11 @@ export async function registerDemoRng(services: {
   })
 }
 
+/**
+ * Demo hall equipment (issue #5): an active ball set and a reserve one (BNG-25) and, with
+ * BOLILLO_BALL_SOURCE=sim, the simulated blower registered with its seal and certificate. Returns the draw source
+ * the demo game should use when it is the blower.
+ */
 export async function seedDemoEquipment(
   services: {
     config: Config
