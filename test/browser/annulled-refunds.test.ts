@@ -43,6 +43,15 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
   let excludedCard: { serial: string; code: string }
   const EXCLUDED = 'CI 4500001 LP'
 
+  /** The enrolled kiosk's screen in Spanish at 1366x768, with `code` scanned by its wedge scanner. */
+  const scannedAtKiosk = async (code: string) => {
+    const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
+    await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kiosk.credential)}`)
+    await page.locator('.kiosk[data-screen="sale"]').waitFor()
+    await settled(page, { animations: false }) // the scanner's listener is attached after the first paint
+    await wedgeScan(page, code)
+    return page
+  }
   const drawer = async (shiftId: string) =>
     Number(
       (await server.services.db.get<{ n: number }>(
@@ -292,11 +301,7 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
     'kiosk, Spanish, 1366x768: the player scans a kiosk card, reads the amount and the consequence, confirms and takes a voucher of exactly the face value; scanned again it was refunded',
     { timeout: 120_000 },
     async () => {
-      const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
-      await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kiosk.credential)}`)
-      await page.locator('.kiosk[data-screen="sale"]').waitFor()
-      await settled(page, { animations: false }) // the scanner's listener is attached after the first paint
-      await wedgeScan(page, kioskCards[0].code)
+      const page = await scannedAtKiosk(kioskCards[0].code)
       await page.getByTestId('kiosk-refund').waitFor({ timeout: 10_000 })
       expect(await textOf(page, 'kiosk-refund-amount')).toMatch(BS10)
       expect(await textOf(page, 'kiosk-refund-text')).toContain(
@@ -424,11 +429,7 @@ browserSuite("refunds of an annulled game's cards at the cashier, the kiosk and 
     'kiosk, Spanish, 1366x768: the card of a buyer put on the exclusion list is sent to the cashier for its cash, in words that do not say why; the cashier refunds it',
     { timeout: 120_000 },
     async () => {
-      const page = await pageOnClock(browser, clock, { width: 1366, height: 768 })
-      await page.goto(`${server.url}/kiosk/?hall=${setup.hallId}&device=${encodeURIComponent(kiosk.credential)}`)
-      await page.locator('.kiosk[data-screen="sale"]').waitFor()
-      await settled(page, { animations: false })
-      await wedgeScan(page, excludedCard.code)
+      const page = await scannedAtKiosk(excludedCard.code)
       await page.getByTestId('kiosk-refund').waitFor()
       await page.getByTestId('kiosk-refund-yes').click()
       await page.getByTestId('kiosk-refund-refused').waitFor()
