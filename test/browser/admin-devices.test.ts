@@ -76,6 +76,12 @@ browserSuite('the director’s list of enrolled stations: revoke and enrol again
     async () => {
       // The kiosk has been at work: the list says when it was last seen.
       expect((await device(kiosk)).status).toBe(200)
+      // Its time is written just after the answer (nobody waits on it): the list is opened once it is.
+      const kioskSeen = async () =>
+        (await api(server.url, 'GET', '/api/auth/devices', undefined, await directorHeaders())).body.devices.find(
+          (d: { name: string }) => d.name === 'Kiosco 1',
+        )?.lastSeenAt
+      await expect.poll(kioskSeen, { timeout: 5_000 }).toBeTruthy()
       const page = await login()
       for (const name of ['Kiosco 1', 'Caja 1', 'Pantalla sala', 'Terminal 1', 'Terminal 2'])
         await row(page, name).waitFor()
