@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestServer } from '../helpers/server.ts'
 import { hallWithGameOnSale, nextGameOnSale, playToTheEnd, winningCodes, type HallSetup } from '../helpers/cashdesk.ts'
 import { lotteryPlan, plan649, rafflePlan } from '../helpers/lottery-plans.ts'
-import { printedFractions } from '../helpers/lottery-print.ts'
+import { printedFractions, type PrintedFraction } from '../helpers/lottery-print.ts'
 import { TEST_ES_SALE_RULES } from '../helpers/sale-rules.ts'
 import { electronicDesign, printedDesign, printedInstant } from '../helpers/cashier.ts'
 import { TERMINAL_TERMS } from '../helpers/terminals.ts'
@@ -1432,6 +1432,40 @@ describe('one journal chain per hall (issue 23 point 5)', () => {
       [200, undefined],
     ])
     expect(await chainsOf('user.login', (p) => p.username === 'cajera-turno')).toEqual(['operator'])
+    // Issue 14 point 5: she changes her own password, and hall B's director resets it: a person's row, sessions and
+    // records are no hall's, so both lock the operator chain alone, as a login.
+    const { id: cashierId } = (await server.services.auth.people()).find((u) => u.username === 'cajera-turno')!
+    await server.services.auth.createUser({
+      username: 'jefa-turno',
+      displayName: 'Ana Mamani',
+      role: 'director',
+      password: PASSWORD,
+      halls: [south.hallId],
+    })
+    const director = `Bearer ${(await server.services.auth.login('jefa-turno', PASSWORD)).token}`
+    const own = `Bearer ${(await server.services.auth.login('cajera-turno', PASSWORD)).token}`
+    const change = () =>
+      api(
+        server.url,
+        'POST',
+        '/api/auth/password',
+        { current: PASSWORD, password: 'otra clave segura' },
+        { authorization: own },
+      ).then((r) => [r.status, r.body.error?.code])
+    const reset = () =>
+      api(
+        server.url,
+        'POST',
+        `/api/auth/users/${cashierId}/password`,
+        { password: 'clave de reinicio' },
+        { authorization: director },
+      ).then((r) => [r.status, r.body.error?.code])
+    expect(await besideThenBehind('operator', change, reset, `hall:${south.hallId}`)).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ])
+    expect(await chainsOf('user.password-changed', (p) => p.userId === cashierId)).toEqual(['operator'])
+    expect(await chainsOf('user.password-reset', (p) => p.userId === cashierId)).toEqual(['operator'])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 
@@ -1949,6 +1983,9 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
   const codes = new Map<number, string>()
   let winning: Record<string, number> = {}
   const fractions: string[] = []
+  /** The printed lottery issue: its id and its first run's papers. */
+  let lotteryId = ''
+  let firstRun: PrintedFraction[] = []
   let onSaleId = ''
   const boss = (method: string, path: string, body?: unknown) =>
     api(server.url, method, path, body, { authorization: jefa, 'accept-language': 'es' })
@@ -2108,7 +2145,9 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
     expect(lottery.status, JSON.stringify(lottery.body)).toBe(201)
     const run = await boss('POST', `/api/lottery/draws/${lottery.body.drawId}/print-runs`, { from: 0, to: 19 })
     expect(run.status, JSON.stringify(run.body)).toBe(201)
-    fractions.push(...printedFractions(server, run.body).map((x) => x.code))
+    lotteryId = lottery.body.drawId
+    firstRun = printedFractions(server, run.body)
+    fractions.push(...firstRun.map((x) => x.code))
     t = Date.parse('2025-06-23T22:00:00+02:00')
     jefa = `Bearer ${(await server.services.auth.login('jefa', PASSWORD)).token}`
     await tillA.relogin()
@@ -2154,6 +2193,70 @@ describe('a raffle paid and scanned at the cash desk, and a tampered row refused
     const scanned = (await records()).filter((r) => r.type === 'lottery.ticket_validated')
     expect(scanned.length).toBe(3)
     expect([...new Set(scanned.map((r) => r.chain))]).toEqual(['lottery'])
+    expect((await server.services.verifyJournal()).ok).toBe(true)
+  }, 60_000)
+
+  it("LST-1, LST-4: a lottery reprint's record and a sold fraction's exchange at the cash desk lock `lottery` alone: with hall B's transaction open each answers; with `lottery` held each is that lock's one waiter; their records are in the `lottery` chain", async () => {
+    // Numbers 0 to 4 handed to hall A's desk for sale; 10 and 11 lost at the printer before distribution.
+    const handed = await boss('POST', `/api/lottery/draws/${lotteryId}/distributions`, {
+      from: 0,
+      to: 4,
+      sellerId: tillA.station.id,
+    })
+    expect(handed.status, JSON.stringify(handed.body)).toBe(201)
+    const lost = async (n: number) => {
+      const r = await boss('POST', `/api/lottery/draws/${lotteryId}/lost-stolen`, {
+        kind: 'lost',
+        from: n,
+        to: n,
+        discoveredAt: '2025-06-20T10:00:00-04:00',
+        reportedToAjAt: '2025-06-21T10:00:00-04:00',
+        distributed: false,
+        remedy: 'full-reprint',
+        notice: `Billete ${n} extraviado en imprenta`,
+      })
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      return r.body.id as string
+    }
+    const [lostA, lostB] = [await lost(10), await lost(11)]
+    const reissue = (lostRangeId: string, authorisationRef: string) =>
+      boss('POST', `/api/lottery/draws/${lotteryId}/reissues`, {
+        mode: 'full-reprint',
+        lostRangeId,
+        authorisationRef,
+        schedule: [{ act: 'entrega de materiales', at: '2025-06-25T09:00:00-04:00' }],
+        designNote: 'fondo verde',
+      }).then((r) => [r.status, r.body.error?.code])
+    expect(await besideHallB(() => reissue(lostA, 'AJ-RA-2025-0901'))).toEqual([201, undefined])
+    expect(await waitsOn('lottery', () => reissue(lostB, 'AJ-RA-2025-0902'))).toEqual([201, undefined])
+    const reprint = await boss('POST', `/api/lottery/draws/${lotteryId}/print-runs`, {
+      from: 0,
+      to: 19,
+      reason: 'reimpresión total con nuevo diseño (AJ-RA-2025-0902)',
+    })
+    expect(reprint.status, JSON.stringify(reprint.body)).toBe(201)
+    // The holders of two sold papers of the first run exchange them at hall A's desk.
+    const sold = firstRun.filter((x) => Number(x.number) <= 4)
+    const exchange = (code: string) =>
+      api(server.url, 'POST', '/api/lottery/tickets/exchange', { code }, tillA.headers).then((r) => [
+        r.status,
+        r.body.error?.code,
+      ])
+    expect(await besideHallB(() => exchange(sold[0].code))).toEqual([200, undefined])
+    const hold = await holdScope(`hall:${hallA}`)
+    try {
+      // The desk's own hall's lock does not hold an exchange up either: no money moves.
+      expect(await within(exchange(sold[1].code), 10_000)).toEqual([200, undefined])
+    } finally {
+      hold.release()
+      await hold.held
+    }
+    expect(await waitsOn('lottery', () => exchange(sold[2].code))).toEqual([200, undefined])
+    // Exchanged once: the old paper is void now.
+    expect(await exchange(sold[0].code)).toEqual([409, 'TICKET_VOID'])
+    expect(await chainsOf('lottery.reissue_recorded')).toEqual(['lottery'])
+    expect((await records()).filter((r) => r.type === 'lottery.ticket_exchanged').length).toBe(3)
+    expect(await chainsOf('lottery.ticket_exchanged')).toEqual(['lottery'])
     expect((await server.services.verifyJournal()).ok).toBe(true)
   }, 60_000)
 

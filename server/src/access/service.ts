@@ -383,7 +383,8 @@ export function createAuthService(deps: { db: Database; clock: Clock; options?: 
         scope: '',
         payload: { userId },
       })
-    })
+      // The operator chain alone, as a login (LOGIN_SCOPES): a person's row, sessions and records are no hall's.
+    }, LOGIN_SCOPES)
     return { id: userId, mustChangePassword: Boolean(input.resetBy) }
   }
 

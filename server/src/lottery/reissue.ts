@@ -13,7 +13,9 @@
  *   (lottery administration), recorded with its reason.
  */
 import type { Sql } from '../db/database.ts'
+import { narrowOrAll, requireChain } from '../db/scopes.ts'
 import { DomainError } from '../shared/errors.ts'
+import { chainOfScope } from '../shared/journal-chain.ts'
 import { appendJournal } from '../shared/journal.ts'
 import { TicketKind, verifyTicketCode } from '../shared/ticket-code.ts'
 import { blocksDesign, inRange, isRaffle, issueSecretContext, parseFractionCodeId, tagMatches } from './context.ts'
@@ -48,6 +50,15 @@ export interface ReissueInput {
 export function createReissueUseCases(ctx: LotteryContext) {
   const { db, deps, now, newId, scope, planOf, loadDraw, ranges } = ctx
 
+  /**
+   * Issue 23 point 5: a reprint's record and an exchange write the draw's rows and one record of its chain (a
+   * numbered lottery's: `lottery`), and so lock that chain alone, as a fraction's payout does: no hall's sale waits
+   * for them, and a payout and an exchange of one fraction still run one after the other. A draw found in another
+   * chain inside the transaction (requireChain, in numberedDraw) runs it again with every chain.
+   */
+  const inLotteryChain = <T>(run: (tx: Sql) => Promise<T>) =>
+    narrowOrAll(['lottery'], (scopes) => db.transaction(run, scopes ? { scopes } : undefined))
+
   async function numberedDraw(tx: Sql, drawId: string) {
     const row = await loadDraw(tx, drawId)
     const plan = planOf(row)
@@ -56,6 +67,7 @@ export function createReissueUseCases(ctx: LotteryContext) {
         'VALIDATION_FAILED',
         `${drawId} is a ${plan.kind}: reprints and exchanges are of lottery tickets`,
       )
+    requireChain(chainOfScope(scope(row)))
     return { row, plan: plan as LotteryPlan }
   }
 
@@ -91,7 +103,7 @@ export function createReissueUseCases(ctx: LotteryContext) {
       throw new DomainError('VALIDATION_FAILED', problems.map((p) => `${p.message} (${p.rule})`).join('; '), {
         problems,
       })
-    return db.transaction(async (tx) => {
+    return inLotteryChain(async (tx) => {
       const { row, plan } = await numberedDraw(tx, drawId)
       if (row.status !== 'open')
         throw new DomainError(
@@ -227,7 +239,7 @@ export function createReissueUseCases(ctx: LotteryContext) {
     }
     const f = parseFractionCodeId(id)
     if (!f) throw new DomainError('TICKET_VOID', 'not a fraction code from a print run of a lottery issue (LOT-26)')
-    return db.transaction(async (tx) => {
+    return inLotteryChain(async (tx) => {
       const { row, plan } = await numberedDraw(tx, f.drawId)
       const sealed = await issueSecretOf(tx, row.id)
       const secret = sealed ? deps.sealer.open(sealed, issueSecretContext(row.id)) : null
