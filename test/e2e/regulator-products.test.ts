@@ -9,6 +9,7 @@ import { printRunTickets, type PrintedTicket } from '../helpers/instant.ts'
 import { lotteryPlan, rafflePlan, registerTombola, registerLotteryBallSets } from '../helpers/lottery-plans.ts'
 import { api, startTestServer } from '../helpers/server.ts'
 import { sealed } from '../helpers/device-marks.ts'
+import { openTill } from '../helpers/till.ts'
 
 /**
  * Issue 28 point 1, numbered lotteries, raffles and instant games: a lottery issued, distributed to a seller, a
@@ -148,34 +149,73 @@ describe('regulator feed: numbered lotteries, raffles and instant games (issue 2
       'jefa',
       'POST',
       '/api/lottery/draws',
-      rafflePlan({ drawMethod: 'manual', drawDevice: 'Bombo de la Peña', gameCode: 'RIFAREG' }),
+      rafflePlan({
+        drawMethod: 'manual',
+        drawDevice: 'Bombo de la Peña',
+        gameCode: 'RIFAREG',
+        currency: 'BOB',
+        authorisationRef: 'AJ-RIFA-PRUEBA-1',
+      }),
     )
     expect(raffle.status, JSON.stringify(raffle.body)).toBe(201)
     raffleId = raffle.body.drawId
-    await services.lottery.sellRaffleTickets(raffleId, { count: 12, channel: 'counter' })
+    // Sold at the hall's counter by a cashier out of her open shift, the cash into her drawer (issue 23 point 2).
+    await services.auth.createUser({
+      username: 'cajera',
+      displayName: 'Rosa Vargas',
+      role: 'cashier',
+      password: PASSWORD,
+      halls: [hall.body.id],
+    })
+    const till = await openTill(server.url, services, {
+      hallId: hall.body.id,
+      username: 'cajera',
+      password: PASSWORD,
+      stationName: 'Caja 1',
+    })
+    const sellAtCounter = async (drawId: string, count: number) => {
+      const r = await api(
+        server.url,
+        'POST',
+        `/api/lottery/draws/${drawId}/tickets`,
+        { count, ageConfirmed: true },
+        till.headers,
+      )
+      expect(r.status, JSON.stringify(r.body)).toBe(201)
+      return r.body as { tickets: Array<{ code: string }> }
+    }
+    await sellAtCounter(raffleId, 12)
     // LOT-21: a second raffle, 3 tickets sold, withdrawn with the AJ's authorisation; one ticket refunded at a desk.
     const withdrawn = await call(
       'jefa',
       'POST',
       '/api/lottery/draws',
-      rafflePlan({ drawMethod: 'manual', drawDevice: 'Bombo de la Peña', gameCode: 'RIFACAN' }),
+      rafflePlan({
+        drawMethod: 'manual',
+        drawDevice: 'Bombo de la Peña',
+        gameCode: 'RIFACAN',
+        currency: 'BOB',
+        authorisationRef: 'AJ-RIFA-PRUEBA-1',
+      }),
     )
     expect(withdrawn.status, JSON.stringify(withdrawn.body)).toBe(201)
     cancelledId = withdrawn.body.drawId
-    const sold = await services.lottery.sellRaffleTickets(cancelledId, { count: 3, channel: 'counter' })
+    const sold = await sellAtCounter(cancelledId, 3)
     const cancelled = await call('jefa', 'POST', `/api/lottery/draws/${cancelledId}/cancel`, {
       kind: 'withdrawal',
       authorisationRef: 'AJ-RA-2025-0999',
       reason: 'Desistimiento autorizado por la AJ',
     })
     expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200)
-    await services.lottery.pay({
-      code: sold.tickets[0].code,
-      stationId: 'caja-1',
-      cashierId: 'cajera',
-      payee: { name: 'Juana Mamani', document: '4455667 LP' },
-      onPaid: async () => undefined,
-    })
+    // Its refund at the same counter, out of the same drawer.
+    const refunded = await api(
+      server.url,
+      'POST',
+      '/api/tickets/pay',
+      { code: sold.tickets[0].code, payeeName: 'Juana Mamani', payeeDocument: '4455667 LP' },
+      till.headers,
+    )
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200)
     t = Date.parse('2025-06-23T22:00:00+02:00')
     await relogin()
     expect((await call('jefa', 'POST', `/api/lottery/draws/${raffleId}/close`, {})).status).toBe(200)

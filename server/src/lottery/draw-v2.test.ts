@@ -80,7 +80,8 @@ async function hall() {
   })
   plan.prizes = plan.prizes.map((p) => ({ ...p, depositedAt: iso(CLOSE - 11 * 86_400) }))
   const draw = await lottery.createRaffle(plan)
-  await lottery.sellRaffleTickets(draw.drawId, { count: 40, channel: 'counter' })
+  // The lottery line sells only inside the cash desk's transaction; here, one of the test's own (no cash desk built).
+  await db.transaction((tx) => lottery.sellRaffleTicketsWithin(tx, draw.drawId, { count: 40, channel: 'counter' }))
   return {
     db,
     lottery,

@@ -34,15 +34,11 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
     rule: 'LOT-18',
   })
 
-  /** Sells raffle or tombola tickets by number (PRM-1: a single fixed price): the numbers asked, or the next free ones. */
-  async function sellRaffleTickets(
-    drawId: string,
-    input: { count?: number; numbers?: number[]; buyerName?: string; channel: string },
-  ) {
-    return db.transaction((tx) => sellRaffleTicketsWithin(tx, drawId, input))
-  }
-
-  /** The same sale inside a caller's transaction (issue 13: the counter's cash is taken in the same transaction). */
+  /**
+   * Sells raffle or tombola tickets by number (PRM-1: a single fixed price): the numbers asked, or the next free ones.
+   * Only inside a caller's transaction: the cash desk's, which takes the counter's cash in it (issue 13, issue 23
+   * point 2). This line has no sale of its own, so no raffle ticket exists without money and a person.
+   */
   async function sellRaffleTicketsWithin(
     tx: Sql,
     drawId: string,
@@ -269,7 +265,6 @@ export function createDrawUseCases<DrawView>(ctx: LotteryContext, getDraw: (draw
   }
 
   return {
-    sellRaffleTickets,
     sellRaffleTicketsWithin,
     closeSales,
     participationFile: (drawId: string) => life.participationFile(drawId),

@@ -50,7 +50,6 @@ export function createLotteryService(deps: LotteryDeps) {
     lostStolenNotice,
   } = createIssueUseCases(ctx)
   const {
-    sellRaffleTickets,
     sellRaffleTicketsWithin,
     closeSales,
     participationFile,
@@ -82,7 +81,6 @@ export function createLotteryService(deps: LotteryDeps) {
     recordReturn,
     reportLostStolen,
     lostStolenNotice,
-    sellRaffleTickets,
     sellRaffleTicketsWithin,
     closeSales,
     participationFile,
